@@ -1,0 +1,5 @@
+"""Allow `python -m keypeg`."""
+
+from keypeg.cli import main
+
+main()

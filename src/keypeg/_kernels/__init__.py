@@ -1,0 +1,1 @@
+"""Compiled kernels (numba). Plain int arrays in, no validation; engine layers only."""

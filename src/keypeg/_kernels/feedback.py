@@ -1,0 +1,174 @@
+"""Feedback kernels: raw answer keys for pairs of codes, whole tables, rows on the fly.
+
+A code is a row of `codes` (uint8 symbol indices). `counts[i, c]` is how often symbol c
+occurs in code i. For black/white, `multiset[i]` numbers the colour multiset of code i and
+`common[a, b]` is how many pegs two multisets share, so the whites cost one lookup; when there
+are too many multisets `common` is empty and the counts are compared instead. For positional
+games with at most 16 symbols `packed[i]` holds the counts, 4 bits per symbol (all zeros, and
+ignored, beyond that).
+
+The raw key of an answer is ``black*(pegs+1)+white`` (black/white) or the marks read as a
+base-3 number, gray 0, amber 1, green 2 (positional); `lut` maps it to the answer's index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._config import jit, jit_parallel
+
+#: Positional games with more symbols than this use the slower, general amber allocation.
+PACKED_SYMBOLS = 16
+
+
+#: Most colour multisets for which the `common` lookup table is built.
+MAX_MULTISETS = 4096
+
+
+@jit
+def raw_blackwhite(codes, multiset, common, g, s):  # pragma: no cover - compiled
+    p = codes.shape[1]
+    black = 0
+    for k in range(p):
+        if codes[g, k] == codes[s, k]:
+            black += 1
+    return black * (p + 1) + (np.int64(common[multiset[g], multiset[s]]) - black)
+
+
+@jit
+def raw_blackwhite_wide(codes, counts, g, s):  # pragma: no cover - compiled
+    """The same answer key, comparing symbol counts (for games with too many multisets)."""
+    p = codes.shape[1]
+    black = 0
+    for k in range(p):
+        if codes[g, k] == codes[s, k]:
+            black += 1
+    shared = 0
+    for c in range(counts.shape[1]):
+        a = counts[g, c]
+        b = counts[s, c]
+        shared += a if a < b else b
+    return black * (p + 1) + (shared - black)
+
+
+@jit
+def raw_positional(codes, packed, g, s):  # pragma: no cover - compiled
+    """Return the base-3 key of the marks for guess g against secret s.
+
+    Greens first; then each other guess peg, left to right, takes one unmatched copy of its
+    symbol from the secret (amber) or finds none left (gray).
+    """
+    p = codes.shape[1]
+    if packed[s] == 0:
+        return _raw_positional_wide(codes, g, s)
+    inv = packed[s]
+    green = 0
+    for k in range(p):
+        if codes[g, k] == codes[s, k]:
+            green |= 1 << k
+            inv -= np.uint64(1) << np.uint64(4 * codes[s, k])
+    key = 0
+    for k in range(p):
+        key *= 3
+        if green & (1 << k):
+            key += 2
+        else:
+            shift = np.uint64(4 * codes[g, k])
+            if (inv >> shift) & np.uint64(15):
+                inv -= np.uint64(1) << shift
+                key += 1
+    return key
+
+
+@jit
+def _raw_positional_wide(codes, g, s):  # pragma: no cover - compiled
+    p = codes.shape[1]
+    green = 0
+    for k in range(p):
+        if codes[g, k] == codes[s, k]:
+            green |= 1 << k
+    taken = green
+    key = 0
+    for k in range(p):
+        key *= 3
+        if green & (1 << k):
+            key += 2
+        else:
+            c = codes[g, k]
+            for j in range(p):
+                if not (taken & (1 << j)) and codes[s, j] == c:
+                    taken |= 1 << j
+                    key += 1
+                    break
+    return key
+
+
+@jit_parallel
+def table_blackwhite(codes, multiset, common, lut, out):  # pragma: no cover - compiled
+    """Fill out[g, s] with the answer index of guess g against secret s."""
+    n = codes.shape[0]
+    for g in prange(n):
+        for s in range(n):
+            out[g, s] = lut[raw_blackwhite(codes, multiset, common, g, s)]
+
+
+@jit_parallel
+def table_blackwhite_wide(codes, counts, lut, out):  # pragma: no cover - compiled
+    n = codes.shape[0]
+    for g in prange(n):
+        for s in range(n):
+            out[g, s] = lut[raw_blackwhite_wide(codes, counts, g, s)]
+
+
+@jit_parallel
+def table_positional(codes, packed, lut, out):  # pragma: no cover - compiled
+    """Fill out[g, s] with the answer index of guess g against secret s."""
+    n = codes.shape[0]
+    for g in prange(n):
+        for s in range(n):
+            out[g, s] = lut[raw_positional(codes, packed, g, s)]
+
+
+@jit
+def row_blackwhite(codes, multiset, common, lut, g, secrets, out):  # pragma: no cover
+    for i in range(secrets.shape[0]):
+        out[i] = lut[raw_blackwhite(codes, multiset, common, g, secrets[i])]
+
+
+@jit
+def row_blackwhite_wide(codes, counts, lut, g, secrets, out):  # pragma: no cover - compiled
+    for i in range(secrets.shape[0]):
+        out[i] = lut[raw_blackwhite_wide(codes, counts, g, secrets[i])]
+
+
+@jit
+def row_positional(codes, packed, lut, g, secrets, out):  # pragma: no cover - compiled
+    for i in range(secrets.shape[0]):
+        out[i] = lut[raw_positional(codes, packed, g, secrets[i])]
+
+
+@jit
+def row_from_table(table, g, secrets, out):  # pragma: no cover - compiled
+    for i in range(secrets.shape[0]):
+        out[i] = table[g, secrets[i]]
+
+
+def pack_counts(counts: np.ndarray) -> np.ndarray:
+    """Return the 4-bit packed symbol counts of each code (zeros past 16 symbols)."""
+    packed = np.zeros(counts.shape[0], dtype=np.uint64)
+    if counts.shape[1] <= PACKED_SYMBOLS:
+        for c in range(counts.shape[1]):
+            packed += counts[:, c].astype(np.uint64) << np.uint64(4 * c)
+    return packed
+
+
+def multisets(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return (multiset id per code, shared-peg table between multisets); the table is
+    empty when there are more than `MAX_MULTISETS` multisets."""
+    unique, ids = np.unique(counts, axis=0, return_inverse=True)
+    ids = ids.astype(np.int32).ravel()
+    if unique.shape[0] > MAX_MULTISETS:
+        return ids, np.zeros((0, 0), dtype=np.uint8)
+    shared = np.minimum(unique[:, None, :], unique[None, :, :]).sum(axis=2, dtype=np.int64)
+    return ids, shared.astype(np.uint8)

@@ -1,0 +1,152 @@
+"""Shared pieces of the command line: rules options, error handling, the console."""
+
+import functools
+import inspect
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError
+from ..rules import Rules, find_rules, preset_names
+
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_RULES_HELP = "Rules preset: " + ", ".join(preset_names()) + " (default classic)."
+RULE_PARAMETERS = [
+    inspect.Parameter(
+        "rules_name", inspect.Parameter.KEYWORD_ONLY, default=None,
+        annotation=Annotated[str | None, typer.Option("--rules", "-r", help=_RULES_HELP)],
+    ),
+    inspect.Parameter(
+        "pegs", inspect.Parameter.KEYWORD_ONLY, default=None,
+        annotation=Annotated[
+            int | None, typer.Option("--pegs", help="Custom rules: pegs per code.")
+        ],
+    ),
+    inspect.Parameter(
+        "colors", inspect.Parameter.KEYWORD_ONLY, default=None,
+        annotation=Annotated[
+            int | None, typer.Option("--colors", "--colours", help="Custom rules: colours.")
+        ],
+    ),
+    inspect.Parameter(
+        "no_repeats", inspect.Parameter.KEYWORD_ONLY, default=False,
+        annotation=Annotated[
+            bool, typer.Option("--no-repeats", help="Custom rules: a colour at most once per code.")
+        ],
+    ),
+    inspect.Parameter(
+        "positional", inspect.Parameter.KEYWORD_ONLY, default=False,
+        annotation=Annotated[
+            bool, typer.Option("--positional", help="Custom rules: green/amber/gray per peg.")
+        ],
+    ),
+    inspect.Parameter(
+        "blanks", inspect.Parameter.KEYWORD_ONLY, default=False,
+        annotation=Annotated[
+            bool, typer.Option("--blanks", help="Custom rules: blank (_) as an extra colour.")
+        ],
+    ),
+    inspect.Parameter(
+        "digits", inspect.Parameter.KEYWORD_ONLY, default=False,
+        annotation=Annotated[
+            bool, typer.Option("--digits", help="Custom rules: write symbols as digits 0-9.")
+        ],
+    ),
+    inspect.Parameter(
+        "max_guesses", inspect.Parameter.KEYWORD_ONLY, default=None,
+        annotation=Annotated[
+            int | None, typer.Option("--max-guesses", help="Board rows (most guesses allowed).")
+        ],
+    ),
+]
+_RULE_NAMES = [p.name for p in RULE_PARAMETERS]
+
+
+def build_rules(
+    *,
+    rules_name: str | None = None,
+    pegs: int | None = None,
+    colors: int | None = None,
+    no_repeats: bool = False,
+    positional: bool = False,
+    blanks: bool = False,
+    digits: bool = False,
+    max_guesses: int | None = None,
+) -> Rules:
+    """Return the rules named by the options; raises `InvalidRulesError` for a bad mix."""
+    custom = pegs is not None or colors is not None or no_repeats or positional or blanks or digits
+    if rules_name is not None and custom:
+        raise InvalidRulesError(
+            "use either --rules NAME or the custom flags (--pegs, --colors, --no-repeats, "
+            "--positional, --blanks, --digits), not both."
+        )
+    if max_guesses is not None and max_guesses < 1:
+        raise InvalidRulesError(f"--max-guesses must be at least 1, not {max_guesses}.")
+    if custom:
+        rules = Rules(
+            pegs=4 if pegs is None else pegs,
+            colors=6 if colors is None else colors,
+            repeats=not no_repeats,
+            feedback="positional" if positional else "blackwhite",
+            blanks=blanks,
+            digits=digits,
+        )
+        return rules.with_max_guesses(max_guesses)
+    rules = find_rules(rules_name or "classic")
+    return rules if max_guesses is None else rules.with_max_guesses(max_guesses)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print one sentence on stderr and exit with `code`."""
+    err_console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+def command(func: F) -> F:
+    """Wrap a command: add the rules options if it takes `rules`, and turn keypeg errors
+    into one sentence on stderr with exit code 2 (1 for contradicting clues)."""
+    sig = inspect.signature(func)
+    takes_rules = "rules" in sig.parameters
+
+    @functools.wraps(func)
+    def wrapper(**kwargs: Any) -> Any:
+        try:
+            if takes_rules:
+                rule_kwargs = {name: kwargs.pop(name) for name in _RULE_NAMES}
+                kwargs["rules"] = build_rules(**rule_kwargs)
+            return func(**kwargs)
+        except InconsistentHistoryError as exc:
+            fail(str(exc), 1)
+        except KeypegError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            err_console.print("interrupted.")
+            raise typer.Exit(130) from None
+
+    if takes_rules:
+        params = [p for p in sig.parameters.values() if p.name != "rules"] + RULE_PARAMETERS
+        wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        annotations = {k: v for k, v in func.__annotations__.items() if k != "rules"}
+        annotations.update({p.name: p.annotation for p in RULE_PARAMETERS})
+        wrapper.__annotations__ = annotations
+    return wrapper  # type: ignore[return-value]
+
+
+def ask(prompt: str) -> str | None:
+    """Read one line from the user after `prompt`; None at end of input."""
+    console.print(prompt, end="")
+    try:
+        line = sys.stdin.readline()
+    except KeyboardInterrupt:
+        return None
+    if not line:
+        console.print()
+        return None
+    return line.strip()

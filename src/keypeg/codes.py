@@ -1,0 +1,198 @@
+"""Codes: how they are written, parsed and numbered.
+
+Colour games write colours 1..c as the seeds do (`1123`); the letters R G B Y O P W K C
+(red, green, blue, yellow, orange, purple, white, black, cyan) are accepted for colours 1-9.
+Digit games write 0..c-1. Past 9 (colours) or 10 (digits) the symbols go on with A, B, ...
+A blank, where the rules allow blanks, is written `_` (`.` is accepted too, and `0` in
+colour games).
+
+Every code has an index: its rank in lexical order among all codes of the rules, which is
+also its row in the `CodeSpace` arrays.
+
+>>> from keypeg.rules import find_rules
+>>> c = Code.parse("RRBY", find_rules("classic"))
+>>> str(c), c.index
+('1134', 15)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import total_ordering
+
+from .errors import InvalidCodeError
+from .rules import Rules, rules_name
+
+COLOR_ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+DIGIT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+COLOR_LETTERS = "RGBYOPWKC"
+COLOR_NAMES = ("red", "green", "blue", "yellow", "orange", "purple", "white", "black", "cyan")
+BLANK = "_"
+_SEPARATORS = " ,\t"
+
+
+def symbol_text(symbol: int, rules: Rules) -> str:
+    """Return the character that writes symbol index `symbol` under `rules`."""
+    if symbol == rules.colors:
+        return BLANK
+    return (DIGIT_ALPHABET if rules.digits else COLOR_ALPHABET)[symbol]
+
+
+def alphabet_text(rules: Rules) -> str:
+    """Return the symbols of `rules` as written, in order (e.g. '123456')."""
+    return "".join(symbol_text(i, rules) for i in range(rules.symbols))
+
+
+def allowed_text(rules: Rules) -> str:
+    """Return a short phrase naming the allowed symbols, for error messages."""
+    alphabet = DIGIT_ALPHABET if rules.digits else COLOR_ALPHABET
+    kind = "digits" if rules.digits else "colours"
+    first, last = alphabet[0], alphabet[rules.colors - 1]
+    text = f"{kind} {first}-{last}" if rules.colors > 1 else f"{kind} {first}"
+    if not rules.digits and rules.colors <= len(COLOR_LETTERS):
+        text += f" or letters {' '.join(COLOR_LETTERS[: rules.colors])}"
+    if rules.blanks:
+        text += f" and the blank {BLANK}"
+    return text
+
+
+def _symbol_index(ch: str, rules: Rules) -> int | None:
+    up = ch.upper()
+    if rules.blanks and (ch in (BLANK, ".") or (ch == "0" and not rules.digits)):
+        return rules.colors
+    if not rules.digits and rules.colors <= len(COLOR_LETTERS) and up in COLOR_LETTERS:
+        i = COLOR_LETTERS.index(up)
+        return i if i < rules.colors else None
+    alphabet = DIGIT_ALPHABET if rules.digits else COLOR_ALPHABET
+    i = alphabet.find(up)
+    return i if 0 <= i < rules.colors else None
+
+
+def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
+    """Parse a written code into symbol indices.
+
+    Raises `InvalidCodeError` for a wrong length, an unknown symbol or a forbidden repeat;
+    the message says what is allowed.
+    """
+    raw = "".join(ch for ch in str(text).strip() if ch not in _SEPARATORS)
+    example = format_symbols(tuple(i % rules.symbols for i in range(rules.pegs)), rules)
+    if not raw:
+        raise InvalidCodeError(
+            f"empty code; {rules_name(rules)} codes have {rules.pegs} symbols, e.g. {example}, "
+            f"using {allowed_text(rules)}."
+        )
+    symbols: list[int] = []
+    for ch in raw:
+        s = _symbol_index(ch, rules)
+        if s is None:
+            raise InvalidCodeError(
+                f"{text!r} has an unknown symbol {ch!r}; allowed are {allowed_text(rules)}."
+            )
+        symbols.append(s)
+    if len(symbols) != rules.pegs:
+        raise InvalidCodeError(
+            f"{text!r} has {len(symbols)} symbols; {rules_name(rules)} codes have "
+            f"{rules.pegs}, e.g. {example}, using {allowed_text(rules)}."
+        )
+    if not rules.repeats:
+        seen: set[int] = set()
+        for s in symbols:
+            if s in seen:
+                raise InvalidCodeError(
+                    f"{text!r} repeats {symbol_text(s, rules)!r}; in {rules_name(rules)} "
+                    f"each symbol may appear at most once."
+                )
+            seen.add(s)
+    return tuple(symbols)
+
+
+def format_symbols(symbols: Iterable[int], rules: Rules) -> str:
+    """Return the written form of a sequence of symbol indices."""
+    return "".join(symbol_text(int(s), rules) for s in symbols)
+
+
+def rank(symbols: Sequence[int], rules: Rules) -> int:
+    """Return the lexical index of a code given as symbol indices (no validation)."""
+    n, p = rules.symbols, rules.pegs
+    index = 0
+    if rules.repeats:
+        for s in symbols:
+            index = index * n + int(s)
+        return index
+    used: list[int] = []
+    for i, s in enumerate(symbols):
+        smaller = int(s) - sum(1 for u in used if u < s)
+        index += smaller * math.perm(n - 1 - i, p - 1 - i)
+        used.append(int(s))
+    return index
+
+
+def unrank(index: int, rules: Rules) -> tuple[int, ...]:
+    """Return the symbol indices of the code with lexical index `index` (no validation)."""
+    n, p = rules.symbols, rules.pegs
+    if rules.repeats:
+        out = []
+        for _ in range(p):
+            index, s = divmod(index, n)
+            out.append(s)
+        return tuple(reversed(out))
+    free = list(range(n))
+    result = []
+    for i in range(p):
+        block = math.perm(n - 1 - i, p - 1 - i)
+        k, index = divmod(index, block)
+        result.append(free.pop(k))
+    return tuple(result)
+
+
+@total_ordering
+@dataclass(frozen=True, eq=True)
+class Code:
+    """One code of a game: a friendly, frozen view of an index into the code space.
+
+    >>> from keypeg.rules import find_rules
+    >>> Code.parse("1123", find_rules("classic")).symbols
+    (0, 0, 1, 2)
+    """
+
+    rules: Rules
+    index: int
+
+    @classmethod
+    def parse(cls, text: str | Code, rules: Rules) -> Code:
+        """Parse a written code; raises `InvalidCodeError` with what is allowed."""
+        if isinstance(text, Code):
+            if text.rules != rules:
+                return cls.parse(str(text), rules)
+            return text
+        return cls(rules, rank(parse_symbols(text, rules), rules))
+
+    @classmethod
+    def from_symbols(cls, symbols: Sequence[int], rules: Rules) -> Code:
+        """Build a code from symbol indices; raises `InvalidCodeError` when not a code."""
+        return cls.parse(format_symbols(symbols, rules), rules)
+
+    @classmethod
+    def from_index(cls, index: int, rules: Rules) -> Code:
+        """Build a code from its lexical index; raises `InvalidCodeError` when out of range."""
+        if not 0 <= int(index) < rules.size:
+            raise InvalidCodeError(f"code index {index} is outside 0..{rules.size - 1}.")
+        return cls(rules, int(index))
+
+    @property
+    def symbols(self) -> tuple[int, ...]:
+        """Return the symbol index of each peg."""
+        return unrank(self.index, self.rules)
+
+    def __str__(self) -> str:
+        return format_symbols(self.symbols, self.rules)
+
+    def __repr__(self) -> str:
+        return f"Code.parse({str(self)!r}, {self.rules!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Code):
+            return NotImplemented
+        return self.index < other.index

@@ -1,0 +1,49 @@
+"""Errors raised by keypeg. Every one is a `ValueError` with a one-sentence message."""
+
+from __future__ import annotations
+
+
+class KeypegError(ValueError):
+    """Base class: bad input or an impossible request, explained in one sentence."""
+
+
+class InvalidRulesError(KeypegError):
+    """Raised for rules that cannot be played (zero pegs, too few colours for no repeats...)."""
+
+
+class UnknownRulesError(InvalidRulesError):
+    """Raised by `find_rules` for a name that is not a preset."""
+
+
+class InvalidCodeError(KeypegError):
+    """Raised for a code of the wrong length, with an unknown symbol or a forbidden repeat."""
+
+
+class InvalidFeedbackError(KeypegError):
+    """Raised for feedback that no guess can receive under the rules."""
+
+
+class LimitExceededError(KeypegError):
+    """Raised when a request would need more memory or time than allowed."""
+
+
+class InconsistentHistoryError(KeypegError):
+    """Raised when no secret satisfies every clue of a history.
+
+    `conflict` holds the 0-based indices of a smallest set of clues that cannot all hold;
+    `suspects` the indices of the clues any one of which, if wrong, would explain it, and
+    `corrections` maps each suspect to the feedback texts it could have had.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        conflict: tuple[int, ...] = (),
+        suspects: tuple[int, ...] = (),
+        corrections: dict[int, tuple[str, ...]] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.conflict = conflict
+        self.suspects = suspects
+        self.corrections = corrections or {}

@@ -1,0 +1,249 @@
+"""Feedback: the answer to a guess, its text form, and the alphabet of possible answers.
+
+Two models:
+
+* ``blackwhite`` -- one black for every peg of the right colour in the right place, one white
+  for every further peg whose colour is in the secret, repeats counted only as often as they
+  occur in both (secret RRBB, guess RRRB: 3 black, 0 white). Written ``2B1W``.
+* ``positional`` -- one mark per peg: green (right symbol, right place), amber (present
+  elsewhere), gray. Greens are allocated first, then ambers left to right from the unmatched
+  inventory of the secret; surplus copies are gray (secret 00123, guess 00000: ``GG---``).
+  Written ``G``, ``A``, ``-`` (``Y`` is read as amber, ``.``/``X``/``_`` as gray).
+
+>>> from keypeg.rules import find_rules
+>>> r = find_rules("classic")
+>>> str(score((0, 0, 2, 2), (0, 0, 0, 2), r))
+'3B0W'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .errors import InvalidFeedbackError
+from .rules import Rules
+
+GRAY, AMBER, GREEN = 0, 1, 2
+MARK_TEXT = {GRAY: "-", AMBER: "A", GREEN: "G"}
+_MARK_INPUT = {"G": GREEN, "A": AMBER, "Y": AMBER, "-": GRAY, ".": GRAY, "X": GRAY, "_": GRAY}
+_BW_PATTERNS = (
+    re.compile(r"^(?P<b>\d+)\s*B\s*(?:(?P<w>\d+)\s*W)?$", re.I),
+    re.compile(r"^(?P<w>\d+)\s*W$", re.I),
+    re.compile(r"^(?P<b>\d+)\s*[,/]\s*(?P<w>\d+)$"),
+)
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """One answer. `marks` is ``(black, white)`` or one mark per peg (0 gray, 1 amber, 2 green)."""
+
+    model: str
+    marks: tuple[int, ...]
+
+    @classmethod
+    def blackwhite(cls, black: int, white: int) -> Feedback:
+        """Build a black/white answer (not validated against any rules)."""
+        return cls("blackwhite", (int(black), int(white)))
+
+    @classmethod
+    def positional(cls, marks: Sequence[int]) -> Feedback:
+        """Build a per-peg answer from marks 0 (gray), 1 (amber), 2 (green)."""
+        return cls("positional", tuple(int(m) for m in marks))
+
+    @classmethod
+    def parse(cls, text: str | Feedback, rules: Rules) -> Feedback:
+        """Parse feedback text under `rules`; raises `InvalidFeedbackError` if impossible.
+
+        >>> from keypeg.rules import find_rules
+        >>> str(Feedback.parse("2b", find_rules("classic")))
+        '2B0W'
+        """
+        if isinstance(text, Feedback):
+            fb = text
+        elif rules.feedback == "blackwhite":
+            fb = _parse_blackwhite(str(text), rules)
+        else:
+            fb = _parse_positional(str(text), rules)
+        check_feedback(fb, rules)
+        return fb
+
+    @property
+    def black(self) -> int:
+        """Return the blacks (greens, for positional feedback)."""
+        if self.model == "blackwhite":
+            return self.marks[0]
+        return sum(1 for m in self.marks if m == GREEN)
+
+    @property
+    def white(self) -> int:
+        """Return the whites (ambers, for positional feedback)."""
+        if self.model == "blackwhite":
+            return self.marks[1]
+        return sum(1 for m in self.marks if m == AMBER)
+
+    def is_win(self, rules: Rules) -> bool:
+        """Return True when this answer says the guess is the secret."""
+        return self.black == rules.pegs
+
+    def __str__(self) -> str:
+        if self.model == "blackwhite":
+            return f"{self.marks[0]}B{self.marks[1]}W"
+        return "".join(MARK_TEXT[m] for m in self.marks)
+
+
+def _parse_blackwhite(text: str, rules: Rules) -> Feedback:
+    raw = text.strip()
+    for pattern in _BW_PATTERNS:
+        m = pattern.match(raw)
+        if m:
+            black = int(m.groupdict().get("b") or 0)
+            white = int(m.groupdict().get("w") or 0)
+            return Feedback.blackwhite(black, white)
+    raise InvalidFeedbackError(
+        f"cannot read feedback {text!r}; write blacks and whites like 2B1W (or 2B, 1W, 0B0W)."
+    )
+
+
+def _parse_positional(text: str, rules: Rules) -> Feedback:
+    raw = "".join(ch for ch in text.strip() if ch not in " ,")
+    marks = []
+    for ch in raw:
+        mark = _MARK_INPUT.get(ch.upper())
+        if mark is None:
+            raise InvalidFeedbackError(
+                f"feedback {text!r} has an unknown mark {ch!r}; use G (green), A (amber) "
+                f"and - (gray), one per peg, like {'GA-' + '-' * max(0, rules.pegs - 3)}."
+            )
+        marks.append(mark)
+    if len(marks) != rules.pegs:
+        raise InvalidFeedbackError(
+            f"feedback {text!r} has {len(marks)} marks; give one per peg ({rules.pegs}), "
+            f"each G, A or -."
+        )
+    return Feedback.positional(marks)
+
+
+def feedback_problem(fb: Feedback, rules: Rules) -> str | None:
+    """Return why `fb` cannot be an answer under `rules`, or None when it can."""
+    p, n = rules.pegs, rules.symbols
+    if fb.model != rules.feedback:
+        return f"{fb} is {fb.model} feedback but these rules use {rules.feedback} feedback"
+    black, white = fb.black, fb.white
+    if fb.model == "blackwhite":
+        if black < 0 or white < 0:
+            return f"{fb} has a negative count"
+        if black + white > p:
+            return f"{fb} has {black + white} key pegs but codes have only {p} pegs"
+        if black == p - 1 and white == 1:
+            return f"{fb} cannot happen: {p - 1} right in place leaves no room for one misplaced"
+    else:
+        if len(fb.marks) != p or any(m not in (GRAY, AMBER, GREEN) for m in fb.marks):
+            return f"{fb} must have one mark per peg ({p})"
+        if black == p - 1 and white == 1:
+            return f"{fb} cannot happen: with one peg not green, it cannot be amber"
+    if n == 1 and black != p:
+        return f"{fb} cannot happen: with one symbol every guess is right"
+    if not rules.repeats and black + white < 2 * p - n:
+        return (
+            f"{fb} cannot happen: two codes of {p} distinct symbols out of {n} share at "
+            f"least {2 * p - n}"
+        )
+    return None
+
+
+def check_feedback(fb: Feedback, rules: Rules) -> None:
+    """Raise `InvalidFeedbackError` when `fb` cannot be an answer under `rules`."""
+    problem = feedback_problem(fb, rules)
+    if problem is not None:
+        raise InvalidFeedbackError(problem + ".")
+
+
+def score(secret: Sequence[int], guess: Sequence[int], rules: Rules) -> Feedback:
+    """Return the answer to `guess` when the secret is `secret` (symbol indices)."""
+    if rules.feedback == "blackwhite":
+        black = sum(1 for s, g in zip(secret, guess, strict=True) if s == g)
+        common = sum((Counter(secret) & Counter(guess)).values())
+        return Feedback.blackwhite(black, common - black)
+    marks = [GREEN if s == g else GRAY for s, g in zip(secret, guess, strict=True)]
+    unmatched = Counter(s for s, m in zip(secret, marks, strict=True) if m != GREEN)
+    for i, g in enumerate(guess):
+        if marks[i] != GREEN and unmatched[g] > 0:
+            marks[i] = AMBER
+            unmatched[g] -= 1
+    return Feedback.positional(marks)
+
+
+class ResponseAlphabet:
+    """The answers possible under some rules, numbered 0..R-1; the win is R-1.
+
+    The kernels compute a raw key per answer (``black*(pegs+1)+white``, or the marks read
+    as a base-3 number); `lut` maps a raw key to its index (-1 when impossible).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        p = rules.pegs
+        candidates: list[Feedback]
+        if rules.feedback == "blackwhite":
+            candidates = [
+                Feedback.blackwhite(b, w) for b in range(p + 1) for w in range(p + 1 - b)
+            ]
+            raw_size = (p + 1) ** 2
+        else:
+            candidates = [
+                Feedback.positional(_base3(k, p)) for k in range(3**p)
+            ]
+            raw_size = 3**p
+        ok = [fb for fb in candidates if feedback_problem(fb, rules) is None]
+        ok.sort(key=lambda fb: (fb.is_win(rules), self.raw_key(fb)))
+        self.responses: tuple[Feedback, ...] = tuple(ok)
+        self._index = {fb: i for i, fb in enumerate(ok)}
+        self.lut = np.full(raw_size, -1, dtype=np.int32)
+        for i, fb in enumerate(ok):
+            self.lut[self.raw_key(fb)] = i
+        self.win = len(ok) - 1
+
+    def raw_key(self, fb: Feedback) -> int:
+        """Return the kernel's raw key of an answer."""
+        if fb.model == "blackwhite":
+            return fb.marks[0] * (self.rules.pegs + 1) + fb.marks[1]
+        key = 0
+        for m in fb.marks:
+            key = key * 3 + m
+        return key
+
+    def __len__(self) -> int:
+        return len(self.responses)
+
+    def __getitem__(self, index: int) -> Feedback:
+        return self.responses[index]
+
+    def index(self, fb: Feedback | str) -> int:
+        """Return the index of an answer; raises `InvalidFeedbackError` if impossible."""
+        fb = Feedback.parse(fb, self.rules)
+        return self._index[fb]
+
+    @property
+    def dtype(self) -> type[np.unsignedinteger]:
+        """Return the smallest unsigned dtype that holds every answer index."""
+        return np.uint8 if len(self) <= 256 else np.uint16
+
+
+def _base3(k: int, p: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(p):
+        k, d = divmod(k, 3)
+        out.append(d)
+    return tuple(reversed(out))
+
+
+@cache
+def response_alphabet(rules: Rules) -> ResponseAlphabet:
+    """Return the (cached) answer alphabet of `rules`."""
+    return ResponseAlphabet(rules)

@@ -1,0 +1,247 @@
+"""Game state: the clues so far and the codes that could still be the secret.
+
+A `GameState` is immutable: `state.after(guess, feedback)` returns the next one. Candidates
+carry optional weights (None means all equally likely); hard filtering is the special case
+of 0/1 likelihoods, so a later prior or noise model changes `_update`, not the callers.
+
+A history that no secret satisfies raises `InconsistentHistoryError`, whose message names a
+smallest set of clues that cannot all hold and the single clue that, if wrong, explains it.
+
+>>> from keypeg.rules import find_rules
+>>> state = GameState.start(find_rules("classic")).after("1122", "0B0W")
+>>> state.count
+256
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .codes import Code
+from .errors import InconsistentHistoryError, InvalidCodeError
+from .feedback import Feedback, score
+from .rules import Rules
+from .space import CodeSpace, get_space
+
+#: Subsets examined when looking for a smallest contradiction, before settling for a
+#: minimal (not necessarily smallest) one.
+_SUBSET_CHECKS = 200_000
+
+
+@dataclass(frozen=True)
+class Clue:
+    """A guess and the feedback it received."""
+
+    guess: Code
+    feedback: Feedback
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules) -> Clue:
+        """Parse ``GUESS=FEEDBACK`` (``682=1B0W``, ``01234=GA--A``).
+
+        Raises `InvalidCodeError` or `InvalidFeedbackError` with what is allowed.
+        """
+        guess, sep, fb = str(text).partition("=")
+        if not sep:
+            raise InvalidCodeError(
+                f"clue {text!r} has no '='; write each clue as GUESS=FEEDBACK, like "
+                + ("1122=1B1W." if rules.feedback == "blackwhite" else "01234=GA--A.")
+            )
+        return cls.make(guess, fb, rules)
+
+    @classmethod
+    def make(cls, guess: str | Code, feedback: str | Feedback, rules: Rules) -> Clue:
+        """Build a clue from a guess and feedback in any accepted form."""
+        return cls(Code.parse(guess, rules), Feedback.parse(feedback, rules))
+
+    def __str__(self) -> str:
+        return f"{self.guess}={self.feedback}"
+
+
+class GameState:
+    """The history of a game and the candidates (with optional weights) it leaves."""
+
+    def __init__(
+        self,
+        space: CodeSpace,
+        history: Sequence[Clue] = (),
+        *,
+        candidates: np.ndarray | None = None,
+        weights: np.ndarray | None = None,
+    ) -> None:
+        self.space = space
+        self.history: tuple[Clue, ...] = tuple(history)
+        if candidates is None:
+            candidates, weights = space.all(), weights
+            for clue in self.history:
+                candidates, weights = self._update(candidates, weights, clue)
+            if candidates.size == 0:
+                raise diagnose(space, self.history) or InconsistentHistoryError(
+                    "no code fits these clues."
+                )
+        self.candidates: np.ndarray = candidates
+        self.weights: np.ndarray | None = weights
+
+    @classmethod
+    def start(cls, rules: Rules | CodeSpace) -> GameState:
+        """Return the state before any guess."""
+        space = rules if isinstance(rules, CodeSpace) else get_space(rules)
+        return cls(space)
+
+    @classmethod
+    def from_clues(cls, rules: Rules | CodeSpace, clues: Iterable[str | Clue]) -> GameState:
+        """Return the state after `clues` (``Clue`` values or ``GUESS=FEEDBACK`` texts).
+
+        Raises `InconsistentHistoryError` with a diagnosis when no code fits them all.
+        """
+        space = rules if isinstance(rules, CodeSpace) else get_space(rules)
+        parsed = [c if isinstance(c, Clue) else Clue.parse(c, space.rules) for c in clues]
+        return cls(space, parsed)
+
+    @property
+    def rules(self) -> Rules:
+        """Return the rules of the game."""
+        return self.space.rules
+
+    def _update(
+        self, candidates: np.ndarray, weights: np.ndarray | None, clue: Clue
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Return the candidates and weights after one clue (exact feedback: filtering)."""
+        response = self.space.response_index(clue.feedback)
+        keep = self.space.responses(clue.guess.index, candidates) == response
+        return candidates[keep], (None if weights is None else weights[keep])
+
+    def after(self, guess: str | Code, feedback: str | Feedback) -> GameState:
+        """Return the state after one more clue; raises `InconsistentHistoryError` with a
+        diagnosis when no code is left."""
+        clue = Clue.make(guess, feedback, self.rules)
+        candidates, weights = self._update(self.candidates, self.weights, clue)
+        history = (*self.history, clue)
+        if candidates.size == 0:
+            raise diagnose(self.space, history) or InconsistentHistoryError(
+                "no code fits these clues."
+            )
+        return GameState(self.space, history, candidates=candidates, weights=weights)
+
+    def play(self, guess: str | Code, secret: str | Code) -> GameState:
+        """Return the state after `guess` is scored against `secret`."""
+        g = Code.parse(guess, self.rules)
+        s = Code.parse(secret, self.rules)
+        return self.after(g, score(s.symbols, g.symbols, self.rules))
+
+    @property
+    def count(self) -> int:
+        """Return how many codes could still be the secret."""
+        return int(self.candidates.size)
+
+    @property
+    def bits(self) -> float:
+        """Return the information still missing, in bits (log2 of the count when uniform)."""
+        if self.weights is None:
+            return math.log2(self.count) if self.count else 0.0
+        p = self.weights / self.weights.sum()
+        p = p[p > 0]
+        return float(-(p * np.log2(p)).sum())
+
+    @property
+    def solved(self) -> bool:
+        """Return True when the last guess was the secret."""
+        return bool(self.history) and self.history[-1].feedback.is_win(self.rules)
+
+    def candidate_texts(self, limit: int | None = None) -> list[str]:
+        """Return the candidates as written codes (the first `limit` of them)."""
+        chosen = self.candidates if limit is None else self.candidates[:limit]
+        return self.space.texts(chosen)
+
+    def is_candidate(self, code: str | Code | int) -> bool:
+        """Return True when `code` could still be the secret."""
+        i = self.space.index(code)
+        pos = int(np.searchsorted(self.candidates, i))
+        return pos < self.count and int(self.candidates[pos]) == i
+
+
+def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryError | None:
+    """Return an `InconsistentHistoryError` explaining why no code fits `clues`, or None
+    when some code fits them all."""
+    h = len(clues)
+    if h == 0:
+        return None
+    everything = space.all()
+    masks = np.zeros(space.size, dtype=np.int64)
+    for i, clue in enumerate(clues):
+        response = space.response_index(clue.feedback)
+        hit = space.responses(clue.guess.index, everything) == response
+        masks |= hit.astype(np.int64) << i
+    distinct = np.unique(masks)
+    full = (1 << h) - 1
+    if (distinct == full).any():
+        return None
+    conflict = _smallest_conflict(distinct, h)
+    suspects = tuple(i for i in range(h) if ((distinct | (1 << i)) == full).any())
+    corrections: dict[int, tuple[str, ...]] = {}
+    for i in suspects:
+        others = everything[(masks | (1 << i)) == full]
+        resp = np.unique(space.responses(clues[i].guess.index, others))
+        corrections[i] = tuple(str(space.feedback(r)) for r in resp)
+    return InconsistentHistoryError(
+        _diagnosis_text(clues, conflict, suspects, corrections),
+        conflict=conflict,
+        suspects=suspects,
+        corrections=corrections,
+    )
+
+
+def _smallest_conflict(distinct: np.ndarray, h: int) -> tuple[int, ...]:
+    """Return a smallest set of clue indices that no mask in `distinct` covers."""
+    checks = 0
+    for k in range(1, h + 1):
+        for subset in itertools.combinations(range(h), k):
+            t = sum(1 << i for i in subset)
+            if not ((distinct & t) == t).any():
+                return subset
+            checks += 1
+            if checks > _SUBSET_CHECKS:
+                return _minimal_conflict(distinct, h)
+    return tuple(range(h))
+
+
+def _minimal_conflict(distinct: np.ndarray, h: int) -> tuple[int, ...]:
+    """Return a minimal (irreducible) conflicting set by deleting clues one at a time."""
+    keep = list(range(h))
+    for i in range(h):
+        trial = [j for j in keep if j != i]
+        t = sum(1 << j for j in trial)
+        if trial and not ((distinct & t) == t).any():
+            keep = trial
+    return tuple(keep)
+
+
+def _diagnosis_text(
+    clues: Sequence[Clue],
+    conflict: tuple[int, ...],
+    suspects: tuple[int, ...],
+    corrections: dict[int, tuple[str, ...]],
+) -> str:
+    def name(i: int) -> str:
+        return f"clue {i + 1} ({clues[i]})"
+
+    if len(conflict) == 1:
+        text = f"no code fits these clues: {name(conflict[0])} is impossible on its own"
+    else:
+        names = ", ".join(name(i) for i in conflict[:-1]) + f" and {name(conflict[-1])}"
+        text = f"no code fits these clues: {names} cannot all hold"
+    if not suspects:
+        return text + "; no single wrong clue explains it, so at least two are wrong."
+    parts = []
+    for i in suspects:
+        options = corrections[i]
+        shown = ", ".join(options[:6]) + (", ..." if len(options) > 6 else "")
+        parts.append(f"{name(i)}, which could have been {shown}")
+    if len(parts) == 1:
+        return text + f"; if one clue is wrong, it is {parts[0]}."
+    return text + "; if one clue is wrong, it is one of " + "; or ".join(parts) + "."

@@ -1,0 +1,211 @@
+"""Rules of a Mastermind-family game, and the named presets.
+
+A `Rules` value says everything that decides which codes exist and what feedback a guess
+gets: pegs, colours, whether colours may repeat, the feedback model, blanks, the number of
+board rows, and how symbols are written (colours 1..c or digits 0..c-1).
+
+>>> r = find_rules("classic")
+>>> r.pegs, r.colors, r.repeats, r.max_guesses
+(4, 6, True, 10)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from .errors import InvalidRulesError, UnknownRulesError
+
+FeedbackModel = Literal["blackwhite", "positional"]
+FEEDBACK_MODELS: tuple[str, ...] = ("blackwhite", "positional")
+
+#: Largest number of codes keypeg enumerates into memory.
+MAX_CODES = 20_000_000
+#: Longest code and most symbols the notation can write.
+MAX_PEGS = 12
+MAX_SYMBOLS = 35
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Rules of one game; a frozen, hashable value.
+
+    Raises `InvalidRulesError` when the rules cannot be played.
+    """
+
+    pegs: int
+    colors: int
+    repeats: bool = True
+    feedback: FeedbackModel = "blackwhite"
+    blanks: bool = False
+    max_guesses: int | None = None
+    digits: bool = False
+    name: str | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pegs, int) or not 1 <= self.pegs <= MAX_PEGS:
+            raise InvalidRulesError(
+                f"pegs must be a whole number from 1 to {MAX_PEGS}, not {self.pegs!r}."
+            )
+        if not isinstance(self.colors, int) or self.colors < 1:
+            raise InvalidRulesError(
+                f"colors must be a whole number of at least 1, not {self.colors!r}."
+            )
+        limit = MAX_SYMBOLS + (1 if self.digits else 0)
+        if self.colors > limit:
+            raise InvalidRulesError(
+                f"colors must be at most {limit} with this notation, not {self.colors}."
+            )
+        if self.feedback not in FEEDBACK_MODELS:
+            raise InvalidRulesError(
+                f"feedback must be 'blackwhite' or 'positional', not {self.feedback!r}."
+            )
+        if not self.repeats and self.symbols < self.pegs:
+            raise InvalidRulesError(
+                f"without repeats there must be at least as many colours as pegs "
+                f"({self.symbols} symbols for {self.pegs} pegs)."
+            )
+        if self.max_guesses is not None and (
+            not isinstance(self.max_guesses, int) or self.max_guesses < 1
+        ):
+            raise InvalidRulesError(
+                f"max_guesses must be a whole number of at least 1, not {self.max_guesses!r}."
+            )
+        if self.size > MAX_CODES:
+            raise InvalidRulesError(
+                f"these rules have {self.size:,} codes; keypeg enumerates at most {MAX_CODES:,}."
+            )
+
+    @property
+    def symbols(self) -> int:
+        """Return the number of symbols a peg can take (colours, plus one for blanks)."""
+        return self.colors + (1 if self.blanks else 0)
+
+    @property
+    def size(self) -> int:
+        """Return the number of codes."""
+        if self.repeats:
+            return int(self.symbols**self.pegs)
+        return math.perm(self.symbols, self.pegs)
+
+    @property
+    def key(self) -> str:
+        """Return a short text that identifies the code space (not the board length)."""
+        parts = [f"p{self.pegs}", f"c{self.colors}"]
+        if not self.repeats:
+            parts.append("norep")
+        if self.blanks:
+            parts.append("blanks")
+        if self.feedback == "positional":
+            parts.append("pos")
+        return "-".join(parts)
+
+    def describe(self) -> str:
+        """Return a one-line human description, e.g. 'MM(4,6), 10 guesses'."""
+        kind = "digits" if self.digits else "colours"
+        text = f"{self.pegs} pegs, {self.colors} {kind}"
+        if not self.repeats:
+            text += ", no repeats"
+        if self.blanks:
+            text += ", blanks allowed"
+        if self.feedback == "positional":
+            text += ", positional feedback"
+        if self.max_guesses:
+            text += f", {self.max_guesses} guesses"
+        return text
+
+    def with_max_guesses(self, max_guesses: int | None) -> Rules:
+        """Return the same rules with another board length."""
+        return replace(self, max_guesses=max_guesses)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rules preset with its aliases and a short description."""
+
+    name: str
+    rules: Rules
+    aliases: tuple[str, ...]
+    description: str
+
+
+def _preset(name: str, description: str, *aliases: str, **kwargs: object) -> Preset:
+    rules = Rules(name=name, **kwargs)  # type: ignore[arg-type]
+    return Preset(name, rules, aliases, description)
+
+
+PRESETS: tuple[Preset, ...] = (
+    _preset("classic", "Mastermind: 4 pegs, 6 colours, repeats, 10 rows", "mastermind", "mm",
+            pegs=4, colors=6, max_guesses=10),
+    _preset("mini", "Mini Mastermind: 4 pegs, 4 colours", "mini-mastermind",
+            pegs=4, colors=4),
+    _preset("super", "Super Mastermind / Logik: 5 pegs, 8 colours, 12 rows", "logik",
+            "super-mastermind", pegs=5, colors=8, max_guesses=12),
+    _preset("bulls-and-cows", "Bulls and Cows: 4 distinct digits 0-9", "bulls", "bc",
+            pegs=4, colors=10, repeats=False, digits=True, max_guesses=10),
+)
+PRESETS += tuple(
+    _preset(
+        f"codebreaker-{level}",
+        f"RAW Codebreaker level {level}: 5 digits, "
+        + ("distinct" if level <= 3 else "repeats allowed")
+        + f", {(8, 7, 6)[(level - 1) % 3]} attempts, green/amber/gray",
+        f"cb{level}",
+        pegs=5,
+        colors=10,
+        repeats=level > 3,
+        feedback="positional",
+        digits=True,
+        max_guesses=(8, 7, 6)[(level - 1) % 3],
+    )
+    for level in range(1, 7)
+)
+
+_BY_NAME: dict[str, Preset] = {}
+for _p in PRESETS:
+    for _alias in (_p.name, *_p.aliases):
+        _BY_NAME[_alias] = _p
+
+
+def preset_names() -> list[str]:
+    """Return the canonical names of every preset, in registry order."""
+    return [p.name for p in PRESETS]
+
+
+def find_rules(name: str) -> Rules:
+    """Return the preset called `name` (canonical name or alias, any case).
+
+    Raises `UnknownRulesError` listing the valid names.
+
+    >>> find_rules("logik").colors
+    8
+    """
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    preset = _BY_NAME.get(key)
+    if preset is None:
+        raise UnknownRulesError(
+            f"unknown rules {name!r}; choose one of: {', '.join(preset_names())}."
+        )
+    return preset.rules
+
+
+def rules_name(rules: Rules) -> str:
+    """Return the preset name of `rules`, or a compact MM(p,c) description."""
+    if rules.name:
+        return rules.name
+    for p in PRESETS:
+        if p.rules == rules:
+            return p.name
+    text = f"MM({rules.pegs},{rules.colors})"
+    extras = [
+        flag
+        for flag, on in (
+            ("no repeats", not rules.repeats),
+            ("blanks", rules.blanks),
+            ("positional", rules.feedback == "positional"),
+            ("digits", rules.digits),
+        )
+        if on
+    ]
+    return text + (f" [{', '.join(extras)}]" if extras else "")

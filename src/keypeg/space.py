@@ -1,0 +1,274 @@
+"""The code space of some rules: every code, the answers, and how guesses cut sets.
+
+`CodeSpace(rules)` holds every code as a row of symbol indices, in lexical order (a code's
+row is its index), and the answer alphabet. The feedback table ``table[guess, secret]``
+(uint8, or uint16 for big positional alphabets) is built by a compiled kernel on first need
+and cached on disk; when it would not fit the memory budget (2 GiB by default, the
+``KEYPEG_TABLE_BUDGET`` environment variable in bytes overrides it), answers are computed
+on the fly instead. Callers see the same results either way.
+
+>>> from keypeg.rules import find_rules
+>>> space = get_space(find_rules("classic"))
+>>> space.size, len(space.alphabet)
+(1296, 14)
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+from ._kernels import feedback as kfb
+from ._kernels import partition as kpart
+from .codes import Code, format_symbols, parse_symbols
+from .errors import InvalidCodeError
+from .feedback import Feedback, ResponseAlphabet, response_alphabet
+from .rules import Rules
+
+DEFAULT_TABLE_BUDGET = 2 * 1024**3
+TABLE_FORMAT_VERSION = 1
+INDEX_DTYPE = np.int32
+
+
+def cache_dir() -> Path:
+    """Return the directory for cached tables (``KEYPEG_CACHE_DIR`` overrides it)."""
+    env = os.environ.get("KEYPEG_CACHE_DIR")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("keypeg"))
+
+
+def table_budget() -> int:
+    """Return the memory budget for a feedback table, in bytes."""
+    env = os.environ.get("KEYPEG_TABLE_BUDGET")
+    return int(env) if env else DEFAULT_TABLE_BUDGET
+
+
+def enumerate_codes(rules: Rules) -> np.ndarray:
+    """Return every code of `rules` as an (N, pegs) uint8 array in lexical order."""
+    n, p = rules.symbols, rules.pegs
+    if rules.repeats:
+        grids = np.indices((n,) * p, dtype=np.uint8)
+        return grids.reshape(p, -1).T.copy()
+    perms = np.fromiter(
+        itertools.chain.from_iterable(itertools.permutations(range(n), p)),
+        dtype=np.uint8,
+        count=rules.size * p,
+    )
+    return perms.reshape(-1, p)
+
+
+class CodeSpace:
+    """Every code of some rules, the answer alphabet, and partition / filter operations."""
+
+    def __init__(self, rules: Rules, *, budget: int | None = None, disk_cache: bool = True):
+        self.rules = rules
+        self.alphabet: ResponseAlphabet = response_alphabet(rules)
+        self.codes = enumerate_codes(rules)
+        self.size = int(self.codes.shape[0])
+        self.counts = np.zeros((self.size, rules.symbols), dtype=np.uint8)
+        for k in range(rules.pegs):
+            np.add.at(self.counts, (np.arange(self.size), self.codes[:, k]), 1)
+        self.packed = kfb.pack_counts(self.counts)
+        self.multiset, self.common = kfb.multisets(self.counts)
+        weights = rules.symbols ** np.arange(rules.pegs - 1, -1, -1, dtype=np.int64)
+        self._values = self.codes.astype(np.int64) @ weights
+        self._budget = table_budget() if budget is None else budget
+        self._disk_cache = disk_cache
+        self._table: np.ndarray | None = None
+        self._lut = self.alphabet.lut
+        self._positional = rules.feedback == "positional"
+        self._wide = self.common.shape[0] == 0
+
+    # ------------------------------------------------------------------ codes
+    def __len__(self) -> int:
+        return self.size
+
+    @property
+    def n_responses(self) -> int:
+        """Return how many answers the rules allow (14 for 4 pegs black/white)."""
+        return len(self.alphabet)
+
+    @property
+    def win(self) -> int:
+        """Return the index of the winning answer."""
+        return self.alphabet.win
+
+    def all(self) -> np.ndarray:
+        """Return every code index, as a fresh int32 array."""
+        return np.arange(self.size, dtype=INDEX_DTYPE)
+
+    def index(self, code: str | Code | int) -> int:
+        """Return the index of a code given as text, `Code` or index.
+
+        Raises `InvalidCodeError` when it is not a code of these rules.
+        """
+        if isinstance(code, Code):
+            code = str(code) if code.rules != self.rules else code.index
+        if isinstance(code, (int, np.integer)):
+            if not 0 <= int(code) < self.size:
+                raise InvalidCodeError(f"code index {code} is outside 0..{self.size - 1}.")
+            return int(code)
+        return self.index_of_symbols(parse_symbols(code, self.rules))
+
+    def index_of_symbols(self, symbols: tuple[int, ...] | np.ndarray) -> int:
+        """Return the index of a code given as symbol indices (assumed valid)."""
+        value = 0
+        for s in symbols:
+            value = value * self.rules.symbols + int(s)
+        i = int(np.searchsorted(self._values, value))
+        if i >= self.size or self._values[i] != value:
+            raise InvalidCodeError(f"{format_symbols(symbols, self.rules)!r} is not a code here.")
+        return i
+
+    def code(self, index: int) -> Code:
+        """Return the `Code` at `index`."""
+        return Code(self.rules, int(index))
+
+    def text(self, index: int) -> str:
+        """Return the written form of the code at `index`."""
+        return format_symbols(self.codes[int(index)], self.rules)
+
+    def texts(self, indices: np.ndarray | list[int]) -> list[str]:
+        """Return the written forms of many codes."""
+        return [self.text(i) for i in indices]
+
+    # ------------------------------------------------------------------ answers
+    def feedback(self, index: int) -> Feedback:
+        """Return the answer with index `index`."""
+        return self.alphabet[int(index)]
+
+    def response_index(self, fb: Feedback | str) -> int:
+        """Return the index of an answer; raises `InvalidFeedbackError` if impossible."""
+        return self.alphabet.index(fb)
+
+    # ------------------------------------------------------------------ table
+    @property
+    def table_bytes(self) -> int:
+        """Return the size a full feedback table would have, in bytes."""
+        return self.size * self.size * np.dtype(self.alphabet.dtype).itemsize
+
+    @property
+    def fits_table(self) -> bool:
+        """Return True when the full table fits the memory budget."""
+        return self.table_bytes <= self._budget
+
+    @property
+    def has_table(self) -> bool:
+        """Return True when the table is in memory."""
+        return self._table is not None
+
+    def table(self) -> np.ndarray | None:
+        """Return the feedback table ``[guess, secret]``, building or loading it on first
+        call; None when it does not fit the budget."""
+        if self._table is None and self.fits_table:
+            self._table = self._load_or_build_table()
+        return self._table
+
+    def build_table(self) -> np.ndarray:
+        """Compute the full feedback table with the compiled kernel (no cache)."""
+        out = np.empty((self.size, self.size), dtype=self.alphabet.dtype)
+        if self._positional:
+            kfb.table_positional(self.codes, self.packed, self._lut, out)
+        elif self._wide:
+            kfb.table_blackwhite_wide(self.codes, self.counts, self._lut, out)
+        else:
+            kfb.table_blackwhite(self.codes, self.multiset, self.common, self._lut, out)
+        return out
+
+    def _table_path(self) -> Path:
+        return cache_dir() / f"table-{self.rules.key}-v{TABLE_FORMAT_VERSION}.npy"
+
+    def _load_or_build_table(self) -> np.ndarray:
+        path = self._table_path()
+        if self._disk_cache and path.exists():
+            try:
+                table = np.load(path)
+                if table.shape == (self.size, self.size) and table.dtype == self.alphabet.dtype:
+                    return table
+            except (OSError, ValueError):
+                pass
+        table = self.build_table()
+        if self._disk_cache:
+            _save_atomic(path, table)
+        return table
+
+    # ------------------------------------------------------------------ cuts
+    def responses(self, guess: int, secrets: np.ndarray) -> np.ndarray:
+        """Return the answer index of `guess` against each of `secrets`."""
+        secrets = np.ascontiguousarray(secrets, dtype=INDEX_DTYPE)
+        out = np.empty(secrets.shape[0], dtype=np.int32)
+        if self._table is not None:
+            kfb.row_from_table(self._table, int(guess), secrets, out)
+        elif self._positional:
+            kfb.row_positional(self.codes, self.packed, self._lut, int(guess), secrets, out)
+        elif self._wide:
+            kfb.row_blackwhite_wide(self.codes, self.counts, self._lut, int(guess), secrets, out)
+        else:
+            kfb.row_blackwhite(
+                self.codes, self.multiset, self.common, self._lut, int(guess), secrets, out
+            )
+        return out
+
+    def part_sizes(self, guess: int, candidates: np.ndarray) -> np.ndarray:
+        """Return how many of `candidates` give each answer to `guess` (length R)."""
+        return np.bincount(self.responses(guess, candidates), minlength=self.n_responses)
+
+    def partition(self, guess: int, candidates: np.ndarray) -> dict[int, np.ndarray]:
+        """Return the non-empty parts of `candidates` under `guess`, keyed by answer index."""
+        candidates = np.asarray(candidates, dtype=INDEX_DTYPE)
+        resp = self.responses(guess, candidates)
+        order = np.argsort(resp, kind="stable")
+        resp_sorted = resp[order]
+        cuts = np.flatnonzero(np.diff(resp_sorted)) + 1
+        parts: dict[int, np.ndarray] = {}
+        for chunk in np.split(order, cuts):
+            if chunk.size:
+                parts[int(resp[chunk[0]])] = candidates[chunk]
+        return parts
+
+    def filter(self, candidates: np.ndarray, guess: int, response: int) -> np.ndarray:
+        """Return the candidates that give answer `response` to `guess`."""
+        candidates = np.asarray(candidates, dtype=INDEX_DTYPE)
+        return candidates[self.responses(guess, candidates) == response]
+
+    def count_matrix(self, probes: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+        """Return ``m[i, r]``: how many candidates give answer r to ``probes[i]``."""
+        probes = np.ascontiguousarray(probes, dtype=INDEX_DTYPE)
+        candidates = np.ascontiguousarray(candidates, dtype=INDEX_DTYPE)
+        out = np.zeros((probes.shape[0], self.n_responses), dtype=np.int32)
+        table = self.table()
+        if table is not None:
+            kpart.counts_table(table, probes, candidates, out)
+        elif self._positional:
+            kpart.counts_positional(self.codes, self.packed, self._lut, probes, candidates, out)
+        elif self._wide:
+            kpart.counts_blackwhite_wide(
+                self.codes, self.counts, self._lut, probes, candidates, out
+            )
+        else:
+            kpart.counts_blackwhite(
+                self.codes, self.multiset, self.common, self._lut, probes, candidates, out
+            )
+        return out
+
+
+def _save_atomic(path: Path, array: np.ndarray) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            np.save(fh, array)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache that cannot be written is only slower
+
+
+@cache
+def get_space(rules: Rules) -> CodeSpace:
+    """Return the shared `CodeSpace` for `rules` (one per rules value in a process)."""
+    return CodeSpace(rules)

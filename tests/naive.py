@@ -1,0 +1,59 @@
+"""Plain-Python references: slow and obviously correct. Kernels are tested against these."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+
+def all_codes(pegs: int, symbols: int, repeats: bool = True) -> list[tuple[int, ...]]:
+    """Every code as a tuple of symbol indices, in lexical order."""
+    if repeats:
+        return list(itertools.product(range(symbols), repeat=pegs))
+    return list(itertools.permutations(range(symbols), pegs))
+
+
+def blackwhite(secret: Sequence[int], guess: Sequence[int]) -> tuple[int, int]:
+    """Score as a person does on the board: first the exact pegs, then each remaining guess
+    peg looks for a not yet used secret peg of its colour."""
+    used = [False] * len(secret)
+    done = [False] * len(guess)
+    black = 0
+    for i, (s, g) in enumerate(zip(secret, guess, strict=False)):
+        if s == g:
+            black += 1
+            used[i] = done[i] = True
+    white = 0
+    for i, g in enumerate(guess):
+        if done[i]:
+            continue
+        for j, s in enumerate(secret):
+            if not used[j] and s == g:
+                used[j] = True
+                white += 1
+                break
+    return black, white
+
+
+def positional(secret: Sequence[int], guess: Sequence[int]) -> tuple[int, ...]:
+    """Marks per guess peg: 2 green, 1 amber, 0 gray; greens first, ambers left to right."""
+    marks = [2 if s == g else 0 for s, g in zip(secret, guess, strict=False)]
+    pool = [s for s, m in zip(secret, marks, strict=False) if m != 2]
+    for i, g in enumerate(guess):
+        if marks[i] != 2 and g in pool:
+            pool.remove(g)
+            marks[i] = 1
+    return tuple(marks)
+
+
+def score(secret: Sequence[int], guess: Sequence[int], model: str) -> tuple[int, ...]:
+    return blackwhite(secret, guess) if model == "blackwhite" else positional(secret, guess)
+
+
+def naive_filter(
+    codes: Iterable[tuple[int, ...]],
+    clues: Sequence[tuple[tuple[int, ...], tuple[int, ...]]],
+    model: str,
+) -> list[tuple[int, ...]]:
+    """The codes that give every clue's answer to its guess."""
+    return [c for c in codes if all(score(c, g, model) == fb for g, fb in clues)]

@@ -1,0 +1,137 @@
+import json
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from keypeg.cli import app
+from keypeg.rules import find_rules
+from keypeg.space import get_space
+
+runner = CliRunner()
+LOCK = ["--pegs", "3", "--colors", "10", "--digits"]
+LOCK_CLUES = ["682=1B0W", "614=0B1W", "206=0B2W", "738=0B0W", "380=0B1W"]
+
+
+def run(args, input=None):
+    result = runner.invoke(app, args, input=input)
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception,
+                                                                      SystemExit)
+    return result
+
+
+def test_solve_lists_codes():
+    result = run(["solve", *LOCK, *LOCK_CLUES])
+    assert result.exit_code == 0
+    assert "1 code fits" in result.stdout and "042" in result.stdout
+
+
+def test_solve_json():
+    result = run(["solve", "--rules", "cb4", "00000=GG---", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["count"] == 729 and len(data["codes"]) == 729 and data["codes"][0] == "00111"
+
+
+def test_solve_limits_listing():
+    result = run(["solve", "1122=0B0W"])
+    assert result.exit_code == 0
+    assert "256" in result.stdout and "and 206 more" in result.stdout
+
+
+def test_solve_contradiction_exit_1():
+    result = run(["solve", *LOCK, *LOCK_CLUES, "042=0B0W"])
+    assert result.exit_code == 1
+    assert "clue 6 (042=0B0W)" in result.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "1122=4B1W"], "5 key pegs"),
+    (["solve", "1172=1B0W"], "unknown symbol '7'"),
+    (["solve", "112=1B0W"], "has 3 symbols"),
+    (["solve", "1122"], "GUESS=FEEDBACK"),
+    (["solve", "--rules", "chess", "1122=1B0W"], "unknown rules 'chess'"),
+    (["solve", "--rules", "classic", "--pegs", "5", "1122=1B0W"], "not both"),
+    (["solve", "--pegs", "5", "--colors", "4", "--no-repeats", "12=1B0W"], "at least as many"),
+    (["solve", "--pegs", "0", "1=1B0W"], "pegs must be"),
+    (["solve", "--rules", "cb1", "11234=GGGGG"], "repeats '1'"),
+    (["solve", "--rules", "cb1", "01234=GGGGA"], "cannot happen"),
+    (["play", "--rules", "nope"], "unknown rules"),
+    (["assist", "--max-guesses", "0"], "at least 1"),
+])
+def test_bad_input_is_one_sentence_exit_2(args, message):
+    result = run(args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") <= 2
+
+
+def secret_for(seed, name="classic"):
+    space = get_space(find_rules(name))
+    return space.text(random.Random(seed).randrange(space.size))
+
+
+def test_play_to_a_win():
+    secret = secret_for(5)
+    result = run(["play", "--seed", "5"], input=f"1122\nhint\nxyz\n{secret}\n")
+    assert result.exit_code == 0
+    assert "still possible" in result.stdout
+    assert "consistent" in result.stdout  # the hint table
+    assert "unknown symbol" in result.stdout  # bad guesses are explained, the game goes on
+    assert "Solved in 2 guesses" in result.stdout
+
+
+def test_play_give_up_and_limit():
+    secret = secret_for(9)
+    result = run(["play", "--seed", "9"], input="give up\n")
+    assert f"The secret was {secret}" in result.stdout
+    wrong = "1111" if secret != "1111" else "2222"
+    result = run(["play", "--seed", "9", "--max-guesses", "2"], input=f"{wrong}\n{wrong}\n")
+    assert "Out of guesses" in result.stdout and secret in result.stdout
+
+
+def test_play_positional():
+    secret = secret_for(1, "cb1")
+    result = run(["play", "--rules", "cb1", "--seed", "1"], input=f"01234\n{secret}\n")
+    assert "Solved in 2 guesses" in result.stdout or secret == "01234"
+
+
+def test_assist_follows_and_repairs():
+    lines = "\n".join(["1122 0B0W", "3456=1B1W", "list", "3456 4B0W", "drop 3", "history",
+                       "quit"]) + "\n"
+    result = run(["assist"], input=lines)
+    assert result.exit_code == 0
+    assert "256 codes still possible" in result.stdout
+    assert "3334 3335" in result.stdout  # list
+    assert "Contradiction" in result.stdout and "clue 3 (3456=4B0W)" in result.stdout
+    after_history = result.stdout.split("to repair the clues.")[-1]
+    assert "2. 3456  1B1W" in after_history and "3. 3456" not in after_history
+
+
+def test_assist_prompts_to_correct_the_single_suspect():
+    lines = "\n".join([*(c.replace("=", " ") for c in LOCK_CLUES), "042 0B0W", "7", "3B0W",
+                       "quit"]) + "\n"
+    result = run(["assist", *LOCK], input=lines)
+    assert "Contradiction" in result.stdout
+    assert "Correct clue 6 (042=0B0W)" in result.stdout
+    assert "cannot read feedback '7'" in result.stdout  # a bad answer is asked again
+    assert "Solved!" in result.stdout
+
+
+def test_assist_bad_entries_do_not_end_the_session():
+    lines = "\n".join(["1122", "fix 9 1B0W", "1122 9B", "undo", "quit"]) + "\n"
+    result = run(["assist"], input=lines)
+    assert result.exit_code == 0
+    assert "is not a clue" in result.stdout
+    assert "there are no clues yet" in result.stdout
+    assert "key pegs" in result.stdout
+
+
+def test_python_dash_m(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "keypeg", "solve", *LOCK, *LOCK_CLUES, "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == {"count": 1, "codes": ["042"]}

@@ -1,0 +1,107 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keypeg.rules import Rules, find_rules
+from keypeg.space import CodeSpace, get_space
+from tests import naive
+
+SMALL = [
+    find_rules("classic"),
+    Rules(pegs=3, colors=4),
+    pytest.param(find_rules("bulls-and-cows"), marks=pytest.mark.slow),
+    Rules(pegs=3, colors=4, feedback="positional"),
+    Rules(pegs=3, colors=5, repeats=False, feedback="positional"),
+    Rules(pegs=4, colors=3, blanks=True),
+]
+
+
+def naive_table(space):
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    alphabet = space.alphabet
+    index = {fb.marks: i for i, fb in enumerate(alphabet.responses)}
+    model = space.rules.feedback
+    return np.array([[index[naive.score(s, g, model)] for s in codes] for g in codes])
+
+
+@pytest.mark.parametrize(
+    "rules", SMALL, ids=["classic", "p3c4", "bulls", "pos3c4", "pos3c5norep", "blanks"]
+)
+def test_table_equals_naive_on_every_pair(rules):
+    space = CodeSpace(rules, disk_cache=False)
+    assert [tuple(c) for c in space.codes] == naive.all_codes(rules.pegs, rules.symbols,
+                                                              rules.repeats)
+    table = space.build_table()
+    assert np.array_equal(table, naive_table(space))
+
+
+@pytest.mark.parametrize("rules", [find_rules("super"), find_rules("cb1"), find_rules("cb4"),
+                                   Rules(pegs=3, colors=35), Rules(pegs=4, colors=20,
+                                                                   feedback="positional")],
+                         ids=["super", "cb1", "cb4", "wide-bw", "wide-pos"])
+def test_big_spaces_on_random_pairs(rules):
+    space = CodeSpace(rules, budget=0)  # no table: answers on the fly
+    rng = np.random.default_rng(7)
+    guesses = rng.integers(0, space.size, 40)
+    secrets = rng.integers(0, space.size, 50).astype(np.int32)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    for g in guesses:
+        got = space.responses(int(g), secrets)
+        want = [naive.score(codes[s], codes[g], rules.feedback) for s in secrets]
+        assert [space.feedback(r).marks for r in got] == want
+
+
+def test_on_the_fly_equals_table():
+    rules = find_rules("cb1")
+    small = Rules(pegs=4, colors=5, feedback="positional")
+    for r in (small, find_rules("classic")):
+        with_table = CodeSpace(r, disk_cache=False)
+        fly = CodeSpace(r, budget=0)
+        assert with_table.table() is not None and fly.table() is None
+        cands = with_table.all()[::3]
+        probes = with_table.all()
+        assert np.array_equal(with_table.count_matrix(probes, cands),
+                              fly.count_matrix(probes, cands))
+    assert rules.size == 30240
+
+
+def test_table_cache_roundtrip(tmp_path, monkeypatch):
+    monkeypatch.setenv("KEYPEG_CACHE_DIR", str(tmp_path))
+    rules = Rules(pegs=3, colors=5)
+    first = CodeSpace(rules).table()
+    assert list(tmp_path.glob("table-*.npy"))
+    second = CodeSpace(rules).table()
+    assert np.array_equal(first, second)
+
+
+def test_partition_and_filter():
+    space = get_space(find_rules("classic"))
+    g = space.index("1122")
+    parts = space.partition(g, space.all())
+    sizes = {str(space.feedback(r)): len(p) for r, p in parts.items()}
+    # Knuth's first guess 1122 cuts 1296 codes into 13 parts, the largest 256
+    assert len(sizes) == 13 and max(sizes.values()) == 256 and sum(sizes.values()) == 1296
+    assert np.array_equal(space.part_sizes(g, space.all())[space.response_index("0B0W")], 256)
+    for r, part in parts.items():
+        assert np.array_equal(space.filter(space.all(), g, r), part)
+
+
+clue_rules = st.sampled_from([find_rules("classic"), find_rules("bulls-and-cows"),
+                              Rules(pegs=4, colors=4, feedback="positional")])
+
+
+@settings(max_examples=40, deadline=None)
+@given(clue_rules.flatmap(lambda r: st.tuples(
+    st.just(r), st.lists(st.tuples(st.integers(0, r.size - 1), st.integers(0, r.size - 1)),
+                         min_size=1, max_size=3))))
+def test_filtering_matches_naive(case):
+    rules, pairs = case
+    space = get_space(rules)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    clues = [(codes[g], naive.score(codes[s], codes[g], rules.feedback)) for g, s in pairs]
+    index = {fb.marks: i for i, fb in enumerate(space.alphabet.responses)}
+    cands = space.all()
+    for (g, _), (_, marks) in zip(pairs, clues, strict=True):
+        cands = space.filter(cands, g, index[marks])
+    assert [codes[i] for i in cands] == naive.naive_filter(codes, clues, rules.feedback)
