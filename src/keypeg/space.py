@@ -34,6 +34,8 @@ from .rules import Rules
 DEFAULT_TABLE_BUDGET = 2 * 1024**3
 TABLE_FORMAT_VERSION = 1
 INDEX_DTYPE = np.int32
+#: Spaces up to this many codes build their table whenever a block of answers is needed.
+SMALL_SPACE = 8192
 
 
 def cache_dir() -> Path:
@@ -75,6 +77,9 @@ class CodeSpace:
             np.add.at(self.counts, (np.arange(self.size), self.codes[:, k]), 1)
         self.packed = kfb.pack_counts(self.counts)
         self.multiset, self.common = kfb.multisets(self.counts)
+        self.colmask = np.zeros(self.size, dtype=np.uint64)
+        for c in range(rules.symbols):
+            self.colmask |= (self.counts[:, c] > 0).astype(np.uint64) << np.uint64(c)
         weights = rules.symbols ** np.arange(rules.pegs - 1, -1, -1, dtype=np.int64)
         self._values = self.codes.astype(np.int64) @ weights
         self._budget = table_budget() if budget is None else budget
@@ -125,6 +130,13 @@ class CodeSpace:
             raise InvalidCodeError(f"{format_symbols(symbols, self.rules)!r} is not a code here.")
         return i
 
+    def played_mask(self, guesses: list[int] | tuple[int, ...]) -> int:
+        """Return the bit mask of the symbols used by any of `guesses` (code indices)."""
+        mask = 0
+        for g in guesses:
+            mask |= int(self.colmask[int(g)])
+        return mask
+
     def code(self, index: int) -> Code:
         """Return the `Code` at `index`."""
         return Code(self.rules, int(index))
@@ -171,14 +183,33 @@ class CodeSpace:
 
     def build_table(self) -> np.ndarray:
         """Compute the full feedback table with the compiled kernel (no cache)."""
-        out = np.empty((self.size, self.size), dtype=self.alphabet.dtype)
+        everything = self.all()
+        return self._compute_block(everything, everything)
+
+    def _compute_block(self, probes: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        out = np.empty((probes.shape[0], secrets.shape[0]), dtype=self.alphabet.dtype)
         if self._positional:
-            kfb.table_positional(self.codes, self.packed, self._lut, out)
+            kfb.block_positional(self.codes, self.packed, self._lut, probes, secrets, out)
         elif self._wide:
-            kfb.table_blackwhite_wide(self.codes, self.counts, self._lut, out)
+            kfb.block_blackwhite_wide(self.codes, self.counts, self._lut, probes, secrets, out)
         else:
-            kfb.table_blackwhite(self.codes, self.multiset, self.common, self._lut, out)
+            kfb.block_blackwhite(
+                self.codes, self.multiset, self.common, self._lut, probes, secrets, out
+            )
         return out
+
+    def block(self, probes: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
+        """Return ``out[i, j]``, the answer to guess ``probes[i]`` (every code when None)
+        against secret ``secrets[j]``: a slice of the table when it is loaded (or small
+        enough to build at once), else computed on the fly."""
+        secrets = np.ascontiguousarray(secrets, dtype=INDEX_DTYPE)
+        if self._table is None and self.size <= SMALL_SPACE:
+            self.table()
+        if self._table is not None:
+            table = self._table
+            return table[:, secrets] if probes is None else table[np.ix_(probes, secrets)]
+        probes = self.all() if probes is None else np.ascontiguousarray(probes, INDEX_DTYPE)
+        return self._compute_block(probes, secrets)
 
     def _table_path(self) -> Path:
         return cache_dir() / f"table-{self.rules.key}-v{TABLE_FORMAT_VERSION}.npy"

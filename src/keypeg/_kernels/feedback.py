@@ -105,29 +105,28 @@ def _raw_positional_wide(codes, g, s):  # pragma: no cover - compiled
 
 
 @jit_parallel
-def table_blackwhite(codes, multiset, common, lut, out):  # pragma: no cover - compiled
-    """Fill out[g, s] with the answer index of guess g against secret s."""
-    n = codes.shape[0]
-    for g in prange(n):
-        for s in range(n):
-            out[g, s] = lut[raw_blackwhite(codes, multiset, common, g, s)]
+def block_blackwhite(codes, multiset, common, lut, probes, secrets, out):  # pragma: no cover
+    """Fill out[i, j] with the answer index of guess probes[i] against secret secrets[j]."""
+    for i in prange(probes.shape[0]):
+        g = probes[i]
+        for j in range(secrets.shape[0]):
+            out[i, j] = lut[raw_blackwhite(codes, multiset, common, g, secrets[j])]
 
 
 @jit_parallel
-def table_blackwhite_wide(codes, counts, lut, out):  # pragma: no cover - compiled
-    n = codes.shape[0]
-    for g in prange(n):
-        for s in range(n):
-            out[g, s] = lut[raw_blackwhite_wide(codes, counts, g, s)]
+def block_blackwhite_wide(codes, counts, lut, probes, secrets, out):  # pragma: no cover
+    for i in prange(probes.shape[0]):
+        g = probes[i]
+        for j in range(secrets.shape[0]):
+            out[i, j] = lut[raw_blackwhite_wide(codes, counts, g, secrets[j])]
 
 
 @jit_parallel
-def table_positional(codes, packed, lut, out):  # pragma: no cover - compiled
-    """Fill out[g, s] with the answer index of guess g against secret s."""
-    n = codes.shape[0]
-    for g in prange(n):
-        for s in range(n):
-            out[g, s] = lut[raw_positional(codes, packed, g, s)]
+def block_positional(codes, packed, lut, probes, secrets, out):  # pragma: no cover
+    for i in prange(probes.shape[0]):
+        g = probes[i]
+        for j in range(secrets.shape[0]):
+            out[i, j] = lut[raw_positional(codes, packed, g, secrets[j])]
 
 
 @jit

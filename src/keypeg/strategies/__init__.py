@@ -1,0 +1,95 @@
+"""Strategies and their registry.
+
+>>> from keypeg.rules import find_rules
+>>> from keypeg.game import GameState
+>>> str(find_strategy("knuth").next_guess(GameState.start(find_rules("classic"))))
+'1122'
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from ..errors import KeypegError
+from ..game import GameState
+from ..rules import Rules
+from ..space import CodeSpace
+from ..tree import DecisionTree
+from .base import Strategy, as_space
+from .onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
+
+#: Registry order: the order of tables and hints.
+STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts")
+#: The five strategies of the published tables.
+TABLE_STRATEGIES = ("consistent", "maxsize", "expsize", "entropy", "parts")
+ALIASES = {
+    "knuth": "maxsize",
+    "minimax": "maxsize",
+    "irving": "expsize",
+    "neuwirth": "entropy",
+    "kooi": "parts",
+    "most-parts": "parts",
+    "random-consistent": "random",
+    "lexical": "consistent",
+}
+
+
+def strategy_names() -> list[str]:
+    """Return every registered strategy name."""
+    return list(STRATEGY_NAMES)
+
+
+def find_strategy(name: str, **options: Any) -> Strategy:
+    """Return the strategy called `name` (or an alias) with `options`.
+
+    Options: ``possible_only``, ``first`` (a code), ``tie`` ("first"/"last"), ``entropy``
+    (a spelling, entropy only), ``order``; ``seed`` and ``first`` for random. Raises
+    `KeypegError` for an unknown name or option.
+    """
+    key = ALIASES.get(name.strip().lower(), name.strip().lower())
+    try:
+        if key == "random":
+            allowed = {"seed", "first"}
+            bad = set(options) - allowed - {"possible_only", "tie", "entropy"}
+            if bad:
+                raise TypeError(bad)
+            return RandomStrategy(**{k: v for k, v in options.items() if k in allowed})
+        if key in KINDS:
+            return OneStepStrategy(key, **options)
+    except TypeError as exc:
+        raise KeypegError(f"strategy {name!r} does not take the option(s) {exc}.") from None
+    raise KeypegError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
+
+
+def evaluate(
+    strategies: list[Strategy],
+    rules: Rules | CodeSpace,
+    *,
+    state: GameState | None = None,
+    workers: int = 2,
+) -> list[DecisionTree]:
+    """Return the decision tree of each strategy, computed on `workers` threads (the
+    compiled walks release the GIL), in the order given."""
+    space = as_space(rules)
+    if space.size == len(space.all()) and state is None:
+        space.table()  # load once, before the threads share it
+    if workers <= 1 or len(strategies) <= 1:
+        return [s.tree(space, state) for s in strategies]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lambda s: s.tree(space, state), strategies))
+
+
+__all__ = [
+    "ALIASES",
+    "ENTROPY_SPELLINGS",
+    "STRATEGY_NAMES",
+    "TABLE_STRATEGIES",
+    "TIE_RULES",
+    "OneStepStrategy",
+    "RandomStrategy",
+    "Strategy",
+    "evaluate",
+    "find_strategy",
+    "strategy_names",
+]

@@ -1,0 +1,226 @@
+"""The one-step strategies: consistent, maxsize (Knuth), expsize (Irving), entropy
+(Neuwirth), parts (Kooi), and the random consistent strategy.
+
+Each one-step strategy scores every allowed probe by how it cuts the candidates and plays
+the best. Ties go to a probe that could be the secret, then to the lexically first (`tie`
+"first", the default) or last ("last"). Probes are all codes, or only the candidates with
+`possible_only`. `first` forces the opening guess.
+
+Entropy is compared exactly by default (maximising entropy is minimising the integer
+prod n^n). The float spellings of seed 000 are available for study: ``nlog2n``
+(sum n log2 n), ``plog2p`` (sum p log2 p), ``plnp`` (sum p ln p) and ``plog2p-float32``;
+their sum runs over the answers in `order` (answer indices; the alphabet's order by default).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._kernels import onestep as k
+from ..codes import Code
+from ..errors import KeypegError, LimitExceededError
+from ..game import GameState
+from ..rules import Rules
+from ..space import CodeSpace
+from ..tree import DecisionTree
+from .base import MAX_DEPTH, Strategy, as_space
+
+KINDS = {
+    "consistent": k.CONSISTENT,
+    "maxsize": k.MAXSIZE,
+    "expsize": k.EXPSIZE,
+    "entropy": k.ENTROPY,
+    "parts": k.PARTS,
+}
+ENTROPY_SPELLINGS = {
+    "exact": None,
+    "nlog2n": k.NLOG2N,
+    "plog2p": k.PLOG2P,
+    "plnp": k.PLNP,
+    "plog2p-float32": k.PLOG2P_F32,
+}
+TIE_RULES = ("first", "last")
+
+_QTAB: dict[int, np.ndarray] = {}
+
+
+def _qtab(n: int) -> np.ndarray:
+    if n not in _QTAB:
+        _QTAB[n] = k.entropy_qtab(n)
+    return _QTAB[n]
+
+
+def _transposed(space: CodeSpace) -> np.ndarray:
+    """Return the table read as ``[secret, guess]`` when it is loaded and symmetric
+    (black/white), else an empty array (the kernels then count probe by probe)."""
+    if space.has_table and space.rules.feedback == "blackwhite":
+        table = space.table()
+        assert table is not None
+        return table
+    return np.zeros((0, 0), dtype=space.alphabet.dtype)
+
+
+class OneStepStrategy(Strategy):
+    """A one-step strategy (see the module docstring for the options)."""
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        possible_only: bool = False,
+        first: str | Code | None = None,
+        tie: str = "first",
+        entropy: str = "exact",
+        order: Sequence[int] | None = None,
+        symmetry: bool = True,
+    ) -> None:
+        if name not in KINDS:
+            raise KeypegError(f"unknown one-step strategy {name!r}; use {', '.join(KINDS)}.")
+        if tie not in TIE_RULES:
+            raise KeypegError(f"tie rule must be 'first' or 'last', not {tie!r}.")
+        if entropy not in ENTROPY_SPELLINGS:
+            raise KeypegError(
+                f"entropy spelling must be one of {', '.join(ENTROPY_SPELLINGS)}, not {entropy!r}."
+            )
+        if entropy != "exact" and name != "entropy":
+            raise KeypegError("--entropy applies only to the entropy strategy.")
+        self.name = name
+        self.possible_only = possible_only
+        self.first = first
+        self.tie = tie
+        self.entropy = entropy
+        self.order = None if order is None else np.asarray(order, dtype=np.int64)
+        self.symmetry = symmetry
+
+    @property
+    def label(self) -> str:
+        extras = []
+        if self.entropy != "exact":
+            extras.append(self.entropy)
+        if self.possible_only:
+            extras.append("possible only")
+        if self.tie != "first":
+            extras.append(f"tie {self.tie}")
+        if self.first is not None:
+            extras.append(f"first {self.first}")
+        return self.name + (f" ({', '.join(extras)})" if extras else "")
+
+    # ------------------------------------------------------------------ kernel arguments
+    def _kind(self) -> tuple[int, int]:
+        if self.name == "entropy" and self.entropy != "exact":
+            return k.FLOAT_ENTROPY, int(ENTROPY_SPELLINGS[self.entropy])  # type: ignore[arg-type]
+        return KINDS[self.name], 0
+
+    def _order(self, space: CodeSpace) -> np.ndarray:
+        if self.order is None:
+            return np.arange(space.n_responses, dtype=np.int64)
+        if sorted(self.order.tolist()) != list(range(space.n_responses)):
+            raise KeypegError("the answer order must be a permutation of the answer indices.")
+        return self.order
+
+    def _first_index(self, space: CodeSpace) -> int:
+        return -1 if self.first is None else space.index(self.first)
+
+    def _common(self, space: CodeSpace) -> dict[str, Any]:
+        kind, fvariant = self._kind()
+        return {
+            "kind": kind,
+            "fvariant": fvariant,
+            "order": self._order(space),
+            "tie_last": self.tie == "last",
+            "possible_only": self.possible_only,
+            "qtab": _qtab(space.size),
+            "use_symmetry": self.symmetry,
+            "repeats": space.rules.repeats,
+            "nsym": space.rules.symbols,
+        }
+
+    # ------------------------------------------------------------------ play
+    def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
+        if not guesses and self.first is not None:
+            return self._first_index(space)
+        cands = np.ascontiguousarray(candidates, dtype=np.int32)
+        played = np.uint64(space.played_mask(list(guesses)))
+        c = self._common(space)
+        is_cand = np.zeros(space.size, dtype=np.bool_)
+        table_t = _transposed(space)
+        if space.has_table or space.size <= 8192:
+            table = space.table()
+            if table is not None:
+                return int(k.choose(
+                    table, table_t, np.arange(space.size),
+                    np.arange(space.size, dtype=np.int32),
+                    space.codes, space.colmask, cands, c["kind"], c["fvariant"], c["order"],
+                    c["tie_last"], c["possible_only"], played, c["qtab"], c["use_symmetry"],
+                    c["repeats"], c["nsym"], is_cand))
+        if self.possible_only:
+            probes = cands
+        elif self.symmetry and c["kind"] != k.CONSISTENT:
+            probes = k.canonical_probes(space.codes, space.colmask, cands, played, c["nsym"],
+                                        c["repeats"], c["tie_last"])
+        else:
+            probes = space.all()
+        if c["kind"] == k.CONSISTENT or cands.size <= 2:
+            probes = probes[:0]
+        block = space.block(probes, cands)
+        return int(k.choose(
+            block, table_t, probes, cands, space.codes, space.colmask,
+            np.arange(cands.size, dtype=np.int32), c["kind"], c["fvariant"], c["order"],
+            c["tie_last"], c["possible_only"], played, c["qtab"], c["use_symmetry"],
+            c["repeats"], c["nsym"], is_cand))
+
+    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+        space = as_space(rules)
+        state = state or GameState.start(space)
+        guesses = [clue.guess.index for clue in state.history]
+        if state.count == space.size:
+            table = space.table()
+            if table is None:
+                raise LimitExceededError(
+                    f"a whole-tree evaluation of {space.size:,} codes needs the "
+                    f"{space.table_bytes / 2**30:.1f} GiB feedback table, over the memory "
+                    "budget (KEYPEG_TABLE_BUDGET)."
+                )
+            ids = space.all()
+        else:
+            table = space.block(None, state.candidates)
+            ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
+        c = self._common(space)
+        first = self._first_index(space) if not guesses else -1
+        out = k.walk(
+            table, _transposed(space), ids, space.codes, space.colmask, np.uint64(space.played_mask(guesses)),
+            len(guesses) + 1, first, c["kind"], c["fvariant"], c["order"], c["tie_last"],
+            c["possible_only"], c["qtab"], c["use_symmetry"], c["repeats"], c["nsym"],
+            space.win, MAX_DEPTH,
+        )
+        guess, parent, response, depth, size, _hist = out
+        if guess.size == 0:
+            raise LimitExceededError(f"{self.label} needs over {MAX_DEPTH} guesses here.")
+        return DecisionTree(space.rules, self.label, guess, parent, response, depth, size)
+
+
+class RandomStrategy(Strategy):
+    """Play a uniformly random candidate. The draw depends only on the seed and the set of
+    candidates, so a game and the whole-tree evaluation agree and both are reproducible."""
+
+    name = "random"
+
+    def __init__(self, *, seed: int = 0, first: str | Code | None = None) -> None:
+        self.seed = int(seed)
+        self.first = first
+
+    @property
+    def label(self) -> str:
+        extras = [f"seed {self.seed}"] + ([f"first {self.first}"] if self.first else [])
+        return f"random ({', '.join(extras)})"
+
+    def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
+        if not guesses and self.first is not None:
+            return space.index(self.first)
+        cands = np.ascontiguousarray(candidates, dtype=np.int32)
+        rng = np.random.default_rng([self.seed, zlib.crc32(cands.tobytes())])
+        return int(cands[rng.integers(cands.size)])
