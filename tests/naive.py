@@ -57,3 +57,49 @@ def naive_filter(
 ) -> list[tuple[int, ...]]:
     """The codes that give every clue's answer to its guess."""
     return [c for c in codes if all(score(c, g, model) == fb for g, fb in clues)]
+
+
+def cut_key(kind: str, sizes: list[int]) -> int:
+    """A one-step strategy's score of a cut (smaller is better), exactly."""
+    if kind == "maxsize":
+        return max(sizes)
+    if kind == "expsize":
+        return sum(n * n for n in sizes)
+    if kind == "entropy":
+        key = 1
+        for n in sizes:
+            key *= n**n
+        return key
+    if kind == "parts":
+        return -len(sizes)
+    raise ValueError(kind)
+
+
+def naive_choose(
+    codes: list[tuple[int, ...]],
+    cands: list[tuple[int, ...]],
+    kind: str,
+    model: str,
+    *,
+    possible_only: bool = False,
+    tie: str = "first",
+) -> tuple[int, ...]:
+    """The probe a one-step strategy plays: best score, then a candidate, then lexical."""
+    ordered = list(codes) if tie == "first" else list(reversed(codes))
+    cand_set = set(cands)
+    if kind == "consistent":
+        return min(cands) if tie == "first" else max(cands)
+    best = None
+    best_rank = None
+    for g in ordered:
+        if possible_only and g not in cand_set:
+            continue
+        parts: dict[tuple[int, ...], int] = {}
+        for s in cands:
+            fb = score(s, g, model)
+            parts[fb] = parts.get(fb, 0) + 1
+        rank = (cut_key(kind, list(parts.values())), g not in cand_set)
+        if best_rank is None or rank < best_rank:
+            best, best_rank = g, rank
+    assert best is not None
+    return best

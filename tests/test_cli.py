@@ -135,3 +135,46 @@ def test_python_dash_m(tmp_path):
     out = subprocess.run([sys.executable, "-m", "keypeg", "solve", *LOCK, *LOCK_CLUES, "--json"],
                          capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == {"count": 1, "codes": ["042"]}
+
+
+def test_evaluate_json_all():
+    result = run(["evaluate", "--json"])
+    assert result.exit_code == 0
+    rows = json.loads(result.stdout)
+    assert [r["strategy"] for r in rows] == ["consistent", "maxsize", "expsize", "entropy",
+                                             "parts"]
+    assert {k for k in rows[0]} >= {"strategy", "first_guess", "total", "mean", "worst",
+                                    "histogram"}
+    assert [r["total"] for r in rows] == [7471, 5801, 5696, 5722, 5668]
+
+
+def test_evaluate_options_and_table():
+    result = run(["evaluate", "-s", "entropy", "--entropy", "plnp", "--json"])
+    assert json.loads(result.stdout)[0]["total"] == 5723
+    result = run(["evaluate", "-s", "maxsize", "--possible-only", "--json"])
+    assert json.loads(result.stdout)[0]["total"] == 5828
+    result = run(["evaluate", "-s", "consistent", "--first", "3456"])
+    assert result.exit_code == 0 and "6,045" in result.stdout and "3456" in result.stdout
+
+
+def test_evaluate_save_tree(tmp_path):
+    path = tmp_path / "{strategy}.json"
+    result = run(["evaluate", "--save-tree", str(path)])
+    assert result.exit_code == 0
+    from keypeg.tree import DecisionTree
+
+    assert DecisionTree.load(tmp_path / "parts.json").total == 5668
+    result = run(["evaluate", "--save-tree", str(tmp_path / "one.json")])
+    assert result.exit_code == 2 and "{strategy}" in result.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["evaluate", "-s", "chess"], "unknown strategy"),
+    (["evaluate", "--tie", "middle"], "tie rule"),
+    (["evaluate", "-s", "parts", "--entropy", "plnp"], "only to the entropy"),
+    (["evaluate", "--first", "7777"], "unknown symbol"),
+    (["evaluate", "--entropy", "float16"], "entropy spelling"),
+])
+def test_evaluate_bad_input(args, message):
+    result = run(args)
+    assert result.exit_code == 2 and message in result.stderr

@@ -10,12 +10,14 @@ a guess would cut the candidates. Shared by the terminal and the web page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .codes import Code
 from .game import GameState
+from .strategies import STRATEGY_NAMES, find_strategy
 
 #: Candidates are listed in a hint when there are at most this many.
 LIST_LIMIT = 20
@@ -54,12 +56,14 @@ def largest_part(state: GameState, guess: int) -> int:
     return int(np.max(state.space.part_sizes(guess, state.candidates)))
 
 
-def strategy_hints(state: GameState) -> list[StrategyHint]:
-    """Return each available strategy's next guess with its largest part."""
-    first = int(state.candidates[0])
-    return [
-        StrategyHint("consistent", state.space.text(first), largest_part(state, first), True)
-    ]
+def strategy_hints(state: GameState, names: Sequence[str] = STRATEGY_NAMES) -> list[StrategyHint]:
+    """Return each strategy's next guess with the largest part it leaves."""
+    out = []
+    for name in names:
+        guess = find_strategy(name).next_guess(state)
+        out.append(StrategyHint(name, str(guess), largest_part(state, guess.index),
+                                state.is_candidate(guess.index)))
+    return out
 
 
 def hint(state: GameState, *, list_limit: int = LIST_LIMIT, strategies: bool = True) -> Hint:

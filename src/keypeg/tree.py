@@ -125,7 +125,7 @@ class DecisionTree:
         found_at = np.zeros(secrets.size, dtype=np.int64)
         reach = np.zeros(self.nodes, dtype=np.int64)
         active = np.arange(secrets.size)
-        depth = 1
+        depth = int(self.depth[0])
         while active.size:
             if depth > 64:
                 raise KeypegError("replay went past 64 guesses: the tree loops.")

@@ -8,3 +8,5 @@ from numba import njit
 jit = njit(cache=True, nogil=True)
 #: Decorator for kernels that split their outer loop over the cores with `prange`.
 jit_parallel = njit(cache=True, nogil=True, parallel=True)
+#: Decorator for the rare kernels that drop into object mode (they hold the GIL anyway).
+jit_gil = njit(cache=True)

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from numba import objmode
 
-from ._config import jit
+from ._config import jit, jit_gil
 
 CONSISTENT, MAXSIZE, EXPSIZE, ENTROPY, PARTS, FLOAT_ENTROPY = 0, 1, 2, 3, 4, 5
 NLOG2N, PLOG2P, PLNP, PLOG2P_F32 = 0, 1, 2, 3
@@ -47,7 +47,7 @@ def prod_pow_compare(a: np.ndarray, b: np.ndarray) -> int:
     return (pa > pb) - (pa < pb)
 
 
-@jit
+@jit_gil
 def _exact_compare(a, b):  # pragma: no cover - compiled
     with objmode(r="int64"):
         r = prod_pow_compare(a, b)

@@ -2,6 +2,7 @@
 
 import typer
 
+from .evaluate import evaluate_command
 from .interactive import assist, play
 from .solve import solve
 
@@ -15,6 +16,7 @@ app = typer.Typer(
 app.command()(solve)
 app.command()(play)
 app.command()(assist)
+app.command("evaluate")(evaluate_command)
 
 
 def main() -> None:

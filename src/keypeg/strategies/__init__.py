@@ -8,7 +8,8 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from ..errors import KeypegError
@@ -68,16 +69,23 @@ def evaluate(
     *,
     state: GameState | None = None,
     workers: int = 2,
+    on_done: Callable[[int, DecisionTree], None] | None = None,
 ) -> list[DecisionTree]:
-    """Return the decision tree of each strategy, computed on `workers` threads (the
-    compiled walks release the GIL), in the order given."""
+    """Return the decision tree of each strategy, in the order given, computed on `workers`
+    threads (the compiled walks release the GIL). `on_done(i, tree)` is called as each
+    finishes."""
     space = as_space(rules)
-    if space.size == len(space.all()) and state is None:
+    if state is None and space.fits_table:
         space.table()  # load once, before the threads share it
-    if workers <= 1 or len(strategies) <= 1:
-        return [s.tree(space, state) for s in strategies]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda s: s.tree(space, state), strategies))
+    trees: list[DecisionTree | None] = [None] * len(strategies)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {pool.submit(s.tree, space, state): i for i, s in enumerate(strategies)}
+        for future in as_completed(futures):
+            i = futures[future]
+            trees[i] = future.result()
+            if on_done is not None:
+                on_done(i, trees[i])  # type: ignore[arg-type]
+    return trees  # type: ignore[return-value]
 
 
 __all__ = [

@@ -1,0 +1,111 @@
+"""`keypeg evaluate`: play strategies against every secret at once and tabulate them."""
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..errors import KeypegError
+from ..rules import Rules, rules_name
+from ..strategies import ENTROPY_SPELLINGS, TABLE_STRATEGIES, evaluate, find_strategy
+from ..tree import DecisionTree
+from .common import command, console, err_console
+
+
+def evaluation_rows(trees: list[DecisionTree], names: list[str]) -> list[dict[str, object]]:
+    """Return the JSON rows of an evaluation."""
+    rows = []
+    for name, tree in zip(names, trees, strict=True):
+        row: dict[str, object] = {"strategy": name, **tree.summary()}
+        row["strategy"] = name
+        row["label"] = tree.strategy
+        rows.append(row)
+    return rows
+
+
+def histogram_text(histogram: list[int]) -> str:
+    return " / ".join(f"{n:,}" for n in histogram)
+
+
+@command
+def evaluate_command(
+    rules: Rules,
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help="A strategy name, or 'all' for the five "
+                          "of the published tables (" + ", ".join(TABLE_STRATEGIES) + ").")
+    ] = "all",
+    possible_only: Annotated[
+        bool, typer.Option("--possible-only", help="Only play codes that could be the secret.")
+    ] = False,
+    first: Annotated[
+        str | None, typer.Option("--first", help="Force the first guess.")
+    ] = None,
+    tie: Annotated[
+        str, typer.Option("--tie", help="Tie rule after 'could be the secret': first or last.")
+    ] = "first",
+    entropy: Annotated[
+        str, typer.Option("--entropy", help="Entropy spelling: " + ", ".join(ENTROPY_SPELLINGS)
+                          + ".")
+    ] = "exact",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+    save_tree: Annotated[
+        Path | None, typer.Option("--save-tree", help="Write the tree as JSON (.gz compresses); "
+                                  "with several strategies put {strategy} in the name.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+) -> None:
+    """Evaluate strategies exactly over every secret: total, mean, worst, histogram."""
+    names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
+    if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
+        raise KeypegError("with several strategies, put {strategy} in the --save-tree name.")
+    strategies = []
+    for name in names:
+        options: dict[str, object] = {"first": first}
+        if name.lower() == "random":
+            options["seed"] = seed
+        else:
+            options.update(possible_only=possible_only, tie=tie)
+            if name.lower() in ("entropy", "neuwirth") or entropy != "exact":
+                options["entropy"] = entropy
+        if strategy.lower() == "all" and name != "entropy":
+            options.pop("entropy", None)
+        strategies.append(find_strategy(name, **options))
+    if first is not None:
+        from ..codes import Code
+
+        Code.parse(first, rules)  # a bad --first is reported before any work
+    started = time.perf_counter()
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as progress:
+        tasks = [progress.add_task(f"{s.label}: evaluating", total=1) for s in strategies]
+
+        def done(i: int, tree: DecisionTree) -> None:
+            progress.update(tasks[i], completed=1,
+                            description=f"{strategies[i].label}: {tree.total:,}")
+
+        trees = evaluate(strategies, rules, on_done=done)
+    seconds = time.perf_counter() - started
+    for name, tree in zip(names, trees, strict=True):
+        if save_tree is not None:
+            path = Path(str(save_tree).replace("{strategy}", name))
+            tree.save(path)
+            err_console.print(f"saved {tree.strategy} tree to {path}")
+    rows = evaluation_rows(trees, [s.name for s in strategies])
+    if as_json:
+        print(json.dumps(rows))
+        return
+    table = Table(title=f"{rules_name(rules)}: {rules.describe()}; "
+                  f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)")
+    for col, justify in (("strategy", "left"), ("first guess", "left"), ("total", "right"),
+                         ("mean", "right"), ("worst", "right"),
+                         ("found on guess 1 / 2 / 3 / ...", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for row, tree in zip(rows, trees, strict=True):
+        table.add_row(tree.strategy, str(row["first_guess"]), f"{tree.total:,}",
+                      f"{tree.mean:.3f}", str(tree.worst), histogram_text(tree.histogram))
+    console.print(table)

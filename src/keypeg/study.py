@@ -1,0 +1,138 @@
+"""The entropy float study of seed 000: how spelling the entropy sum in floating point
+changes the strategy's decisions.
+
+Maximising entropy is minimising the integer prod n^n, so the exact strategy has many exact
+ties, broken by the stated rule (a probe that could be the secret, then the lexically
+first). Written as a float sum, a tie may instead be broken by rounding. For each spelling
+this reports the total of the resulting tree and how many decisions along the exact tree it
+takes differently; for the exact tree, how many decisions are tied and whether any tie is
+between different part-size multisets.
+
+    python -m keypeg.study              # classic MM(4,6) and MM(4,7)
+
+>>> s = entropy_study(find_rules("classic"))
+>>> s.exact_total, s.decisions, s.tied, s.tied_across_sizes
+(5722, 404, 375, 0)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._kernels.onestep import entropy_qtab
+from .rules import Rules, find_rules, rules_name
+from .space import get_space
+from .strategies import ENTROPY_SPELLINGS, find_strategy
+
+FLOAT_SPELLINGS = [s for s in ENTROPY_SPELLINGS if s != "exact"]
+SPELLING_TEXT = {
+    "exact": "exact (prod n^n as an integer)",
+    "nlog2n": "sum n*log2 n",
+    "plog2p": "sum p*log2 p",
+    "plnp": "sum p*ln p",
+    "plog2p-float32": "sum p*log2 p (float32)",
+}
+
+
+@dataclass
+class SpellingResult:
+    """One float spelling: the total of its tree and the decisions that differ."""
+
+    spelling: str
+    total: int
+    differing: int
+
+
+@dataclass
+class EntropyStudy:
+    """The study for one rules value."""
+
+    rules: Rules
+    exact_total: int
+    decisions: int
+    tied: int
+    tied_across_sizes: int
+    spellings: list[SpellingResult] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "rules": rules_name(self.rules),
+            "exact_total": self.exact_total,
+            "decisions": self.decisions,
+            "tied": self.tied,
+            "tied_across_sizes": self.tied_across_sizes,
+            "spellings": [s.__dict__ for s in self.spellings],
+        }
+
+
+def entropy_study(rules: Rules, *, order: list[int] | None = None) -> EntropyStudy:
+    """Return the study for `rules`; `order` is the answer order of the float sums (the
+    alphabet order, black then white ascending, by default)."""
+    space = get_space(rules)
+    exact = find_strategy("entropy").tree(space)
+    spellings = {s: find_strategy("entropy", entropy=s, order=order) for s in FLOAT_SPELLINGS}
+    # candidate sets and guesses so far for each node of the exact tree (depth-first order)
+    sets: list[np.ndarray] = [space.all()]
+    paths: list[list[int]] = [[]]
+    for i in range(1, exact.nodes):
+        p = int(exact.parent[i])
+        g = int(exact.guess[p])
+        sets.append(space.filter(sets[p], g, int(exact.response[i])))
+        paths.append([*paths[p], g])
+    qtab = entropy_qtab(space.size)
+    near = space.n_responses * 1024
+    everything = space.all()
+    decisions = tied = across = 0
+    differing = dict.fromkeys(FLOAT_SPELLINGS, 0)
+    for i in range(exact.nodes):
+        cands = sets[i]
+        if cands.size < 2:
+            continue
+        decisions += 1
+        counts = space.count_matrix(everything, cands)
+        keys = qtab[counts].sum(axis=1)
+        close = np.flatnonzero(keys <= keys.min() + near)
+        exact_keys = [math.prod(int(n) ** int(n) for n in counts[j] if n > 1) for j in close]
+        best = min(exact_keys)
+        winners = [j for j, key in zip(close, exact_keys, strict=True) if key == best]
+        if len(winners) > 1:
+            tied += 1
+            shapes = {tuple(sorted(counts[j].tolist())) for j in winners}
+            across += len(shapes) > 1
+        for name, strategy in spellings.items():
+            if strategy.choose(space, cands, paths[i]) != int(exact.guess[i]):
+                differing[name] += 1
+    results = [
+        SpellingResult(name, strategy.tree(space).total, differing[name])
+        for name, strategy in spellings.items()
+    ]
+    return EntropyStudy(rules, exact.total, decisions, tied, across, results)
+
+
+def format_study(study: EntropyStudy) -> str:
+    """Return the study as a plain-text table like seed 000's."""
+    lines = [
+        f"{rules_name(study.rules)}: {study.tied} of {study.decisions} decisions of the exact "
+        f"tree are tied, {study.tied_across_sizes} of them between different part sizes.",
+        f"{'entropy computed as':<32} {'total':>7}  decisions that differ from exact",
+        f"{SPELLING_TEXT['exact']:<32} {study.exact_total:>7,}  -",
+    ]
+    for s in study.spellings:
+        lines.append(f"{SPELLING_TEXT[s.spelling]:<32} {s.total:>7,}  "
+                     f"{s.differing} of {study.decisions}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> None:
+    """Print the study for classic MM(4,6) and MM(4,7)."""
+    for rules in (find_rules("classic"), Rules(pegs=4, colors=7)):
+        print(format_study(entropy_study(rules)))
+        print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,210 @@
+import json
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from keypeg.errors import KeypegError
+from keypeg.game import GameState
+from keypeg.hints import cut, hint
+from keypeg.published import published
+from keypeg.rules import Rules, find_rules
+from keypeg.space import get_space
+from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy
+from keypeg.tree import DecisionTree
+from tests import naive
+
+CLASSIC = find_rules("classic")
+MM47 = Rules(pegs=4, colors=7)
+PUB = published()["evaluate"]
+
+
+def test_classic_all_probes_match_published():
+    trees = evaluate([find_strategy(n) for n in TABLE_STRATEGIES], CLASSIC)
+    for name, tree in zip(TABLE_STRATEGIES, trees, strict=True):
+        want = PUB["classic"]["all_probes"][name]
+        got = tree.summary()
+        assert (got["first_guess"], got["total"], got["worst"], got["histogram"]) == (
+            want["first_guess"], want["total"], want["worst"], want["histogram"]), name
+        tree.replay()
+
+
+def test_classic_possible_only_matches_published():
+    for name in TABLE_STRATEGIES:
+        tree = find_strategy(name, possible_only=True).tree(CLASSIC)
+        want = PUB["classic"]["possible_only"][name]
+        assert (tree.total, tree.worst) == (want["total"], want["worst"]), name
+        tree.replay()
+
+
+@pytest.mark.parametrize("first", ["1122", "3456"])
+def test_consistent_with_forced_first_guess(first):
+    tree = find_strategy("consistent", first=first).tree(CLASSIC)
+    want = PUB["classic"]["consistent_forced_first"][first]
+    assert (tree.total, tree.worst) == (want["total"], want["worst"])
+
+
+def test_mm47_table4():
+    want = PUB["mm47"]["totals"]
+    for name in ("maxsize", "expsize", "entropy", "parts"):
+        assert find_strategy(name).tree(MM47).total == want[name], name
+    # Ville's consistent figure: forced opening 4567, first-in-lexical-order ties
+    assert find_strategy("consistent", first="4567").tree(MM47).total == want["consistent"]
+    # the plain consistent strategy (opening 1111) is far worse
+    assert find_strategy("consistent").tree(MM47).total == 15548
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, MM47], ids=["mm46", "mm47"])
+def test_first_and_last_tie_rules_give_identical_totals(rules):
+    """Seed 000: mapping colour x to c+1-x preserves every answer and reverses lexical
+    order, so the first-code and last-code trees are mirror images."""
+    for name in TABLE_STRATEGIES:
+        a = find_strategy(name).tree(rules)
+        b = find_strategy(name, tie="last").tree(rules)
+        assert (a.total, a.histogram) == (b.total, b.histogram), name
+        space = get_space(rules)
+        mirror = "".join(str(rules.colors + 1 - int(ch)) for ch in space.text(a.first_guess))
+        assert space.text(b.first_guess) == mirror
+
+
+def test_tree_json_roundtrip_and_replay(tmp_path):
+    tree = find_strategy("parts").tree(CLASSIC)
+    path = tmp_path / "parts.json.gz"
+    tree.save(path)
+    back = DecisionTree.load(path)
+    assert back.total == tree.total and back.histogram == tree.histogram
+    assert np.array_equal(back.guess, tree.guess) and np.array_equal(back.size, tree.size)
+    back.replay()
+    data = json.loads(json.dumps(tree.to_dict()))
+    assert data["root"]["guess"] == "1123" and data["root"]["n"] == 1296
+    assert data["summary"]["total"] == 5668
+
+
+def test_replay_catches_a_wrong_tree():
+    tree = find_strategy("maxsize").tree(CLASSIC)
+    tree.size[5] += 1
+    with pytest.raises(KeypegError):
+        tree.replay()
+
+
+def test_render_is_compact():
+    text = find_strategy("maxsize").tree(CLASSIC).render(max_depth=1)
+    assert text.splitlines()[0] == "1122 (1296) *"  # * : a secret is found here
+    assert len(text.splitlines()) == 1
+
+
+def test_random_is_reproducible_and_consistent_with_play():
+    a = find_strategy("random", seed=4).tree(CLASSIC)
+    b = find_strategy("random", seed=4).tree(CLASSIC)
+    c = find_strategy("random", seed=5).tree(CLASSIC)
+    assert a.total == b.total and np.array_equal(a.guess, b.guess)
+    assert not np.array_equal(a.guess, c.guess)
+    a.replay()
+    state = GameState.start(CLASSIC)
+    assert find_strategy("random", seed=4).next_guess(state).index == a.first_guess
+
+
+def test_next_guess_from_states():
+    state = GameState.start(CLASSIC)
+    assert str(find_strategy("knuth").next_guess(state)) == "1122"
+    assert str(find_strategy("irving").next_guess(state)) == "1123"
+    assert str(find_strategy("entropy").next_guess(state)) == "1234"
+    state = state.after("1122", "1B1W")
+    tree = find_strategy("maxsize").tree(CLASSIC)
+    child = tree.children()[0, get_space(CLASSIC).response_index("1B1W")]
+    assert find_strategy("maxsize").next_guess(state).index == tree.guess[child]
+    with pytest.raises(KeypegError):
+        find_strategy("maxsize").next_guess(state.after("1234", "4B0W"))
+
+
+def test_tree_from_a_state():
+    state = GameState.start(CLASSIC).after("1122", "0B0W")
+    tree = find_strategy("expsize").tree(CLASSIC, state)
+    assert tree.secrets == 256 and tree.depth[0] == 2
+    tree.replay(secrets=state.candidates)
+
+
+def test_hints_show_every_strategy():
+    h = hint(GameState.start(CLASSIC))
+    by_name = {s.name: s for s in h.strategies}
+    assert by_name["maxsize"].guess == "1122" and by_name["maxsize"].largest_part == 256
+    assert by_name["entropy"].guess == "1234"
+    assert set(by_name) == {"consistent", "random", "maxsize", "expsize", "entropy", "parts"}
+    parts = dict(cut(GameState.start(CLASSIC), "1122"))
+    assert parts["1B1W"] == 208 and sum(parts.values()) == 1296
+
+
+def test_unknown_strategy_and_options():
+    with pytest.raises(KeypegError, match="unknown strategy"):
+        find_strategy("chess")
+    with pytest.raises(KeypegError, match="tie rule"):
+        find_strategy("maxsize", tie="middle")
+    with pytest.raises(KeypegError, match="only to the entropy"):
+        find_strategy("parts", entropy="plnp")
+
+
+SMALL_RULES = [
+    Rules(pegs=3, colors=4),
+    Rules(pegs=2, colors=5),
+    Rules(pegs=3, colors=5, repeats=False),
+    Rules(pegs=3, colors=3, feedback="positional"),
+    Rules(pegs=3, colors=4, repeats=False, feedback="positional"),
+    Rules(pegs=4, colors=3),
+]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SMALL_RULES), st.sampled_from(list(TABLE_STRATEGIES)),
+       st.booleans(), st.sampled_from(["first", "last"]))
+def test_kernel_choices_equal_naive_at_every_node(rules, name, possible_only, tie):
+    """The compiled walk (with its symmetry shortcuts and pruning) plays, at every node,
+    the probe a plain exhaustive scorer picks; the tree's invariants hold."""
+    space = get_space(rules)
+    tree = find_strategy(name, possible_only=possible_only, tie=tie).tree(rules)
+    assert sum(tree.histogram) == space.size
+    tree.replay()
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    sets = {0: space.all()}
+    for i in range(tree.nodes):
+        if i:
+            p = int(tree.parent[i])
+            sets[i] = space.filter(sets[p], int(tree.guess[p]), int(tree.response[i]))
+        cands = [codes[j] for j in sets[i]]
+        assert len(cands) == tree.size[i]
+        want = naive.naive_choose(codes, cands, name, rules.feedback,
+                                  possible_only=possible_only, tie=tie)
+        assert codes[int(tree.guess[i])] == want, (i, cands)
+
+
+def test_entropy_study_classic():
+    from keypeg.study import entropy_study
+
+    want = published()["entropy_study"]["classic"]
+    s = entropy_study(CLASSIC)
+    assert (s.exact_total, s.decisions, s.tied, s.tied_across_sizes) == (
+        want["exact_total"], want["decisions"], want["tied"], want["tied_across_sizes"])
+    assert {r.spelling: [r.total, r.differing] for r in s.spellings} == want["spellings"]
+
+
+@pytest.mark.slow
+def test_entropy_study_mm47():
+    from keypeg.study import entropy_study
+
+    want = published()["entropy_study"]["mm47"]
+    s = entropy_study(MM47)
+    assert (s.exact_total, s.decisions, s.tied, s.tied_across_sizes) == (
+        want["exact_total"], want["decisions"], want["tied"], want["tied_across_sizes"])
+    assert {r.spelling: [r.total, r.differing] for r in s.spellings} == want["spellings"]
+
+
+@pytest.mark.slow
+def test_mm58_table5_means():
+    rules = find_rules("super")
+    want = PUB["mm58"]
+    names = ["maxsize", "expsize", "entropy", "parts"]
+    trees = evaluate([find_strategy(n) for n in names], rules)
+    for name, tree in zip(names, trees, strict=True):
+        assert round(tree.mean, 3) == want["ville_mean"][name], name
+    assert get_space(rules).text(trees[3].first_guess) == want["ville_first_guess"]["parts"]
+    assert trees[2].worst == want["ville_entropy_worst"]
