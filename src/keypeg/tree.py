@@ -185,7 +185,11 @@ class DecisionTree:
             raise KeypegError("not a keypeg tree file (missing format 'keypeg-tree').")
         rules = Rules(**data["rules"])
         space = get_space(rules)
-        guess, parent, response, depth, size = [], [], [], [], []
+        guess: list[int] = []
+        parent: list[int] = []
+        response: list[int] = []
+        depth: list[int] = []
+        size: list[int] = []
         stack: list[tuple[dict[str, Any], int, int, int]] = [(data["root"], -1, -1, 1)]
         while stack:
             item, par, resp, d = stack.pop()

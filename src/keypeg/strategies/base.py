@@ -61,7 +61,11 @@ class Strategy(ABC):
 def python_walk(strategy: Strategy, space: CodeSpace, state: GameState) -> DecisionTree:
     """Build a tree by calling `strategy.choose` at every node (for strategies without a
     compiled walk). Parts are expanded in answer order, depth first."""
-    guess, parent, response, depth, size = [], [], [], [], []
+    guess: list[int] = []
+    parent: list[int] = []
+    response: list[int] = []
+    depth: list[int] = []
+    size: list[int] = []
     base = [c.guess.index for c in state.history]
     stack: list[tuple[np.ndarray, int, int, int, list[int]]] = [
         (state.candidates, -1, -1, len(base) + 1, base)

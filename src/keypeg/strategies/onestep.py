@@ -191,8 +191,9 @@ class OneStepStrategy(Strategy):
             ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
         c = self._common(space)
         first = self._first_index(space) if not guesses else -1
+        played = np.uint64(space.played_mask(guesses))
         out = k.walk(
-            table, _transposed(space), ids, space.codes, space.colmask, np.uint64(space.played_mask(guesses)),
+            table, _transposed(space), ids, space.codes, space.colmask, played,
             len(guesses) + 1, first, c["kind"], c["fvariant"], c["order"], c["tie_last"],
             c["possible_only"], c["qtab"], c["use_symmetry"], c["repeats"], c["nsym"],
             space.win, MAX_DEPTH,
