@@ -29,3 +29,24 @@ def core() -> tuple[list[dict], list[str]]:
 
 
 GROUPS = {"core": core}
+
+
+def strategies() -> tuple[list[dict], list[str]]:
+    from keypeg.rules import Rules
+    from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy
+
+    rows = []
+    for label, rules, goal, repeats in (
+        ("classic MM(4,6)", find_rules("classic"), 0.2, 9),
+        ("MM(4,7)", Rules(pegs=4, colors=7), 1.0, 5),
+        ("super MM(5,8)", find_rules("super"), 30.0, 3),
+    ):
+        strategies = [find_strategy(n) for n in TABLE_STRATEGIES]
+        get_space(rules).table()
+        seconds = median_time(lambda s=strategies, r=rules: evaluate(s, r), repeats=repeats)
+        rows.append({"job": f"all five strategies, whole tree, {label} (2 threads)",
+                     "seconds": seconds, "goal_s": goal})
+    return rows, ["Warm: tables loaded and kernels compiled before timing."]
+
+
+GROUPS["strategies"] = strategies

@@ -1,0 +1,236 @@
+"""Compute keypeg's headline numbers into docs/stats.json and render the README from them.
+
+    python scripts/stats.py compute [SECTION ...]   # recompute sections (all by default)
+    python scripts/stats.py readme                  # rewrite the README's generated blocks
+    python scripts/stats.py check                   # exit 1 if the README is out of date
+
+Every number in the README between ``<!-- stats:NAME -->`` and ``<!-- /stats:NAME -->``
+comes from this file; nothing there is typed by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+STATS = ROOT / "docs" / "stats.json"
+README = ROOT / "README.md"
+
+from keypeg.rules import Rules, find_rules, rules_name  # noqa: E402
+from keypeg.space import get_space  # noqa: E402
+from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy  # noqa: E402
+from keypeg.study import entropy_study  # noqa: E402
+
+MM47 = Rules(pegs=4, colors=7)
+
+
+# --------------------------------------------------------------------------- compute
+def _rows(rules: Rules, **options: Any) -> list[dict[str, Any]]:
+    trees = evaluate([find_strategy(n, **options) for n in TABLE_STRATEGIES], rules)
+    return [{**t.summary(), "strategy": n} for n, t in zip(TABLE_STRATEGIES, trees, strict=True)]
+
+
+def compute_evaluation() -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, rules in (("classic", find_rules("classic")), ("mm47", MM47)):
+        out[key] = {
+            "rules": rules_name(rules),
+            "all_probes": _rows(rules),
+            "possible_only": _rows(rules, possible_only=True),
+            "tie_last_totals": [r["total"] for r in _rows(rules, tie="last")],
+        }
+    out["classic"]["consistent_forced_first"] = {
+        first: find_strategy("consistent", first=first).tree(find_rules("classic")).summary()
+        for first in ("1122", "3456")
+    }
+    return out
+
+
+def compute_consistent_openings() -> dict[str, Any]:
+    """Which forced opening and tie rule give the consistent strategy Ville's 12,265."""
+    space = get_space(MM47)
+    hits = []
+    for i in range(space.size):
+        for tie in ("first", "last"):
+            tree = find_strategy("consistent", first=space.text(i), tie=tie).tree(MM47)
+            if tree.total == 12265:
+                hits.append({"first_guess": space.text(i), "tie": tie, **tree.summary()})
+    best = min(
+        (find_strategy("consistent", first=space.text(i)).tree(MM47).total, space.text(i))
+        for i in range(space.size)
+    )
+    return {"rules": rules_name(MM47), "target": 12265, "hits": hits,
+            "best_opening_first_tie": {"first_guess": best[1], "total": best[0]}}
+
+
+def compute_entropy_study() -> dict[str, Any]:
+    return {key: entropy_study(rules).to_dict()
+            for key, rules in (("classic", find_rules("classic")), ("mm47", MM47))}
+
+
+def compute_mm58() -> dict[str, Any]:
+    rules = find_rules("super")
+    names = ["maxsize", "expsize", "entropy", "parts"]
+    started = time.perf_counter()
+    rows = _rows(rules)
+    seconds = time.perf_counter() - started
+    # every first-guess class (the lexically first code of each colour pattern)
+    space = get_space(rules)
+    openings = ["11111", "11112", "11122", "11123", "11223", "11234", "12345"]
+    study: dict[str, dict[str, float]] = {}
+    strategies = [find_strategy(n, first=f) for n in names for f in openings]
+    trees = evaluate(strategies, space)
+    for s, tree in zip(strategies, trees, strict=True):
+        study.setdefault(s.name, {})[str(s.first)] = round(tree.mean, 4)
+    possible = _rows(rules, possible_only=True)
+    return {"rules": rules_name(rules), "rows": rows, "seconds": round(seconds, 1),
+            "first_guess_study": study, "possible_only": possible}
+
+
+SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
+    "evaluation": compute_evaluation,
+    "consistent_openings": compute_consistent_openings,
+    "entropy_study": compute_entropy_study,
+    "mm58": compute_mm58,
+}
+
+
+# --------------------------------------------------------------------------- render
+def _hist(h: list[int]) -> str:
+    return " / ".join(f"{n:,}" for n in h)
+
+
+def render_evaluation(stats: dict[str, Any]) -> str:
+    ev = stats["evaluation"]
+    out = []
+    for key in ("classic", "mm47"):
+        sec = ev[key]
+        out.append(f"**{sec['rules']}**, every code may be played (possible codes only in the "
+                   "last two columns):\n")
+        out.append("| strategy | first guess | total | mean | worst | found on guess "
+                   "1 / 2 / 3 / ... | possible only | worst |")
+        out.append("|---|---|---|---|---|---|---|---|")
+        for row, po in zip(sec["all_probes"], sec["possible_only"], strict=True):
+            out.append(f"| {row['strategy']} | {row['first_guess']} | {row['total']:,} | "
+                       f"{row['mean']:.3f} | {row['worst']} | {_hist(row['histogram'])} | "
+                       f"{po['total']:,} | {po['worst']} |")
+        same = [r["total"] for r in sec["all_probes"]] == sec["tie_last_totals"]
+        out.append("")
+        out.append(f"Breaking ties by the last code instead of the first gives "
+                   f"{'the same totals for all five' if same else 'DIFFERENT totals'} "
+                   f"({', '.join(f'{t:,}' for t in sec['tie_last_totals'])}).\n")
+    forced = ev["classic"]["consistent_forced_first"]
+    out.append("Consistent with a forced first guess on MM(4,6): " + "; ".join(
+        f"{k} gives {v['total']:,} (worst {v['worst']})" for k, v in forced.items()) + ".")
+    return "\n".join(out)
+
+
+def render_consistent_openings(stats: dict[str, Any]) -> str:
+    sec = stats["consistent_openings"]
+    hits = "; ".join(f"opening {h['first_guess']} with ties to the {h['tie']} code "
+                     f"(worst {h['worst']})" for h in sec["hits"])
+    best = sec["best_opening_first_tie"]
+    return (f"Ville's consistent figure for {sec['rules']}, {sec['target']:,}, is not the plain "
+            f"strategy (which opens 1111). Trying every forced opening with both tie rules, "
+            f"exactly these give {sec['target']:,}: {hits}. The two are mirror images (colour "
+            f"x to 8-x), so it is the opening 4567, like 3456 on MM(4,6), with the first "
+            f"consistent code in lexical order. The best opening for this strategy is "
+            f"{best['first_guess']} ({best['total']:,}).")
+
+
+def render_entropy_study(stats: dict[str, Any]) -> str:
+    names = {"nlog2n": "sum n*log2 n", "plog2p": "sum p*log2 p", "plnp": "sum p*ln p",
+             "plog2p-float32": "sum p*log2 p (float32)"}
+    out = ["| entropy computed as | MM(4,6) total | differs from exact | MM(4,7) total | "
+           "differs from exact |", "|---|---|---|---|---|"]
+    a, b = stats["entropy_study"]["classic"], stats["entropy_study"]["mm47"]
+    out.append(f"| exact (prod n^n as an integer) | {a['exact_total']:,} | - | "
+               f"{b['exact_total']:,} | - |")
+    for sa, sb in zip(a["spellings"], b["spellings"], strict=True):
+        out.append(f"| {names[sa['spelling']]} | {sa['total']:,} | {sa['differing']} of "
+                   f"{a['decisions']} | {sb['total']:,} | {sb['differing']} of "
+                   f"{b['decisions']} |")
+    out.append("")
+    out.append(f"Along the exact trees, {a['tied']} of {a['decisions']} decisions (MM(4,6)) "
+               f"and {b['tied']} of {b['decisions']} (MM(4,7)) are exact ties; "
+               f"{a['tied_across_sizes'] + b['tied_across_sizes']} of them are between "
+               f"different part sizes. The float sums run over the answers in keypeg's "
+               f"answer order (blacks, then whites, ascending), the order that reproduces "
+               f"seed 000's table.")
+    return "\n".join(out)
+
+
+def render_mm58(stats: dict[str, Any]) -> str:
+    from keypeg.published import published
+
+    pub = published()["evaluate"]["mm58"]
+    sec = stats["mm58"]
+    out = ["| strategy | first guess | mean (keypeg) | worst | Ville | Heeffer |",
+           "|---|---|---|---|---|---|"]
+    for row in sec["rows"]:
+        name = row["strategy"]
+        out.append(f"| {name} | {row['first_guess']} | {row['mean']:.4f} | {row['worst']} | "
+                   f"{pub['ville_mean'].get(name, '-')} | {pub['heeffer_mean'].get(name, '-')} |")
+    out.append("")
+    out.append("Mean by forced first guess (all probes, first-code ties):\n")
+    openings = list(next(iter(sec["first_guess_study"].values())))
+    out.append("| strategy | " + " | ".join(openings) + " |")
+    out.append("|---" * (len(openings) + 1) + "|")
+    for name, means in sec["first_guess_study"].items():
+        out.append(f"| {name} | " + " | ".join(f"{means[o]:.4f}" for o in openings) + " |")
+    po = ", ".join(f"{r['strategy']} {r['mean']:.4f}" for r in sec["possible_only"])
+    out.append("")
+    out.append(f"With possible codes only: {po}.")
+    return "\n".join(out)
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "evaluation": render_evaluation,
+    "consistent-openings": render_consistent_openings,
+    "entropy-study": render_entropy_study,
+    "mm58": render_mm58,
+}
+
+
+def render_readme(text: str, stats: dict[str, Any]) -> str:
+    """Return `text` with every generated block re-rendered from `stats`."""
+    def block(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return (f"<!-- stats:{name} -->\n{RENDERERS[name](stats)}\n<!-- /stats:{name} -->")
+
+    return re.sub(r"<!-- stats:([\w-]+) -->.*?<!-- /stats:\1 -->", block, text, flags=re.S)
+
+
+def load() -> dict[str, Any]:
+    return json.loads(STATS.read_text()) if STATS.exists() else {}
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "compute"
+    if command == "compute":
+        stats = load()
+        for name in argv[1:] or list(SECTIONS):
+            print(f"computing {name} ...", flush=True)
+            stats[name] = SECTIONS[name]()
+        STATS.parent.mkdir(exist_ok=True)
+        STATS.write_text(json.dumps(stats, indent=1) + "\n")
+        command = "readme"
+    if command == "readme":
+        README.write_text(render_readme(README.read_text(), load()))
+        return 0
+    if command == "check":
+        ok = render_readme(README.read_text(), load()) == README.read_text()
+        print("README is up to date" if ok else "README is out of date: run scripts/stats.py")
+        return 0 if ok else 1
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
