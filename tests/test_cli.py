@@ -178,3 +178,27 @@ def test_evaluate_save_tree(tmp_path):
 def test_evaluate_bad_input(args, message):
     result = run(args)
     assert result.exit_code == 2 and message in result.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "--pegs", "abc", "1=1B"], "Invalid value for '--pegs'"),
+    (["solve"], "Missing argument"),
+    (["bogus"], "No such command 'bogus'"),
+])
+def test_usage_errors_through_the_console_script(args, message):
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "keypeg", *args], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.startswith("error: ") and message in out.stderr
+    assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_cut_command_in_play_and_assist():
+    result = run(["play", "--seed", "1"], input="cut 1122\ncut\nquit\n")
+    assert "1122 cuts 1,296 codes into 13 parts, the largest 256" in result.stdout
+    assert "like 'cut 1122'" in result.stdout
+    result = run(["assist"], input="1122 0B0W\ncut 3456\nhint\nquit\n")
+    assert "3456 cuts 256 codes into 12 parts, the largest 60" in result.stdout
+    assert "maxsize" in result.stdout and "3345" in result.stdout

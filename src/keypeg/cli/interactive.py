@@ -11,7 +11,7 @@ from ..codes import Code, allowed_text
 from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import score
 from ..game import Clue, GameState
-from ..hints import Hint, hint
+from ..hints import Hint, cut, hint
 from ..rules import Rules, rules_name
 from ..space import CodeSpace, get_space
 from .common import ask, command, console
@@ -36,6 +36,18 @@ def print_hint(h: Hint) -> None:
         console.print(table)
 
 
+def print_cut(state: GameState, words: list[str]) -> None:
+    """Print how a guess would cut the candidates ('cut CODE')."""
+    if len(words) != 2:
+        raise KeypegError("give the guess to cut with, like 'cut 1122'.")
+    parts = cut(state, words[1])
+    biggest = max(n for _, n in parts)
+    console.print(f"  {words[1]} cuts {state.count:,} codes into {len(parts)} parts, "
+                  f"the largest {biggest:,}:")
+    for fb, n in parts:
+        console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
+
+
 def print_state_line(state: GameState) -> None:
     noun = "code" if state.count == 1 else "codes"
     console.print(f"  {state.count:,} {noun} still possible, {state.bits:.2f} bits missing.")
@@ -58,7 +70,7 @@ def play(
     console.print(
         "Type a guess like "
         f"{space.text(0 if space.size == 1 else min(space.size - 1, 7))}, or 'hint', "
-        "'give up', 'quit'."
+        "'cut CODE', 'give up', 'quit'."
     )
     while True:
         turn = len(state.history) + 1
@@ -80,7 +92,13 @@ def play(
             console.print(f"The secret was [bold]{secret}[/].")
             return
         if word == "help":
-            console.print("Type a code, 'hint', 'give up' or 'quit'.")
+            console.print("Type a code, 'hint', 'cut CODE', 'give up' or 'quit'.")
+            continue
+        if word.startswith("cut"):
+            try:
+                print_cut(state, line.split())
+            except KeypegError as exc:
+                console.print(f"[red]{exc}[/]")
             continue
         try:
             guess = Code.parse(line, rules)
@@ -98,7 +116,7 @@ def play(
 
 ASSIST_HELP = (
     "Enter each guess with the feedback you received, like '1122 1B1W' or '1122=1B1W'.\n"
-    "Commands: list, hint, history, undo, drop N, fix N FEEDBACK, quit."
+    "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, quit."
 )
 
 
@@ -171,11 +189,13 @@ def assist(rules: Rules) -> None:
             if cmd == "history":
                 _show_history(clues)
                 continue
-            if cmd in ("list", "hint", "h", "?"):
+            if cmd in ("list", "hint", "h", "?", "cut"):
                 if state is None:
                     console.print("[red]The clues contradict each other; fix or drop one.[/]")
                 elif cmd == "list":
                     console.print(" ".join(state.candidate_texts(200)))
+                elif cmd == "cut":
+                    print_cut(state, words)
                 else:
                     print_hint(hint(state))
                 continue
