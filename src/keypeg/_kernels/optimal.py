@@ -1,0 +1,532 @@
+"""Exact optimal search: depth-first branch and bound over candidate sets.
+
+cost(S) = |S| + min over probes g of the sum over non-winning answers r of cost(S_r).
+
+`solve(S, ...)` returns cost(S) when it is below `budget`, else a proven lower bound that is
+at least `budget` (and INF when no tree fits the guesses left). The pieces:
+
+* bounds: with at most k parts per probe, d guesses finish at most f_k(d) codes
+  (``ctab[k, d]``), so n codes need at least ``ltab[k, n]`` = sum over d of max(0, n - f_k(d))
+  guesses; k is the most parts any probe makes on the parent set (seed 002's branching
+  factor actually found), never more than the answers allow;
+* budgets: each part is solved with what the probe has left; a probe is dropped as soon as
+  its running total reaches the best so far, and failures leave proven lower bounds;
+* memo: exact values and lower bounds keyed by the set itself (and the guesses left when
+  capped), compared element by element, so a hash collision cannot change a result;
+* symmetry: probes are scored once per class of the group of position x colour
+  permutations that fix every guess played so far (colours never played are renamed in
+  order of appearance), and probes that use colours absent from every candidate are kept
+  only with the smallest such colours; probes that cut S into the same parts (with the
+  win in the same place) are expanded once;
+* small sets: one or two codes in closed form; a candidate that separates every code
+  costs 2m - 1, which nothing beats.
+
+Options (`opts`): see the O_* indices. Counters (`stats`): see the S_* indices; setting
+``stats[S_ABORT]`` makes every node return its lower bound at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._config import jit
+
+INF = np.int64(1) << np.int64(40)
+
+# opts
+O_R, O_WIN, O_POSSIBLE_ONLY, O_CAPPED, O_NSYM, O_REPEATS, O_SYMMETRY, O_TRACE, O_FIRST = range(9)
+O_SIZE = 9
+# stats
+S_NODES, S_PROBES, S_MEMO_HITS, S_SHORTCUTS, S_ROOT_DONE, S_ROOT_TOTAL, S_BEST, S_ABORT = range(8)
+S_TRACE_N, S_MEMO_RESETS = 8, 9
+S_SIZE = 12
+# memo entry columns
+M_NEXT, M_OFF, M_LEN, M_DEPTH, M_VAL, M_GUESS, M_HASH = range(7)
+M_COLS = 7
+MM_ENTRIES, MM_POOL = 0, 1
+# trace rows: kind, probe, a, b, c, d
+T_PROBE, T_PART, T_DONE, T_PRUNED = 1, 2, 3, 4
+T_COLS = 6
+
+
+def bound_tables(n_max: int, R: int, possible_only: bool, d_max: int = 64):
+    """Return (ltab, ctab): ``ctab[k, d]`` the most codes d guesses can finish when no probe
+    makes more than k parts, and ``ltab[k, n]`` the fewest guesses n codes then need."""
+    ctab = np.zeros((R + 1, d_max + 1), dtype=np.int64)
+    ltab = np.zeros((R + 1, n_max + 1), dtype=np.int64)
+    cap = np.int64(1) << np.int64(50)
+    for k in range(1, R + 1):
+        f = 0
+        for d in range(1, d_max + 1):
+            with_win = 1 + min(k - 1, R - 1) * f
+            without = 0 if possible_only else min(k, R - 1) * f
+            f = min(cap, max(with_win, without))
+            ctab[k, d] = f
+        n = np.arange(n_max + 1, dtype=np.int64)
+        total = np.zeros(n_max + 1, dtype=np.int64)
+        total += n  # d = 0: nothing is finished before the first guess
+        for d in range(1, d_max + 1):
+            total += np.maximum(0, n - ctab[k, d])
+        ltab[k] = total
+    return ltab, ctab
+
+
+@jit
+def _hash(S, depth):  # pragma: no cover - compiled
+    h = np.uint64(1469598103934665603) ^ np.uint64(depth)
+    for i in range(S.shape[0]):
+        h ^= np.uint64(S[i]) + np.uint64(0x9E3779B97F4A7C15)
+        h *= np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@jit
+def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
+    """Return the entry for set S with `depth` guesses left, or -1."""
+    h = _hash(S, depth)
+    e = mheads[np.int64(h & np.uint64(mheads.shape[0] - 1))]
+    m = S.shape[0]
+    while e >= 0:
+        if ment[e, M_HASH] == np.int64(h) and ment[e, M_LEN] == m and ment[e, M_DEPTH] == depth:
+            off = ment[e, M_OFF]
+            same = True
+            for i in range(m):
+                if mpool[off + i] != S[i]:
+                    same = False
+                    break
+            if same:
+                return e
+        e = ment[e, M_NEXT]
+    return -1
+
+
+@jit
+def memo_store(S, depth, value, guess, mheads, ment, mpool, mmeta, stats):  # pragma: no cover
+    """Record an exact value (guess >= 0) or a lower bound (guess = -1) for S."""
+    e = memo_find(S, depth, mheads, ment, mpool)
+    if e >= 0:
+        if ment[e, M_GUESS] >= 0:
+            return
+        if guess >= 0 or value > ment[e, M_VAL]:
+            ment[e, M_VAL] = value
+            ment[e, M_GUESS] = guess
+        return
+    m = S.shape[0]
+    if mmeta[MM_ENTRIES] >= ment.shape[0] or mmeta[MM_POOL] + m > mpool.shape[0]:
+        mheads[:] = -1  # full: start over (the memo is only a cache)
+        mmeta[MM_ENTRIES] = 0
+        mmeta[MM_POOL] = 0
+        stats[S_MEMO_RESETS] += 1
+    e = mmeta[MM_ENTRIES]
+    mmeta[MM_ENTRIES] += 1
+    off = mmeta[MM_POOL]
+    mmeta[MM_POOL] += m
+    mpool[off:off + m] = S
+    h = _hash(S, depth)
+    b = np.int64(h & np.uint64(mheads.shape[0] - 1))
+    ment[e, M_NEXT] = mheads[b]
+    ment[e, M_OFF] = off
+    ment[e, M_LEN] = m
+    ment[e, M_DEPTH] = depth
+    ment[e, M_VAL] = value
+    ment[e, M_GUESS] = guess
+    ment[e, M_HASH] = np.int64(h)
+    mheads[b] = e
+
+
+@jit
+def child_group(gperm, gphi, g, codes, perms):  # pragma: no cover - compiled
+    """Return the elements of the group (position perm, colour map) that also fix code g."""
+    G = gperm.shape[0]
+    p = codes.shape[1]
+    nsym = gphi.shape[1]
+    keep_perm = np.empty(G, dtype=np.int32)
+    keep_phi = np.empty((G, nsym), dtype=np.int8)
+    n = 0
+    phi = np.empty(nsym, dtype=np.int8)
+    for e in range(G):
+        pi = perms[gperm[e]]
+        phi[:] = gphi[e]
+        ok = True
+        for k in range(p):
+            c = codes[g, k]
+            d = codes[g, pi[k]]
+            if phi[c] >= 0:
+                if phi[c] != d:
+                    ok = False
+                    break
+            else:
+                # a colour not played before may only go to another one not played before
+                if gphi[e, d] >= 0 or _image_taken(phi, d, gphi[e]):
+                    ok = False
+                    break
+                phi[c] = d
+        if ok:
+            keep_perm[n] = gperm[e]
+            keep_phi[n] = phi
+            n += 1
+    return keep_perm[:n].copy(), keep_phi[:n].copy()
+
+
+@jit
+def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
+    """Return True when some colour already maps to d (so d cannot be a new image)."""
+    for c in range(phi.shape[0]):
+        if phi[c] == d:
+            return True
+    return False
+
+
+@jit
+def is_canonical(x, gperm, gphi, iperms, free_list, n_free, is_free, zero_list, n_zero,
+                 is_zero, repeats, local):  # pragma: no cover - compiled
+    """Return True when code x is the smallest of its class (group image with new colours
+    renamed in order of appearance, and smallest absent colours)."""
+    p = x.shape[0]
+    # absent (zero) colours: all the smallest one, or ascending without repeats
+    nz = 0
+    for k in range(p):
+        c = x[k]
+        if is_zero[c]:
+            if repeats:
+                if c != zero_list[0]:
+                    return False
+            else:
+                if c != zero_list[nz]:
+                    return False
+                nz += 1
+    for e in range(gperm.shape[0]):
+        inv = iperms[gperm[e]]
+        phi = gphi[e]
+        local[:] = -1
+        nf = 0
+        for j in range(p):
+            c = x[inv[j]]
+            if phi[c] >= 0:
+                d = phi[c]
+            elif is_zero[c]:
+                d = c  # zero colours are handled above; keep them in place
+            elif local[c] >= 0:
+                d = local[c]
+            else:
+                d = free_list[nf] if nf < n_free else c
+                nf += 1
+                local[c] = d
+            if d < x[j]:
+                return False
+            if d > x[j]:
+                break
+    return True
+
+
+@jit
+def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colmask, perms,
+          iperms, ltab, ctab, opts, stats, mheads, ment, mpool, mmeta, trace):  # pragma: no cover
+    """Return cost(S) if below `budget`, else a lower bound >= budget (INF: infeasible).
+
+    `depth` is the number of guesses left (including this one), `kmax` the most parts any
+    probe can make on S, `dist` the distance from the root (for the trace), and
+    (gperm, gphi) the symmetry group fixing the guesses played so far (`played`, a mask).
+    """
+    m = S.shape[0]
+    if m == 1:
+        return np.int64(1) if depth >= 1 else INF
+    if depth <= 1:
+        return INF
+    if m == 2:
+        return np.int64(3)
+    dmax = ctab.shape[1] - 1
+    if m > ctab[kmax, min(depth, dmax)]:
+        return INF
+    lb = ltab[kmax, m]
+    if lb >= budget:
+        return lb
+    if stats[S_ABORT] != 0:
+        return max(lb, budget)
+    dkey = depth if opts[O_CAPPED] else 0
+    e = memo_find(S, dkey, mheads, ment, mpool)
+    if e >= 0:
+        stats[S_MEMO_HITS] += 1
+        if ment[e, M_GUESS] >= 0:
+            return ment[e, M_VAL]
+        if ment[e, M_VAL] >= budget:
+            return ment[e, M_VAL]
+        lb = max(lb, ment[e, M_VAL])
+    stats[S_NODES] += 1
+    R = opts[O_R]
+    win = opts[O_WIN]
+    N = table.shape[0]
+    # Small sets. A candidate that tells every code apart costs 2m - 1, and nothing is
+    # cheaper. Without one, every strategy costs at least 2m (a part of n codes costs at
+    # least 2n - 1, and some part keeps two codes together), and a candidate leaving a
+    # single pair together reaches 2m.
+    if m <= R:
+        seen = np.zeros(R, dtype=np.int64)
+        one_pair = np.int64(-1)
+        for i in range(m):
+            row = table[S[i]]
+            seen[:] = 0
+            pairs = 0
+            for j in range(m):
+                r = row[S[j]]
+                seen[r] += 1
+                if seen[r] == 2:
+                    pairs += 1
+                elif seen[r] > 2:
+                    pairs = 2
+                if pairs > 1:
+                    break
+            if pairs == 0:
+                stats[S_SHORTCUTS] += 1
+                value = np.int64(2 * m - 1)
+                memo_store(S, dkey, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
+                return value
+            if pairs == 1 and one_pair < 0 and depth >= 3:
+                one_pair = np.int64(S[i])
+        if one_pair >= 0:
+            stats[S_SHORTCUTS] += 1
+            value = np.int64(2 * m)
+            memo_store(S, dkey, value, one_pair, mheads, ment, mpool, mmeta, stats)
+            return value
+        if 2 * m > lb:
+            lb = np.int64(2 * m)
+            if lb >= budget:
+                memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+                return lb
+    # which codes are candidates, which colours are free (never played) or absent
+    nsym = opts[O_NSYM]
+    present = np.uint64(0)
+    for i in range(m):
+        present |= colmask[S[i]]
+    is_free = np.zeros(nsym, dtype=np.bool_)
+    is_zero = np.zeros(nsym, dtype=np.bool_)
+    free_list = np.zeros(nsym, dtype=np.int64)
+    zero_list = np.zeros(nsym, dtype=np.int64)
+    n_free = 0
+    n_zero = 0
+    for c in range(nsym):
+        bit = np.uint64(1) << np.uint64(c)
+        if not (present & bit):
+            is_zero[c] = True
+            zero_list[n_zero] = c
+            n_zero += 1
+        elif not (played & bit):
+            is_free[c] = True
+            free_list[n_free] = c
+            n_free += 1
+    is_cand = np.zeros(N, dtype=np.bool_)
+    for i in range(m):
+        is_cand[S[i]] = True
+    # the probes to score
+    possible_only = opts[O_POSSIBLE_ONLY] != 0
+    first = opts[O_FIRST]
+    if dist == 0 and first >= 0:
+        probes = np.empty(1, dtype=np.int64)
+        probes[0] = first
+    elif possible_only:
+        probes = S.astype(np.int64)
+    else:
+        symmetric = opts[O_SYMMETRY] != 0
+        local = np.empty(nsym, dtype=np.int64)
+        keep = np.empty(N, dtype=np.int64)
+        nk = 0
+        for g in range(N):
+            if not symmetric or is_canonical(codes[g], gperm, gphi, iperms, free_list, n_free,
+                                             is_free, zero_list, n_zero, is_zero,
+                                             opts[O_REPEATS] != 0, local):
+                keep[nk] = g
+                nk += 1
+        probes = keep[:nk]
+    P = probes.shape[0]
+    counts = np.zeros((P, R), dtype=np.int32)
+    nparts = np.zeros(P, dtype=np.int64)
+    useful = np.zeros(P, dtype=np.bool_)
+    kS = 1
+    for t in range(P):
+        row = table[probes[t]]
+        cnt = counts[t]
+        for j in range(m):
+            cnt[row[S[j]]] += 1
+        k = 0
+        biggest = 0
+        for r in range(R):
+            if cnt[r] > 0:
+                k += 1
+                if cnt[r] > biggest:
+                    biggest = cnt[r]
+        nparts[t] = k
+        useful[t] = biggest < m
+        if useful[t] and k > kS:
+            kS = k
+    stats[S_PROBES] += P
+    if kS > kmax or (dist == 0 and first >= 0):
+        kS = kmax  # a forced probe says nothing about what other probes can do
+    lbS = ltab[kS, m]
+    if lbS > lb:
+        lb = lbS
+    if lb >= budget:
+        memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+        return lb
+    # bounds, feasibility under the depth cap, and the order of the probes
+    dnext = min(depth - 1, dmax)
+    cap = ctab[kS, dnext]
+    keys = np.empty(P, dtype=np.int64)
+    lbs = np.empty(P, dtype=np.int64)
+    for t in range(P):
+        lbs[t] = INF
+        keys[t] = INF
+        if not useful[t]:
+            continue
+        cnt = counts[t]
+        total = np.int64(m)
+        ok = True
+        for r in range(R):
+            n = cnt[r]
+            if r == win or n == 0:
+                continue
+            if n > cap:
+                ok = False
+                break
+            total += ltab[kS, n]
+        if ok:
+            lbs[t] = total
+            keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
+    order = np.argsort(keys, kind="mergesort")
+    best = budget
+    best_guess = np.int64(-1)
+    low = INF
+    buf = np.empty(m, dtype=np.int32)
+    starts = np.zeros(R + 1, dtype=np.int64)
+    explored = np.empty(P, dtype=np.int64)
+    n_explored = 0
+    if dist == 0:
+        stats[S_ROOT_TOTAL] = P
+    for oi in range(P):
+        t = order[oi]
+        if lbs[t] >= INF:
+            break
+        g = probes[t]
+        if lbs[t] >= best:
+            if lbs[t] < low:
+                low = lbs[t]
+            if opts[O_TRACE] != 0 and dist == 0:
+                _trace(trace, stats, T_PRUNED, g, lbs[t], best, 0, 0)
+            break
+        # a probe that cuts S exactly like an explored one costs the same
+        dup = False
+        row = table[g]
+        for q in range(n_explored):
+            other = table[probes[explored[q]]]
+            if _same_cut(row, other, S, R, is_cand[g], is_cand[probes[explored[q]]], win):
+                dup = True
+                break
+        if dup:
+            continue
+        explored[n_explored] = t
+        n_explored += 1
+        cnt = counts[t]
+        starts[0] = 0
+        for r in range(R):
+            starts[r + 1] = starts[r] + cnt[r]
+        pos = starts[:R].copy()
+        for j in range(m):
+            r = row[S[j]]
+            buf[pos[r]] = S[j]
+            pos[r] += 1
+        if opts[O_TRACE] != 0 and dist == 0:
+            _trace(trace, stats, T_PROBE, g, lbs[t], nparts[t], 0, 0)
+        # parts biggest first
+        part_order = np.argsort(cnt.astype(np.int64), kind="mergesort")
+        need_group = False
+        for r in range(R):
+            if r != win and cnt[r] > 2:
+                need_group = True
+        if need_group:
+            cperm, cphi = child_group(gperm, gphi, g, codes, perms)
+        else:
+            cperm, cphi = gperm, gphi
+        cplayed = played | colmask[g]
+        running = lbs[t]
+        for pi in range(R):
+            r = part_order[pi]
+            n = cnt[r]
+            if n == 0 or r == win:
+                continue
+            if n <= 2:
+                if opts[O_TRACE] != 0 and dist == 0:
+                    _trace(trace, stats, T_PART, g, r, n, ltab[kS, n], running)
+                continue
+            plb = ltab[kS, n]
+            rest = running - plb
+            part = buf[starts[r]:starts[r] + n]
+            v = solve(part, depth - 1, best - rest, kS, dist + 1, cperm, cphi, cplayed, table,
+                      codes, colmask, perms, iperms, ltab, ctab, opts, stats, mheads, ment,
+                      mpool, mmeta, trace)
+            running = rest + v
+            if opts[O_TRACE] != 0 and dist == 0:
+                _trace(trace, stats, T_PART, g, r, n, v, running)
+            if running >= best:
+                break
+        if opts[O_TRACE] != 0 and dist == 0:
+            _trace(trace, stats, T_DONE, g, running, best, 0, 0)
+        if running < best:
+            best = running
+            best_guess = g
+            if dist == 0:
+                stats[S_BEST] = best
+        elif running < low:
+            low = running
+        if dist == 0:
+            stats[S_ROOT_DONE] += 1
+    if best_guess >= 0:
+        memo_store(S, dkey, best, best_guess, mheads, ment, mpool, mmeta, stats)
+        return best
+    if stats[S_ABORT] != 0:
+        return max(lb, budget)
+    result = max(lb, low)
+    memo_store(S, dkey, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+    return result
+
+
+@jit
+def _same_cut(row_a, row_b, S, R, cand_a, cand_b, win):  # pragma: no cover - compiled
+    """Return True when two probes split S into the same parts, with the winning part (if
+    any) the same: answers are matched by order of first appearance."""
+    if cand_a != cand_b:
+        return False
+    map_ab = np.full(R, -1, dtype=np.int64)
+    map_ba = np.full(R, -1, dtype=np.int64)
+    for j in range(S.shape[0]):
+        a = row_a[S[j]]
+        b = row_b[S[j]]
+        if (a == win) != (b == win):
+            return False
+        if map_ab[a] < 0 and map_ba[b] < 0:
+            map_ab[a] = b
+            map_ba[b] = a
+        elif map_ab[a] != b or map_ba[b] != a:
+            return False
+    return True
+
+
+@jit
+def _trace(trace, stats, kind, probe, a, b, c, d):  # pragma: no cover - compiled
+    i = stats[S_TRACE_N]
+    if i < trace.shape[0]:
+        trace[i, 0] = kind
+        trace[i, 1] = probe
+        trace[i, 2] = a
+        trace[i, 3] = b
+        trace[i, 4] = c
+        trace[i, 5] = d
+        stats[S_TRACE_N] = i + 1
+
+
+@jit
+def lookup_guess(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
+    """Return (value, guess) of the exact memo entry for S, or (-1, -1)."""
+    e = memo_find(S, depth, mheads, ment, mpool)
+    if e >= 0 and ment[e, M_GUESS] >= 0:
+        return ment[e, M_VAL], ment[e, M_GUESS]
+    return np.int64(-1), np.int64(-1)

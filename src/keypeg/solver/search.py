@@ -1,0 +1,343 @@
+"""The exact optimum: run the compiled branch and bound and rebuild the optimal tree.
+
+>>> from keypeg.rules import Rules
+>>> r = solve_optimal(Rules(pegs=3, colors=4))
+>>> r.total, r.first_guess, r.histogram
+(206, '112', [1, 5, 37, 21])
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .._kernels import optimal as k
+from ..codes import Code
+from ..errors import KeypegError, LimitExceededError
+from ..game import GameState
+from ..rules import Rules
+from ..space import CodeSpace, get_space
+from ..tree import DecisionTree
+
+#: Deepest tree the search considers when the number of guesses is not capped.
+DEPTH_UNCAPPED = 40
+OBJECTIVES = ("total", "worst")
+#: Memo capacity: sets remembered, and codes stored over all of them (about 200 MB in all).
+MEMO_ENTRIES = 1 << 21
+MEMO_POOL = 1 << 26
+
+
+@dataclass
+class OptimalResult:
+    """An optimal tree and how it was found."""
+
+    rules: Rules
+    total: int
+    tree: DecisionTree
+    objective: str = "total"
+    max_guesses: int | None = None
+    possible_only: bool = False
+    first: str | None = None
+    seconds: float = 0.0
+    stats: dict[str, int] = field(default_factory=dict)
+    trace: list[str] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.tree.secrets
+
+    @property
+    def worst(self) -> int:
+        return self.tree.worst
+
+    @property
+    def histogram(self) -> list[int]:
+        return self.tree.histogram
+
+    @property
+    def first_guess(self) -> str:
+        return get_space(self.rules).text(self.tree.first_guess)
+
+    @property
+    def nodes(self) -> int:
+        """Return the number of sets expanded by the search."""
+        return int(self.stats.get("nodes", 0))
+
+    def summary(self) -> dict[str, Any]:
+        """Return the JSON summary (`keypeg optimal --json`)."""
+        return {
+            "total": self.total,
+            "mean": round(self.mean, 4),
+            "worst": self.worst,
+            "histogram": self.histogram,
+            "first_guess": self.first_guess,
+            "seconds": round(self.seconds, 3),
+            "nodes": self.nodes,
+        }
+
+
+class _Search:
+    """One search context: tables, symmetry group, memo and counters."""
+
+    def __init__(self, space: CodeSpace, *, possible_only: bool, capped: bool,
+                 first: int, symmetry: bool, trace: bool, n_max: int) -> None:
+        table = space.table()
+        if table is None:
+            raise LimitExceededError(
+                f"the optimal search needs the {space.table_bytes / 2**30:.1f} GiB feedback "
+                "table, over the memory budget (KEYPEG_TABLE_BUDGET)."
+            )
+        rules = space.rules
+        self.space = space
+        self.table = table
+        R = space.n_responses
+        self.ltab, self.ctab = k.bound_tables(n_max, R, possible_only)
+        p = rules.pegs
+        if rules.feedback == "blackwhite":
+            perms = np.array(list(itertools.permutations(range(p))), dtype=np.int8)
+        else:  # position permutations change positional answers: colours only
+            perms = np.arange(p, dtype=np.int8)[None, :]
+        self.perms = perms
+        self.iperms = np.argsort(perms, axis=1).astype(np.int8)
+        self.opts = np.zeros(k.O_SIZE, dtype=np.int64)
+        self.opts[k.O_R] = R
+        self.opts[k.O_WIN] = space.win
+        self.opts[k.O_POSSIBLE_ONLY] = possible_only
+        self.opts[k.O_CAPPED] = capped
+        self.opts[k.O_NSYM] = rules.symbols
+        self.opts[k.O_REPEATS] = rules.repeats
+        self.opts[k.O_SYMMETRY] = symmetry
+        self.opts[k.O_TRACE] = trace
+        self.opts[k.O_FIRST] = first
+        self.stats = np.zeros(k.S_SIZE, dtype=np.int64)
+        entries = int(min(MEMO_ENTRIES, max(1 << 12, 512 * n_max)))
+        heads = 1 << int(np.ceil(np.log2(entries)))
+        self.mheads = np.full(heads, -1, dtype=np.int64)
+        self.ment = np.empty((entries, k.M_COLS), dtype=np.int64)
+        self.mpool = np.empty(int(min(MEMO_POOL, max(1 << 16, 16384 * n_max))), np.int32)
+        self.mmeta = np.zeros(4, dtype=np.int64)
+        self.trace = np.zeros((4096 if trace else 1, k.T_COLS), dtype=np.int64)
+
+    def group_after(self, guesses: list[int]) -> tuple[np.ndarray, np.ndarray, np.uint64]:
+        gperm = np.arange(self.perms.shape[0], dtype=np.int32)
+        gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
+        for g in guesses:
+            gperm, gphi = k.child_group(gperm, gphi, g, self.space.codes, self.perms)
+        played = np.uint64(self.space.played_mask(guesses))
+        return gperm, gphi, played
+
+    def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
+        gperm, gphi, played = self.group_after(guesses)
+        return int(k.solve(
+            np.ascontiguousarray(S, dtype=np.int32), depth, budget, self.opts[k.O_R], dist,
+            gperm, gphi, played, self.table, self.space.codes, self.space.colmask, self.perms,
+            self.iperms, self.ltab, self.ctab, self.opts, self.stats, self.mheads, self.ment,
+            self.mpool, self.mmeta, self.trace,
+        ))
+
+    def guess_for(self, S: np.ndarray, depth: int, guesses: list[int]) -> int:
+        """Return the optimal guess for S (re-solving S if the memo lost it)."""
+        m = S.shape[0]
+        if m <= 2:
+            return int(S[0])
+        dkey = depth if self.opts[k.O_CAPPED] else 0
+        value, guess = k.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)
+        if guess < 0:
+            saved = self.opts[k.O_FIRST]
+            self.opts[k.O_FIRST] = -1
+            self.run(S, depth, int(k.INF), guesses, dist=1)
+            self.opts[k.O_FIRST] = saved
+            value, guess = k.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)
+            if guess < 0:
+                raise KeypegError("internal error: the optimal guess of a set was lost.")
+        return int(guess)
+
+
+def _counters(search: _Search) -> dict[str, int]:
+    s = search.stats
+    return {"nodes": int(s[k.S_NODES]), "probes": int(s[k.S_PROBES]),
+            "memo_hits": int(s[k.S_MEMO_HITS]), "shortcuts": int(s[k.S_SHORTCUTS]),
+            "memo_entries": int(search.mmeta[k.MM_ENTRIES]),
+            "memo_resets": int(s[k.S_MEMO_RESETS])}
+
+
+def solve_optimal(
+    rules: Rules | CodeSpace,
+    *,
+    state: GameState | None = None,
+    max_guesses: int | None = None,
+    possible_only: bool = False,
+    first: str | Code | None = None,
+    objective: str = "total",
+    symmetry: bool = True,
+    trace: bool = False,
+    time_limit: float | None = None,
+    progress: Callable[[dict[str, int]], None] | None = None,
+) -> OptimalResult:
+    """Return an optimal strategy tree and its total.
+
+    `objective` "total" minimises the total number of guesses (under `max_guesses`, the
+    number of guesses allowed counting those already played, when given); "worst" first
+    minimises the worst case, then the total. `possible_only` plays only codes that could be
+    the secret (MM*). `first` forces the first guess. Raises `KeypegError` when no tree
+    fits, `LimitExceededError` past `time_limit` seconds.
+    """
+    space = rules if isinstance(rules, CodeSpace) else get_space(rules)
+    if objective not in OBJECTIVES:
+        raise KeypegError(f"objective must be 'total' or 'worst', not {objective!r}.")
+    state = state or GameState.start(space)
+    guesses = [c.guess.index for c in state.history]
+    first_index = -1
+    if first is not None:
+        if guesses:
+            raise KeypegError("--first applies only before the first guess.")
+        first_index = space.index(first)
+        if possible_only and first_index not in set(state.candidates.tolist()):
+            raise KeypegError("with possible codes only, the first guess must be a candidate.")
+    if max_guesses is not None and max_guesses < 1:
+        raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
+    S = state.candidates
+    started = time.perf_counter()
+    caps: list[int | None]
+    if objective == "worst":
+        lowest = _depth_lower_bound(space, S.size, possible_only)
+        top = max_guesses if max_guesses is not None else DEPTH_UNCAPPED
+        caps = [len(guesses) + d for d in range(lowest, top - len(guesses) + 1)]
+    else:
+        caps = [max_guesses]
+    for cap in caps:
+        capped = cap is not None
+        depth = (cap - len(guesses)) if capped else DEPTH_UNCAPPED  # type: ignore[operator]
+        if depth < 1:
+            raise KeypegError(f"no guesses are left within {cap}.")
+        search = _Search(space, possible_only=possible_only, capped=capped, first=first_index,
+                         symmetry=symmetry, trace=trace, n_max=int(S.size))
+        offset = len(guesses) * int(S.size)  # guesses already played, over every candidate
+        bound = _heuristic_bound(space, state, possible_only, first, cap)
+        budget = int(k.INF) if bound is None else bound - offset + 1
+        cost = _run_watched(search, S, depth, budget, guesses, time_limit, started, progress)
+        if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
+            raise KeypegError("internal error: the search missed the heuristic tree.")
+        if cost < int(k.INF):
+            tree = _rebuild(search, S, depth, guesses, state)
+            if tree.total != cost + offset:
+                raise KeypegError(f"internal error: rebuilt tree has {tree.total}, not "
+                                  f"{cost + offset}.")
+            return OptimalResult(
+                space.rules, tree.total, tree, objective=objective, max_guesses=cap,
+                possible_only=possible_only, first=None if first is None else str(first),
+                seconds=time.perf_counter() - started, stats=_counters(search),
+                trace=format_trace(search) if trace else [],
+            )
+    limit = f"within {max_guesses} guesses" if max_guesses is not None else "at all"
+    raise KeypegError(f"no strategy finds every secret {limit} under these conditions.")
+
+
+def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
+    _, ctab = k.bound_tables(1, space.n_responses, possible_only)
+    R = space.n_responses
+    return int(np.argmax(ctab[R] >= n))
+
+
+def _heuristic_bound(space: CodeSpace, state: GameState, possible_only: bool,
+                     first: str | Code | None, cap: int | None) -> int | None:
+    """Return the smallest total of the one-step strategies that meets the constraints (an
+    upper bound that lets the search prune from the start), or None."""
+    from ..strategies import find_strategy
+
+    best = None
+    for name in ("parts", "entropy", "expsize", "maxsize"):
+        tree = find_strategy(name, possible_only=possible_only, first=first).tree(space, state)
+        if (cap is None or tree.worst <= cap) and (best is None or tree.total < best):
+            best = tree.total
+    return best
+
+
+def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int],
+                 time_limit: float | None, started: float,
+                 progress: Callable[[dict[str, int]], None] | None) -> int:
+    """Run the search in a thread (the kernel releases the GIL) while this thread reports
+    progress and enforces the time limit."""
+    if time_limit is None and progress is None:
+        return search.run(S, depth, budget, guesses)
+    result: list[int] = []
+    error: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(search.run(S, depth, budget, guesses))
+        except BaseException as exc:  # noqa: BLE001 - re-raised below
+            error.append(exc)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.2)
+        if progress is not None:
+            s = search.stats
+            progress({"root_done": int(s[k.S_ROOT_DONE]), "root_total": int(s[k.S_ROOT_TOTAL]),
+                      "best": int(s[k.S_BEST]), "nodes": int(s[k.S_NODES])})
+        if time_limit is not None and time.perf_counter() - started > time_limit:
+            search.stats[k.S_ABORT] = 1
+            worker.join()
+            raise LimitExceededError(
+                f"the optimal search did not finish within {time_limit:g} s."
+            )
+    if error:
+        raise error[0]
+    return result[0]
+
+
+def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
+             state: GameState) -> DecisionTree:
+    space = search.space
+    guess_l: list[int] = []
+    parent_l: list[int] = []
+    response_l: list[int] = []
+    depth_l: list[int] = []
+    size_l: list[int] = []
+    stack: list[tuple[np.ndarray, int, int, int, list[int]]] = [
+        (np.ascontiguousarray(S, dtype=np.int32), -1, -1, depth, guesses)
+    ]
+    start = len(guesses) + 1
+    while stack:
+        cands, par, resp, left, played = stack.pop()
+        g = search.guess_for(cands, left, played)
+        me = len(guess_l)
+        guess_l.append(g)
+        parent_l.append(par)
+        response_l.append(resp)
+        depth_l.append(start + depth - left)
+        size_l.append(cands.size)
+        parts = space.partition(g, cands)
+        for r in sorted(parts, reverse=True):
+            if r != space.win:
+                stack.append((parts[r], me, r, left - 1, [*played, g]))
+    as32 = lambda xs: np.asarray(xs, dtype=np.int32)  # noqa: E731
+    return DecisionTree(space.rules, "optimal", as32(guess_l), as32(parent_l),
+                        as32(response_l), as32(depth_l), as32(size_l))
+
+
+def format_trace(search: _Search) -> list[str]:
+    """Return the root-level trace as text lines, in the spirit of seed 002's listing."""
+    space = search.space
+    rows = search.trace[: int(search.stats[k.S_TRACE_N])]
+    lines = []
+    for kind, probe, a, b, c, d in rows.tolist():
+        code = space.text(probe)
+        if kind == k.T_PROBE:
+            lines.append(f"----- {code} (E={a}, parts={b})")
+        elif kind == k.T_PART:
+            lines.append(f"<{code},{space.feedback(a)}>={b}  ->{c}  E:{d}")
+        elif kind == k.T_DONE:
+            verdict = f"{code} = {a}" if a < b else f"{code} >= {a} (best {b}): next one"
+            lines.append(verdict)
+        elif kind == k.T_PRUNED:
+            lines.append(f"Erase {code} ({a}>={b}) and every probe after it")
+    return lines
