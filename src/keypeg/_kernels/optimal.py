@@ -179,45 +179,64 @@ def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
 
 
 @jit
-def is_canonical(x, gperm, gphi, iperms, free_list, n_free, is_free, zero_list, n_zero,
-                 is_zero, repeats, local):  # pragma: no cover - compiled
-    """Return True when code x is the smallest of its class (group image with new colours
-    renamed in order of appearance, and smallest absent colours)."""
-    p = x.shape[0]
-    # absent (zero) colours: all the smallest one, or ascending without repeats
-    nz = 0
-    for k in range(p):
-        c = x[k]
-        if is_zero[c]:
-            if repeats:
-                if c != zero_list[0]:
-                    return False
-            else:
-                if c != zero_list[nz]:
-                    return False
-                nz += 1
-    for e in range(gperm.shape[0]):
-        inv = iperms[gperm[e]]
-        phi = gphi[e]
-        local[:] = -1
-        nf = 0
-        for j in range(p):
-            c = x[inv[j]]
-            if phi[c] >= 0:
-                d = phi[c]
-            elif is_zero[c]:
-                d = c  # zero colours are handled above; keep them in place
-            elif local[c] >= 0:
-                d = local[c]
-            else:
-                d = free_list[nf] if nf < n_free else c
-                nf += 1
-                local[c] = d
-            if d < x[j]:
-                return False
-            if d > x[j]:
-                break
-    return True
+def canonical_probes(codes, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
+                     repeats, keep):  # pragma: no cover - compiled
+    """Write into `keep` the codes that are the smallest of their class (image under the
+    group, with new colours renamed in order of appearance, and smallest absent colours);
+    return how many. One call per node: calling a function per code would cost a reference
+    count per array argument."""
+    N = codes.shape[0]
+    p = codes.shape[1]
+    G = gperm.shape[0]
+    nsym = is_zero.shape[0]
+    local = np.empty(nsym, dtype=np.int64)
+    nk = 0
+    for x in range(N):
+        ok = True
+        # absent (zero) colours: all the smallest one, or ascending without repeats
+        nz = 0
+        for k in range(p):
+            c = codes[x, k]
+            if is_zero[c]:
+                if repeats:
+                    if c != zero_list[0]:
+                        ok = False
+                        break
+                else:
+                    if c != zero_list[nz]:
+                        ok = False
+                        break
+                    nz += 1
+        if ok and not (G == 1 and n_free == 0):
+            for e in range(G):
+                pe = gperm[e]
+                assigned = np.uint64(0)
+                nf = 0
+                for j in range(p):
+                    c = codes[x, iperms[pe, j]]
+                    if gphi[e, c] >= 0:
+                        d = np.int64(gphi[e, c])
+                    elif is_zero[c]:
+                        d = np.int64(c)  # zero colours were settled above
+                    elif assigned & (np.uint64(1) << np.uint64(c)):
+                        d = local[c]
+                    else:
+                        d = free_list[nf] if nf < n_free else np.int64(c)
+                        nf += 1
+                        local[c] = d
+                        assigned |= np.uint64(1) << np.uint64(c)
+                    xj = codes[x, j]
+                    if d < xj:
+                        ok = False
+                        break
+                    if d > xj:
+                        break
+                if not ok:
+                    break
+        if ok:
+            keep[nk] = x
+            nk += 1
+    return nk
 
 
 @jit
@@ -265,11 +284,11 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
         seen = np.zeros(R, dtype=np.int64)
         one_pair = np.int64(-1)
         for i in range(m):
-            row = table[S[i]]
+            ci = S[i]
             seen[:] = 0
             pairs = 0
             for j in range(m):
-                r = row[S[j]]
+                r = table[ci, S[j]]
                 seen[r] += 1
                 if seen[r] == 2:
                     pairs += 1
@@ -327,16 +346,14 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     elif possible_only:
         probes = S.astype(np.int64)
     else:
-        symmetric = opts[O_SYMMETRY] != 0
-        local = np.empty(nsym, dtype=np.int64)
         keep = np.empty(N, dtype=np.int64)
-        nk = 0
-        for g in range(N):
-            if not symmetric or is_canonical(codes[g], gperm, gphi, iperms, free_list, n_free,
-                                             is_free, zero_list, n_zero, is_zero,
-                                             opts[O_REPEATS] != 0, local):
-                keep[nk] = g
-                nk += 1
+        if opts[O_SYMMETRY] != 0:
+            nk = canonical_probes(codes, gperm, gphi, iperms, free_list, n_free, zero_list,
+                                  is_zero, opts[O_REPEATS] != 0, keep)
+        else:
+            nk = N
+            for g in range(N):
+                keep[g] = g
         probes = keep[:nk]
     P = probes.shape[0]
     counts = np.zeros((P, R), dtype=np.int32)
@@ -344,17 +361,17 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     useful = np.zeros(P, dtype=np.bool_)
     kS = 1
     for t in range(P):
-        row = table[probes[t]]
-        cnt = counts[t]
+        g = probes[t]
         for j in range(m):
-            cnt[row[S[j]]] += 1
+            counts[t, table[g, S[j]]] += 1
         k = 0
         biggest = 0
         for r in range(R):
-            if cnt[r] > 0:
+            n = counts[t, r]
+            if n > 0:
                 k += 1
-                if cnt[r] > biggest:
-                    biggest = cnt[r]
+                if n > biggest:
+                    biggest = n
         nparts[t] = k
         useful[t] = biggest < m
         if useful[t] and k > kS:
@@ -366,9 +383,12 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     if lbS > lb:
         lb = lbS
     if lb >= budget:
+        stats[10] += 1
+        stats[11] += P
         memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
         return lb
     # bounds, feasibility under the depth cap, and the order of the probes
+    low = INF
     dnext = min(depth - 1, dmax)
     cap = ctab[kS, dnext]
     keys = np.empty(P, dtype=np.int64)
@@ -378,11 +398,10 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
         keys[t] = INF
         if not useful[t]:
             continue
-        cnt = counts[t]
         total = np.int64(m)
         ok = True
         for r in range(R):
-            n = cnt[r]
+            n = counts[t, r]
             if r == win or n == 0:
                 continue
             if n > cap:
@@ -392,20 +411,27 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
         if ok:
             lbs[t] = total
             keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
-    order = np.argsort(keys, kind="mergesort")
+    n_live = 0
+    live = np.empty(P, dtype=np.int64)
+    for t in range(P):
+        if lbs[t] < budget:
+            live[n_live] = t
+            n_live += 1
+        elif lbs[t] < low:
+            low = lbs[t]  # a probe the budget rules out still bounds the cost of S
+    order = live[np.argsort(keys[live[:n_live]], kind="mergesort")]
     best = budget
     best_guess = np.int64(-1)
-    low = INF
     buf = np.empty(m, dtype=np.int32)
     starts = np.zeros(R + 1, dtype=np.int64)
     explored = np.empty(P, dtype=np.int64)
     n_explored = 0
+    map_ab = np.empty(R, dtype=np.int64)
+    map_ba = np.empty(R, dtype=np.int64)
     if dist == 0:
         stats[S_ROOT_TOTAL] = P
-    for oi in range(P):
+    for oi in range(order.shape[0]):
         t = order[oi]
-        if lbs[t] >= INF:
-            break
         g = probes[t]
         if lbs[t] >= best:
             if lbs[t] < low:
@@ -415,10 +441,12 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             break
         # a probe that cuts S exactly like an explored one costs the same
         dup = False
-        row = table[g]
         for q in range(n_explored):
-            other = table[probes[explored[q]]]
-            if _same_cut(row, other, S, R, is_cand[g], is_cand[probes[explored[q]]], win):
+            o = explored[q]
+            if lbs[o] != lbs[t] or nparts[o] != nparts[t]:
+                continue
+            if _same_cut(table, g, probes[o], S, is_cand[g], is_cand[probes[o]], win,
+                         map_ab, map_ba):
                 dup = True
                 break
         if dup:
@@ -431,7 +459,7 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             starts[r + 1] = starts[r] + cnt[r]
         pos = starts[:R].copy()
         for j in range(m):
-            r = row[S[j]]
+            r = table[g, S[j]]
             buf[pos[r]] = S[j]
             pos[r] += 1
         if opts[O_TRACE] != 0 and dist == 0:
@@ -490,16 +518,16 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
 
 
 @jit
-def _same_cut(row_a, row_b, S, R, cand_a, cand_b, win):  # pragma: no cover - compiled
+def _same_cut(table, a_probe, b_probe, S, cand_a, cand_b, win, map_ab, map_ba):  # pragma: no cover
     """Return True when two probes split S into the same parts, with the winning part (if
     any) the same: answers are matched by order of first appearance."""
     if cand_a != cand_b:
         return False
-    map_ab = np.full(R, -1, dtype=np.int64)
-    map_ba = np.full(R, -1, dtype=np.int64)
+    map_ab[:] = -1
+    map_ba[:] = -1
     for j in range(S.shape[0]):
-        a = row_a[S[j]]
-        b = row_b[S[j]]
+        a = table[a_probe, S[j]]
+        b = table[b_probe, S[j]]
         if (a == win) != (b == win):
             return False
         if map_ab[a] < 0 and map_ba[b] < 0:
