@@ -81,8 +81,8 @@ def _float_key(counts, m, fvariant, order):  # pragma: no cover - compiled
 
 
 @jit
-def _count_pruned(row, cands, counts, kind, qtab, bound):  # pragma: no cover - compiled
-    """Count the parts of `cands` under one probe (its `row`) and return the probe's int
+def _count_pruned(table, i, cands, counts, kind, qtab, bound):  # pragma: no cover - compiled
+    """Count the parts of `cands` under one probe (row i of `table`) and return the probe's int
     key, giving up early (returning a value above `bound`) once the key is sure to end
     above `bound`: every key here only grows as the parts fill up."""
     m = cands.shape[0]
@@ -90,7 +90,7 @@ def _count_pruned(row, cands, counts, kind, qtab, bound):  # pragma: no cover - 
     key = 0
     if kind == MAXSIZE:
         for j in range(m):
-            r = row[cands[j]]
+            r = table[i, cands[j]]
             c = counts[r] + 1
             counts[r] = c
             if c > key:
@@ -99,7 +99,7 @@ def _count_pruned(row, cands, counts, kind, qtab, bound):  # pragma: no cover - 
                     return key
     elif kind == EXPSIZE:
         for j in range(m):
-            r = row[cands[j]]
+            r = table[i, cands[j]]
             c = counts[r]
             counts[r] = c + 1
             key += 2 * c + 1
@@ -107,7 +107,7 @@ def _count_pruned(row, cands, counts, kind, qtab, bound):  # pragma: no cover - 
                 return key
     elif kind == ENTROPY:
         for j in range(m):
-            r = row[cands[j]]
+            r = table[i, cands[j]]
             c = counts[r]
             counts[r] = c + 1
             key += qtab[c + 1] - qtab[c]
@@ -115,7 +115,7 @@ def _count_pruned(row, cands, counts, kind, qtab, bound):  # pragma: no cover - 
                 return key
     else:  # PARTS, key = -(non-empty parts); at best every remaining code opens a part
         for j in range(m):
-            r = row[cands[j]]
+            r = table[i, cands[j]]
             c = counts[r]
             counts[r] = c + 1
             if c == 0:
@@ -139,34 +139,41 @@ def _sorted_sizes(counts):  # pragma: no cover - compiled
 
 
 @jit
-def _canonical(code, free_list, n_free, zero_list, n_zero, is_free, is_zero, repeats,
-               tie_last):  # pragma: no cover - compiled
-    """Return True when `code` is the first (last) member of its symmetry class."""
-    next_free = 0
-    next_zero = 0
-    seen = np.uint64(0)
-    for k in range(code.shape[0]):
-        c = code[k]
-        bit = np.uint64(1) << np.uint64(c)
-        if is_zero[c]:
-            if repeats:
-                want = zero_list[n_zero - 1] if tie_last else zero_list[0]
+def _canonical_rows(codes, probe_ids, free_list, n_free, zero_list, n_zero, is_free, is_zero,
+                    repeats, tie_last, ok):  # pragma: no cover - compiled
+    """Set ok[i] when code probe_ids[i] is the first (last) member of its symmetry class:
+    its new (free) colours appear in order, and it uses only the first (last) absent
+    (zero) colours. One call per node: a call per code would cost reference counts."""
+    p = codes.shape[1]
+    for i in range(probe_ids.shape[0]):
+        g = probe_ids[i]
+        next_free = 0
+        next_zero = 0
+        seen = np.uint64(0)
+        good = True
+        for k in range(p):
+            c = codes[g, k]
+            bit = np.uint64(1) << np.uint64(c)
+            if is_zero[c]:
+                if repeats:
+                    want = zero_list[n_zero - 1] if tie_last else zero_list[0]
+                else:
+                    want = (zero_list[n_zero - 1 - next_zero] if tie_last
+                            else zero_list[next_zero])
+                    next_zero += 1
                 if c != want:
-                    return False
-            else:
-                want = zero_list[n_zero - 1 - next_zero] if tie_last else zero_list[next_zero]
+                    good = False
+                    break
+            elif is_free[c]:
+                if seen & bit:
+                    continue
+                want = free_list[n_free - 1 - next_free] if tie_last else free_list[next_free]
                 if c != want:
-                    return False
-                next_zero += 1
-        elif is_free[c]:
-            if seen & bit:
-                continue
-            want = free_list[n_free - 1 - next_free] if tie_last else free_list[next_free]
-            if c != want:
-                return False
-            next_free += 1
-            seen |= bit
-    return True
+                    good = False
+                    break
+                next_free += 1
+                seen |= bit
+        ok[i] = good
 
 
 @jit
@@ -203,9 +210,8 @@ def canonical_probes(codes, colmask, ids, played, nsym, repeats, tie_last):  # p
     is_free, is_zero, free_list, n_free, zero_list, n_zero = _symmetry_classes(
         colmask, ids, cands, played, nsym)
     keep = np.zeros(codes.shape[0], dtype=np.bool_)
-    for g in range(codes.shape[0]):
-        keep[g] = _canonical(codes[g], free_list, n_free, zero_list, n_zero, is_free, is_zero,
-                             repeats, tie_last)
+    _canonical_rows(codes, np.arange(codes.shape[0]), free_list, n_free, zero_list, n_zero,
+                    is_free, is_zero, repeats, tie_last, keep)
     return np.flatnonzero(keep).astype(np.int32)
 
 
@@ -284,6 +290,10 @@ def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant
     rows = table.shape[0]
     todo = np.empty(rows, dtype=np.int64)
     n_todo = 0
+    canon = np.ones(rows, dtype=np.bool_)
+    if symmetric:
+        _canonical_rows(codes, probe_ids, free_list, n_free, zero_list, n_zero, is_free,
+                        is_zero, repeats, tie_last, canon)
     for t in range(2 * rows):
         first_pass = t < rows
         i = t if first_pass else t - rows
@@ -293,8 +303,7 @@ def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant
         cand = is_cand[g]
         if cand != first_pass or (possible_only and not cand):
             continue
-        if symmetric and not _canonical(codes[g], free_list, n_free, zero_list, n_zero,
-                                        is_free, is_zero, repeats, tie_last):
+        if not canon[i]:
             continue
         todo[n_todo] = i
         n_todo += 1
@@ -324,16 +333,15 @@ def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant
         if kind == FLOAT_ENTROPY:
             if not columns:
                 counts[:] = 0
-                row = table[i]
                 for j in range(m):
-                    counts[row[cands[j]]] += 1
+                    counts[table[i, cands[j]]] += 1
             fkey = _float_key(counts, m, fvariant, order)
             ikey = 0
         elif columns:
             ikey = _key_from_counts(counts, kind, qtab)
         else:
             bound = _NO_BOUND if best < 0 else best_ikey + (near if kind == ENTROPY else 0)
-            ikey = _count_pruned(table[i], cands, counts, kind, qtab, bound)
+            ikey = _count_pruned(table, i, cands, counts, kind, qtab, bound)
             if ikey > bound:
                 continue
         if best < 0:
