@@ -179,19 +179,19 @@ def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
 
 
 @jit
-def canonical_probes(codes, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
+def canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
                      repeats, keep):  # pragma: no cover - compiled
-    """Write into `keep` the codes that are the smallest of their class (image under the
-    group, with new colours renamed in order of appearance, and smallest absent colours);
-    return how many. One call per node: calling a function per code would cost a reference
-    count per array argument."""
-    N = codes.shape[0]
+    """Write into `keep` the codes of `pool` that are the smallest of their class (image
+    under the group, with new colours renamed in order of appearance, and smallest absent
+    colours); return how many. One call per node: calling a function per code would cost a
+    reference count per array argument."""
     p = codes.shape[1]
     G = gperm.shape[0]
     nsym = is_zero.shape[0]
     local = np.empty(nsym, dtype=np.int64)
     nk = 0
-    for x in range(N):
+    for xi in range(pool.shape[0]):
+        x = pool[xi]
         ok = True
         # absent (zero) colours: all the smallest one, or ascending without repeats
         nz = 0
@@ -343,17 +343,15 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     if dist == 0 and first >= 0:
         probes = np.empty(1, dtype=np.int64)
         probes[0] = first
-    elif possible_only:
-        probes = S.astype(np.int64)
     else:
-        keep = np.empty(N, dtype=np.int64)
+        pool = S.astype(np.int64) if possible_only else np.arange(N)
+        keep = np.empty(pool.shape[0], dtype=np.int64)
         if opts[O_SYMMETRY] != 0:
-            nk = canonical_probes(codes, gperm, gphi, iperms, free_list, n_free, zero_list,
-                                  is_zero, opts[O_REPEATS] != 0, keep)
+            nk = canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free,
+                                  zero_list, is_zero, opts[O_REPEATS] != 0, keep)
         else:
-            nk = N
-            for g in range(N):
-                keep[g] = g
+            nk = pool.shape[0]
+            keep[:] = pool
         probes = keep[:nk]
     P = probes.shape[0]
     counts = np.zeros((P, R), dtype=np.int32)
