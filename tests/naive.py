@@ -103,3 +103,45 @@ def naive_choose(
             best, best_rank = g, rank
     assert best is not None
     return best
+
+
+def naive_optimal(
+    codes: list[tuple[int, ...]],
+    cands: list[tuple[int, ...]],
+    model: str,
+    *,
+    depth: int | None = None,
+    possible_only: bool = False,
+    memo: dict | None = None,
+) -> float:
+    """Least total number of guesses over `cands` (every code a probe unless
+    `possible_only`), within `depth` more guesses when given; inf if impossible.
+    Exhaustive, with a memo on the set: for games of a few dozen codes."""
+    memo = {} if memo is None else memo
+    key = (frozenset(cands), depth)
+    if key in memo:
+        return memo[key]
+    n = len(cands)
+    if depth is not None and depth < 1:
+        return float("inf")
+    if n == 1:
+        return 1
+    win = (len(cands[0]), 0) if model == "blackwhite" else (2,) * len(cands[0])
+    best = float("inf")
+    for g in cands if possible_only else codes:
+        parts: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for s in cands:
+            parts.setdefault(score(s, g, model), []).append(s)
+        if len(parts) == 1 and win not in parts:
+            continue  # no information
+        total: float = n
+        for fb, part in parts.items():
+            if fb != win:
+                total += naive_optimal(codes, part, model,
+                                       depth=None if depth is None else depth - 1,
+                                       possible_only=possible_only, memo=memo)
+            if total >= best:
+                break
+        best = min(best, total)
+    memo[key] = best
+    return best

@@ -38,7 +38,7 @@ O_R, O_WIN, O_POSSIBLE_ONLY, O_CAPPED, O_NSYM, O_REPEATS, O_SYMMETRY, O_TRACE, O
 O_SIZE = 9
 # stats
 S_NODES, S_PROBES, S_MEMO_HITS, S_SHORTCUTS, S_ROOT_DONE, S_ROOT_TOTAL, S_BEST, S_ABORT = range(8)
-S_TRACE_N, S_MEMO_RESETS = 8, 9
+S_TRACE_N, S_MEMO_RESETS, S_PARTS_DONE, S_PARTS_TOTAL = 8, 9, 10, 11
 S_SIZE = 12
 # memo entry columns
 M_NEXT, M_OFF, M_LEN, M_DEPTH, M_VAL, M_GUESS, M_HASH = range(7)
@@ -415,8 +415,11 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
         if lbs[t] < budget:
             live[n_live] = t
             n_live += 1
-        elif lbs[t] < low:
-            low = lbs[t]  # a probe the budget rules out still bounds the cost of S
+        else:
+            if lbs[t] < low:
+                low = lbs[t]  # a probe the budget rules out still bounds the cost of S
+            if opts[O_TRACE] != 0 and dist == 0 and lbs[t] < INF:
+                _trace(trace, stats, T_PRUNED, probes[t], lbs[t], budget, 0, 0)
     order = live[np.argsort(keys[live[:n_live]], kind="mergesort")]
     best = budget
     best_guess = np.int64(-1)
@@ -474,6 +477,9 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             cperm, cphi = gperm, gphi
         cplayed = played | colmask[g]
         running = lbs[t]
+        if dist == 0:
+            stats[S_PARTS_DONE] = 0
+            stats[S_PARTS_TOTAL] = nparts[t]
         for pi in range(R):
             r = part_order[pi]
             n = cnt[r]
@@ -490,6 +496,8 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
                       codes, colmask, perms, iperms, ltab, ctab, opts, stats, mheads, ment,
                       mpool, mmeta, trace)
             running = rest + v
+            if dist == 0:
+                stats[S_PARTS_DONE] += 1
             if opts[O_TRACE] != 0 and dist == 0:
                 _trace(trace, stats, T_PART, g, r, n, v, running)
             if running >= best:

@@ -7,6 +7,7 @@ import typer
 
 from .evaluate import evaluate_command
 from .interactive import assist, play
+from .optimal import ledger_command, optimal_command
 from .solve import solve
 
 app = typer.Typer(
@@ -20,6 +21,8 @@ app.command()(solve)
 app.command()(play)
 app.command()(assist)
 app.command("evaluate")(evaluate_command)
+app.command("optimal")(optimal_command)
+app.command("ledger")(ledger_command)
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

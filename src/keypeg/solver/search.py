@@ -204,37 +204,46 @@ def solve_optimal(
         raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     S = state.candidates
     started = time.perf_counter()
-    caps: list[int | None]
+    heuristics = _heuristic_trees(space, state, possible_only, first)
+    # (cap the search runs under, cap the tree must meet)
+    attempts: list[tuple[int | None, int | None]]
     if objective == "worst":
-        lowest = _depth_lower_bound(space, S.size, possible_only)
-        top = max_guesses if max_guesses is not None else DEPTH_UNCAPPED
-        caps = [len(guesses) + d for d in range(lowest, top - len(guesses) + 1)]
+        lowest = len(guesses) + _depth_lower_bound(space, S.size, possible_only)
+        top = max_guesses if max_guesses is not None else len(guesses) + DEPTH_UNCAPPED
+        attempts = [(cap, cap) for cap in range(lowest, top + 1)]
+    elif max_guesses is not None and any(w + 2 <= max_guesses for _, w in heuristics):
+        # a loose cap (board rows, say) rarely binds: the uncapped search is faster and its
+        # tree is optimal under the cap too when it fits
+        attempts = [(None, max_guesses), (max_guesses, max_guesses)]
     else:
-        caps = [max_guesses]
-    for cap in caps:
+        attempts = [(max_guesses, max_guesses)]
+    offset = len(guesses) * int(S.size)  # guesses already played, over every candidate
+    for cap, need in attempts:
         capped = cap is not None
-        depth = (cap - len(guesses)) if capped else DEPTH_UNCAPPED  # type: ignore[operator]
+        depth = (cap - len(guesses)) if cap is not None else DEPTH_UNCAPPED
         if depth < 1:
             raise KeypegError(f"no guesses are left within {cap}.")
         search = _Search(space, possible_only=possible_only, capped=capped, first=first_index,
                          symmetry=symmetry, trace=trace, n_max=int(S.size))
-        offset = len(guesses) * int(S.size)  # guesses already played, over every candidate
-        bound = _heuristic_bound(space, state, possible_only, first, cap)
-        budget = int(k.INF) if bound is None else bound - offset + 1
+        fits = [t for t, w in heuristics if cap is None or w <= cap]
+        budget = min(fits) - offset + 1 if fits else int(k.INF)
         cost = _run_watched(search, S, depth, budget, guesses, time_limit, started, progress)
         if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
             raise KeypegError("internal error: the search missed the heuristic tree.")
-        if cost < int(k.INF):
-            tree = _rebuild(search, S, depth, guesses, state)
-            if tree.total != cost + offset:
-                raise KeypegError(f"internal error: rebuilt tree has {tree.total}, not "
-                                  f"{cost + offset}.")
-            return OptimalResult(
-                space.rules, tree.total, tree, objective=objective, max_guesses=cap,
-                possible_only=possible_only, first=None if first is None else str(first),
-                seconds=time.perf_counter() - started, stats=_counters(search),
-                trace=format_trace(search) if trace else [],
-            )
+        if cost >= int(k.INF):
+            continue
+        tree = _rebuild(search, S, depth, guesses, state)
+        if tree.total != cost + offset:
+            raise KeypegError(f"internal error: rebuilt tree has {tree.total}, not "
+                              f"{cost + offset}.")
+        if need is not None and tree.worst > need:
+            continue
+        return OptimalResult(
+            space.rules, tree.total, tree, objective=objective, max_guesses=need,
+            possible_only=possible_only, first=None if first is None else str(first),
+            seconds=time.perf_counter() - started, stats=_counters(search),
+            trace=format_trace(search) if trace else [],
+        )
     limit = f"within {max_guesses} guesses" if max_guesses is not None else "at all"
     raise KeypegError(f"no strategy finds every secret {limit} under these conditions.")
 
@@ -245,18 +254,17 @@ def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
     return int(np.argmax(ctab[R] >= n))
 
 
-def _heuristic_bound(space: CodeSpace, state: GameState, possible_only: bool,
-                     first: str | Code | None, cap: int | None) -> int | None:
-    """Return the smallest total of the one-step strategies that meets the constraints (an
-    upper bound that lets the search prune from the start), or None."""
+def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
+                     first: str | Code | None) -> list[tuple[int, int]]:
+    """Return (total, worst) of the one-step strategies' trees: upper bounds that let the
+    search prune from the start."""
     from ..strategies import find_strategy
 
-    best = None
+    out = []
     for name in ("parts", "entropy", "expsize", "maxsize"):
         tree = find_strategy(name, possible_only=possible_only, first=first).tree(space, state)
-        if (cap is None or tree.worst <= cap) and (best is None or tree.total < best):
-            best = tree.total
-    return best
+        out.append((tree.total, tree.worst))
+    return out
 
 
 def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int],
@@ -282,6 +290,8 @@ def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesse
         if progress is not None:
             s = search.stats
             progress({"root_done": int(s[k.S_ROOT_DONE]), "root_total": int(s[k.S_ROOT_TOTAL]),
+                      "parts_done": int(s[k.S_PARTS_DONE]),
+                      "parts_total": int(s[k.S_PARTS_TOTAL]),
                       "best": int(s[k.S_BEST]), "nodes": int(s[k.S_NODES])})
         if time_limit is not None and time.perf_counter() - started > time_limit:
             search.stats[k.S_ABORT] = 1
@@ -339,5 +349,5 @@ def format_trace(search: _Search) -> list[str]:
             verdict = f"{code} = {a}" if a < b else f"{code} >= {a} (best {b}): next one"
             lines.append(verdict)
         elif kind == k.T_PRUNED:
-            lines.append(f"Erase {code} ({a}>={b}) and every probe after it")
+            lines.append(f"Erase {code} ({a}>={b})")
     return lines

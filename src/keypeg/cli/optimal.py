@@ -1,0 +1,133 @@
+"""`keypeg optimal` (the exact optimum of a game) and `keypeg ledger` (recompute and check
+the published table of optima)."""
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..rules import Rules, rules_name
+from ..solver import OBJECTIVES
+from ..solver.cached import optimal
+from ..solver.ledger import LEDGER_CELLS, format_grid, run_ledger
+from ..store import Store
+from .common import command, console, err_console
+from .evaluate import histogram_text
+
+
+def _progress() -> Progress:
+    return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                    TextColumn("{task.completed}/{task.total} first guesses"),
+                    TimeElapsedColumn(), console=err_console, transient=True,
+                    disable=not err_console.is_terminal)
+
+
+@command
+def optimal_command(
+    rules: Rules,
+    first: Annotated[str | None, typer.Option("--first", help="Force the first guess.")] = None,
+    possible_only: Annotated[
+        bool, typer.Option("--possible-only", help="Only play codes that could be the secret.")
+    ] = False,
+    objective: Annotated[
+        str, typer.Option("--objective", help="total: fewest guesses in all; worst: fewest in "
+                          "the worst case, then in all.")
+    ] = "total",
+    save: Annotated[
+        Path | None, typer.Option("--save", help="Write the optimal tree as JSON (.gz: gzip).")
+    ] = None,
+    trace: Annotated[
+        bool, typer.Option("--trace", help="Print how the search treats each first guess.")
+    ] = False,
+    recompute: Annotated[
+        bool, typer.Option("--recompute", help="Search again even if the result is stored.")
+    ] = False,
+    max_seconds: Annotated[
+        float | None, typer.Option("--max-seconds", help="Give up after this many seconds.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Compute the exact optimal strategy: fewest guesses in total over every secret."""
+    if objective not in OBJECTIVES:
+        from ..errors import KeypegError
+
+        raise KeypegError(f"--objective must be 'total' or 'worst', not {objective!r}.")
+    store = Store()
+    with _progress() as progress:
+        task = progress.add_task(f"{rules_name(rules)}: searching", total=None)
+
+        def report(d: dict[str, int]) -> None:
+            progress.update(task, total=d["root_total"] or None, completed=d["root_done"],
+                            description=f"{rules_name(rules)}: best {d['best'] or '-'}, "
+                                        f"parts {d['parts_done']}/{d['parts_total']} of the "
+                                        f"current first guess, {d['nodes']:,} sets")
+
+        result, cached = optimal(
+            rules, objective=objective, max_guesses=rules.max_guesses,
+            possible_only=possible_only, first=first, store=store,
+            recompute=recompute or trace, trace=trace, time_limit=max_seconds, progress=report,
+        )
+    if save is not None:
+        result.tree.save(save)
+        err_console.print(f"saved the optimal tree to {save}")
+    if as_json:
+        print(json.dumps({**result.summary(), "cached": cached}))
+        return
+    for line in result.trace:
+        console.print(line)
+    how = "stored result" if cached else f"{result.seconds:.2f} s, {result.nodes:,} sets expanded"
+    limits = []
+    if result.max_guesses is not None:
+        limits.append(f"at most {result.max_guesses} guesses")
+    if possible_only:
+        limits.append("possible codes only")
+    if first:
+        limits.append(f"first guess {first}")
+    if objective == "worst":
+        limits.append("worst case first")
+    table = Table(title=f"{rules_name(rules)}: optimal strategy"
+                  + (f" ({', '.join(limits)})" if limits else "") + f" [{how}]")
+    for col in ("first guess", "total", "mean", "worst", "found on guess 1 / 2 / 3 / ..."):
+        table.add_column(col)
+    table.add_row(result.first_guess, f"{result.total:,}", f"{result.mean:.4f}",
+                  str(result.worst), histogram_text(result.histogram))
+    console.print(table)
+
+
+@command
+def ledger_command(
+    max_seconds: Annotated[
+        float, typer.Option("--max-seconds", help="Skip a cell whose search runs longer.")
+    ] = 60.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the cells as JSON.")] = False,
+) -> None:
+    """Recompute the published table of optimal totals and compare every cell."""
+    started = time.perf_counter()
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TimeElapsedColumn(), console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as progress:
+        task = progress.add_task("ledger", total=len(LEDGER_CELLS))
+
+        def report(cell: dict[str, object]) -> None:
+            progress.update(task, advance=1,
+                            description=f"MM({cell['pegs']},{cell['colors']}): {cell['status']}")
+
+        cells = run_ledger(max_seconds=max_seconds, on_cell=report)
+    bad = [c for c in cells if c["status"] == "mismatch"]
+    if as_json:
+        print(json.dumps(cells))
+    else:
+        console.print(format_grid(cells))
+        done = sum(1 for c in cells if c["status"] == "ok")
+        skipped = sum(1 for c in cells if c["status"] == "skipped")
+        console.print(f"{done} cells agree, {len(bad)} disagree, {skipped} skipped over "
+                      f"{max_seconds:g} s; {time.perf_counter() - started:.1f} s in all.")
+        for c in bad:
+            console.print(f"[bold red]MM({c['pegs']},{c['colors']}): computed {c['total']}, "
+                          f"expected {c['expected']}[/]")
+    if bad:
+        raise typer.Exit(1)

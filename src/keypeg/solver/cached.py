@@ -1,0 +1,92 @@
+"""Optimal results through the store: solved once, instant afterwards.
+
+The classic MM(4,6) and MM(4,7) optimal trees ship with the package (data/), so hints and
+the optimal strategy need no search for them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..game import GameState
+from ..rules import Rules
+from ..store import Store
+from ..tree import DecisionTree
+from .search import OptimalResult, solve_optimal
+
+#: Trees shipped in the package: (pegs, colours) of plain rules -> data file.
+SHIPPED = {(4, 6): "optimal-p4-c6.json.gz", (4, 7): "optimal-p4-c7.json.gz"}
+
+
+def result_key(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
+               possible_only: bool = False, first: str | None = None,
+               state: GameState | None = None) -> str:
+    """Return the store key of an optimal search."""
+    history = [str(c) for c in state.history] if state is not None else []
+    return "optimal:" + json.dumps(
+        [rules.key, objective, max_guesses, possible_only, first, history], separators=(",", ":")
+    )
+
+
+def tree_bytes(tree: DecisionTree) -> bytes:
+    """Return a tree as compressed JSON."""
+    return gzip.compress(json.dumps(tree.to_dict(), separators=(",", ":")).encode(), mtime=0)
+
+
+def tree_from_bytes(data: bytes) -> DecisionTree:
+    """Return the tree stored by `tree_bytes`."""
+    return DecisionTree.from_dict(json.loads(gzip.decompress(data)))
+
+
+@cache
+def shipped_tree(pegs: int, colors: int) -> DecisionTree | None:
+    """Return the optimal tree shipped for plain MM(pegs, colours), or None."""
+    name = SHIPPED.get((pegs, colors))
+    if name is None:
+        return None
+    data = resources.files("keypeg").joinpath(f"data/{name}")
+    if not data.is_file():
+        return None
+    return tree_from_bytes(data.read_bytes())
+
+
+def _plain(rules: Rules) -> bool:
+    return rules.repeats and rules.feedback == "blackwhite" and not rules.blanks
+
+
+def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
+            possible_only: bool = False, first: str | None = None,
+            state: GameState | None = None, store: Store | None = None,
+            recompute: bool = False, **search: Any) -> tuple[OptimalResult, bool]:
+    """Return (result, cached): from the store (or the shipped tree) when known, else from
+    a new search, which is then stored. `search` goes to `solve_optimal`."""
+    key = result_key(rules, objective=objective, max_guesses=max_guesses,
+                     possible_only=possible_only, first=first, state=state)
+    if not recompute:
+        if store is not None:
+            hit = store.get_result(key)
+            if hit is not None and hit["tree"] is not None:
+                tree = tree_from_bytes(hit["tree"])
+                s = hit["summary"]
+                return OptimalResult(rules, tree.total, tree, objective=objective,
+                                     max_guesses=max_guesses, possible_only=possible_only,
+                                     first=first, seconds=s.get("seconds", 0.0),
+                                     stats={"nodes": s.get("nodes", 0)}), True
+        shipped = shipped_tree(rules.pegs, rules.colors) if _plain(rules) else None
+        uncapped = max_guesses is None or (shipped is not None and shipped.worst <= max_guesses)
+        if (shipped is not None and objective == "total" and uncapped and not possible_only
+                and first is None and (state is None or not state.history)):
+            tree = DecisionTree(rules, "optimal", shipped.guess, shipped.parent,
+                                shipped.response, shipped.depth, shipped.size)
+            return OptimalResult(rules, tree.total, tree, max_guesses=max_guesses,
+                                 stats={"nodes": 0}), True
+    result = solve_optimal(rules, state=state, max_guesses=max_guesses,
+                           possible_only=possible_only, first=first, objective=objective,
+                           **search)
+    if store is not None and not search.get("trace"):
+        store.put_result(key, result.summary(), tree_bytes(result.tree))
+    return result, False

@@ -1,0 +1,169 @@
+"""The store: SQLite (stdlib, WAL) for solved results, their trees, and web games.
+
+This module owns the schema and its migrations (``PRAGMA user_version``). The database
+lives in the user's data directory, or at ``KEYPEG_DB``.
+
+>>> import tempfile, os
+>>> s = Store(os.path.join(tempfile.mkdtemp(), "k.db"))
+>>> s.put_result("demo", {"total": 5}, b"tree")
+>>> s.get_result("demo")["summary"]["total"]
+5
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+SCHEMA_VERSION = 1
+_MIGRATIONS: dict[int, str] = {
+    1: """
+    CREATE TABLE results (
+        key TEXT PRIMARY KEY,
+        summary TEXT NOT NULL,
+        tree BLOB,
+        created REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        rules TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        history TEXT NOT NULL,
+        over INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE TABLE cache (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        created REAL NOT NULL
+    );
+    """,
+}
+
+
+def default_path() -> Path:
+    """Return the database path (``KEYPEG_DB`` overrides the user data directory)."""
+    env = os.environ.get("KEYPEG_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("keypeg")) / "keypeg.sqlite3"
+
+
+class Store:
+    """A connection to the keypeg database; safe to share between threads."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._migrate(self._conn())
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        """Bring the schema to SCHEMA_VERSION, one migration per transaction (another
+        process migrating at the same time simply wins the race)."""
+        while True:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version >= SCHEMA_VERSION:
+                return
+            target = version + 1
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if conn.execute("PRAGMA user_version").fetchone()[0] == version:
+                    for statement in _MIGRATIONS[target].split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {target}")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    # ------------------------------------------------------------------ results
+    def get_result(self, key: str) -> dict[str, Any] | None:
+        """Return ``{"summary": dict, "tree": bytes | None}`` for `key`, or None."""
+        row = self._conn().execute(
+            "SELECT summary, tree FROM results WHERE key = ?", (key,)
+        ).fetchone()
+        if row is None:
+            return None
+        return {"summary": json.loads(row[0]), "tree": row[1]}
+
+    def put_result(self, key: str, summary: dict[str, Any], tree: bytes | None) -> None:
+        """Store (or replace) a solved result and its compressed tree."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO results (key, summary, tree, created) VALUES (?,?,?,?)",
+                (key, json.dumps(summary), tree, time.time()),
+            )
+
+    # ------------------------------------------------------------------ games
+    def create_game(self, game_id: str, rules: str, secret: str) -> None:
+        """Record a new game (the secret never leaves the server)."""
+        now = time.time()
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO games (id, rules, secret, history, over, created, updated) "
+                "VALUES (?,?,?,?,0,?,?)",
+                (game_id, rules, secret, "[]", now, now),
+            )
+
+    def get_game(self, game_id: str) -> dict[str, Any] | None:
+        """Return the game's rules, secret, history ([guess, feedback] pairs) and state."""
+        row = self._conn().execute(
+            "SELECT rules, secret, history, over FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
+                "over": bool(row[3])}
+
+    def update_game(self, game_id: str, history: list[list[str]], over: bool) -> None:
+        """Save a game's history and whether it is over."""
+        with self._connect() as db:
+            db.execute(
+                "UPDATE games SET history = ?, over = ?, updated = ? WHERE id = ?",
+                (json.dumps(history), int(over), time.time(), game_id),
+            )
+
+    # ------------------------------------------------------------------ cache
+    def get_cached(self, key: str) -> Any:
+        """Return a cached JSON value, or None."""
+        row = self._conn().execute("SELECT value FROM cache WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put_cached(self, key: str, value: Any) -> None:
+        """Cache a JSON value under `key`."""
+        with self._connect() as db:
+            db.execute("INSERT OR REPLACE INTO cache (key, value, created) VALUES (?,?,?)",
+                       (key, json.dumps(value), time.time()))
