@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("KEYPEG_CACHE_DIR", str(ROOT / ".keypeg-cache"))
+os.environ.setdefault("KEYPEG_DB", str(Path(tempfile.mkdtemp(prefix="keypeg-test-")) / "k.db"))

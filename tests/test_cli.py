@@ -202,3 +202,62 @@ def test_cut_command_in_play_and_assist():
     result = run(["assist"], input="1122 0B0W\ncut 3456\nhint\nquit\n")
     assert "3456 cuts 256 codes into 12 parts, the largest 60" in result.stdout
     assert "maxsize" in result.stdout and "3345" in result.stdout
+
+
+def test_optimal_json_and_store():
+    result = run(["optimal", "--pegs", "3", "--colors", "4", "--json", "--recompute"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert {"total", "mean", "worst", "histogram", "first_guess", "seconds", "nodes"} <= set(data)
+    assert data["total"] == 206 and data["first_guess"] == "112" and not data["cached"]
+    again = json.loads(run(["optimal", "--pegs", "3", "--colors", "4", "--json"]).stdout)
+    assert again["cached"] and again["total"] == 206
+
+
+def test_optimal_classic_is_shipped_and_capped():
+    data = json.loads(run(["optimal", "--json"]).stdout)
+    assert data["total"] == 5625 and data["histogram"] == [1, 8, 102, 630, 548, 7]
+    data = json.loads(run(["optimal", "--max-guesses", "5", "--json"]).stdout)
+    assert data["total"] == 5626 and data["worst"] == 5
+    result = run(["optimal", "--objective", "worst", "--rules", "mini"])
+    assert result.exit_code == 0 and "worst case first" in result.stdout
+
+
+def test_optimal_trace_and_save(tmp_path):
+    result = run(["optimal", "--pegs", "3", "--colors", "4", "--trace", "--save",
+                  str(tmp_path / "t.json")])
+    assert "----- 123" in result.stdout and "112 = 206" in result.stdout
+    from keypeg.tree import DecisionTree
+
+    assert DecisionTree.load(tmp_path / "t.json").total == 206
+
+
+@pytest.mark.parametrize("args,message", [
+    (["optimal", "--objective", "best"], "--objective"),
+    (["optimal", "--first", "9999"], "unknown symbol"),
+    (["optimal", "--pegs", "2", "--colors", "2", "--max-guesses", "2"], "no strategy"),
+    (["optimal", "--rules", "bc", "--max-seconds", "0.5"], "did not finish"),
+    (["evaluate", "-s", "optimal", "--first", "1123"], "keypeg optimal"),
+])
+def test_optimal_bad_input(args, message):
+    result = run(args)
+    assert result.exit_code == 2 and message in result.stderr
+
+
+def test_evaluate_optimal():
+    rows = json.loads(run(["evaluate", "-s", "optimal", "--json"]).stdout)
+    assert rows[0]["total"] == 5625 and rows[0]["strategy"] == "optimal"
+
+
+def test_ledger_small_cells(monkeypatch):
+    import keypeg.cli.optimal as cli_optimal
+
+    real = cli_optimal.run_ledger
+    monkeypatch.setattr(cli_optimal, "run_ledger",
+                        lambda **kw: real(max_codes=100, **kw))
+    result = run(["ledger", "--json"])
+    assert result.exit_code == 0
+    cells = json.loads(result.stdout)
+    assert all(c["status"] == "ok" for c in cells) and len(cells) == 16
+    result = run(["ledger"])
+    assert "16 cells agree, 0 disagree" in result.stdout

@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .codes import Code
+from .errors import LimitExceededError
 from .game import GameState
-from .strategies import STRATEGY_NAMES, find_strategy
+from .strategies import ONE_STEP_NAMES, find_strategy
 
 #: Candidates are listed in a hint when there are at most this many.
 LIST_LIMIT = 20
+#: Seconds a hint may spend searching for the optimal guess off the stored trees.
+OPTIMAL_LIMIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -35,12 +38,15 @@ class StrategyHint:
 
 @dataclass(frozen=True)
 class Hint:
-    """Everything the hints panel shows for one state."""
+    """Everything the hints panel shows for one state. `optimal` is None (with the reason
+    in `optimal_note`) when the optimal guess could not be found in time."""
 
     count: int
     bits: float
     candidates: list[str] | None
     strategies: list[StrategyHint] = field(default_factory=list)
+    optimal: StrategyHint | None = None
+    optimal_note: str | None = None
 
 
 def cut(state: GameState, guess: str | Code | int) -> list[tuple[str, int]]:
@@ -56,22 +62,34 @@ def largest_part(state: GameState, guess: int) -> int:
     return int(np.max(state.space.part_sizes(guess, state.candidates)))
 
 
-def strategy_hints(state: GameState, names: Sequence[str] = STRATEGY_NAMES) -> list[StrategyHint]:
-    """Return each strategy's next guess with the largest part it leaves."""
-    out = []
-    for name in names:
-        guess = find_strategy(name).next_guess(state)
-        out.append(StrategyHint(name, str(guess), largest_part(state, guess.index),
-                                state.is_candidate(guess.index)))
-    return out
+def strategy_hint(state: GameState, name: str, **options: object) -> StrategyHint:
+    """Return one strategy's next guess with the largest part it leaves."""
+    guess = find_strategy(name, **options).next_guess(state)
+    return StrategyHint(name, str(guess), largest_part(state, guess.index),
+                        state.is_candidate(guess.index))
 
 
-def hint(state: GameState, *, list_limit: int = LIST_LIMIT, strategies: bool = True) -> Hint:
-    """Return the hint for `state`: count, bits, the candidates when few, strategies."""
+def strategy_hints(state: GameState, names: Sequence[str] = ONE_STEP_NAMES) -> list[StrategyHint]:
+    """Return each one-step strategy's next guess with the largest part it leaves."""
+    return [strategy_hint(state, name) for name in names]
+
+
+def optimal_hint(state: GameState, *, time_limit: float = OPTIMAL_LIMIT
+                 ) -> tuple[StrategyHint | None, str | None]:
+    """Return the optimal guess (from a stored tree, or a live search of at most
+    `time_limit` seconds), or None and the reason."""
+    try:
+        return strategy_hint(state, "optimal", time_limit=time_limit), None
+    except LimitExceededError as exc:
+        return None, str(exc)
+
+
+def hint(state: GameState, *, list_limit: int = LIST_LIMIT, strategies: bool = True,
+         optimal_limit: float = OPTIMAL_LIMIT) -> Hint:
+    """Return the hint for `state`: count, bits, the candidates when few, each strategy's
+    guess, and the optimal guess when it can be found within `optimal_limit` seconds."""
     listed = state.candidate_texts() if state.count <= list_limit else None
-    return Hint(
-        count=state.count,
-        bits=state.bits,
-        candidates=listed,
-        strategies=strategy_hints(state) if strategies and not state.solved else [],
-    )
+    if not strategies or state.solved:
+        return Hint(state.count, state.bits, listed)
+    best, note = optimal_hint(state, time_limit=optimal_limit)
+    return Hint(state.count, state.bits, listed, strategy_hints(state), best, note)

@@ -65,7 +65,12 @@ def evaluate_command(
     strategies = []
     for name in names:
         options: dict[str, object] = {"first": first}
-        if name.lower() == "random":
+        if name.lower() == "optimal":
+            if first is not None or possible_only or tie != "first":
+                raise KeypegError("for optimal variants use keypeg optimal (--first, "
+                                  "--possible-only, --max-guesses, --objective).")
+            options = {"time_limit": None, "max_candidates": None}
+        elif name.lower() == "random":
             options["seed"] = seed
         else:
             options.update(possible_only=possible_only, tie=tie)

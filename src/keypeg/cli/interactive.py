@@ -30,10 +30,12 @@ def print_hint(h: Hint) -> None:
         table.add_column("strategy")
         table.add_column("would play")
         table.add_column("largest part", justify="right")
-        for s in h.strategies:
+        for s in [*h.strategies, *([h.optimal] if h.optimal else [])]:
             mark = "" if s.possible else " [dim](cannot be the secret)[/]"
             table.add_row(s.name, s.guess + mark, str(s.largest_part))
         console.print(table)
+    if h.optimal_note:
+        console.print(f"  [dim]optimal: {h.optimal_note}[/]")
 
 
 def print_cut(state: GameState, words: list[str]) -> None:

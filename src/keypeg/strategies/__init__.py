@@ -19,9 +19,12 @@ from ..space import CodeSpace
 from ..tree import DecisionTree
 from .base import Strategy, as_space
 from .onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
+from .optimal import OptimalStrategy
 
 #: Registry order: the order of tables and hints.
-STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts")
+STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts", "optimal")
+#: The one-step strategies (cheap to ask for a hint at any time).
+ONE_STEP_NAMES = STRATEGY_NAMES[:-1]
 #: The five strategies of the published tables.
 TABLE_STRATEGIES = ("consistent", "maxsize", "expsize", "entropy", "parts")
 ALIASES = {
@@ -50,6 +53,15 @@ def find_strategy(name: str, **options: Any) -> Strategy:
     """
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     try:
+        if key == "optimal":
+            allowed = {"time_limit", "max_candidates"}
+            if set(options) - allowed - {"first", "possible_only", "tie"}:
+                raise TypeError(set(options) - allowed)
+            tie = options.get("tie", "first")
+            if options.get("first") or options.get("possible_only") or tie != "first":
+                raise KeypegError("the optimal strategy takes no --first, --possible-only or "
+                                  "--tie; use keypeg optimal for those.")
+            return OptimalStrategy(**{k: v for k, v in options.items() if k in allowed})
         if key == "random":
             allowed = {"seed", "first"}
             bad = set(options) - allowed - {"possible_only", "tie", "entropy"}
@@ -94,7 +106,9 @@ __all__ = [
     "STRATEGY_NAMES",
     "TABLE_STRATEGIES",
     "TIE_RULES",
+    "ONE_STEP_NAMES",
     "OneStepStrategy",
+    "OptimalStrategy",
     "RandomStrategy",
     "Strategy",
     "evaluate",

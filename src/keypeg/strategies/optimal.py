@@ -1,0 +1,114 @@
+"""The optimal strategy: it walks a stored optimal tree while the game is on it, and
+searches live from the current candidates otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import LimitExceededError
+from ..game import GameState
+from ..rules import Rules
+from ..space import CodeSpace
+from ..tree import DecisionTree
+from .base import Strategy, as_space
+
+#: Live searches give up after this long (seconds); None waits for ever.
+LIVE_LIMIT = 5.0
+#: Off the stored trees, a live search is tried only for at most this many candidates.
+LIVE_MAX_CANDIDATES = 600
+
+
+class OptimalStrategy(Strategy):
+    """Play an optimal guess: fewest guesses in total over the codes still possible."""
+
+    name = "optimal"
+
+    def __init__(self, *, time_limit: float | None = LIVE_LIMIT,
+                 max_candidates: int | None = LIVE_MAX_CANDIDATES) -> None:
+        self.time_limit = time_limit
+        self.max_candidates = max_candidates
+        self._trees: dict[Rules, tuple[DecisionTree, np.ndarray] | None] = {}
+
+    def _tree(self, space: CodeSpace) -> tuple[DecisionTree, np.ndarray] | None:
+        if space.rules not in self._trees:
+            from ..solver.cached import shipped_tree
+
+            rules = space.rules
+            tree = None
+            if rules.repeats and rules.feedback == "blackwhite" and not rules.blanks:
+                tree = shipped_tree(rules.pegs, rules.colors)
+            self._trees[space.rules] = None if tree is None else (tree, tree.children())
+        return self._trees[space.rules]
+
+    def on_tree(self, space: CodeSpace, candidates: np.ndarray,
+                guesses: Sequence[int]) -> int | None:
+        """Return the stored tree's guess for this position, or None when off the tree."""
+        stored = self._tree(space)
+        if stored is None:
+            return None
+        tree, child = stored
+        node = 0
+        for g in guesses:
+            if int(tree.guess[node]) != int(g):
+                return None
+            r = int(space.responses(int(g), candidates[:1])[0])
+            if r == space.win:
+                return None
+            node = int(child[node, r])
+            if node < 0:
+                return None
+        if int(tree.size[node]) != candidates.size:
+            return None
+        return int(tree.guess[node])
+
+    def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
+        stored = self.on_tree(space, candidates, guesses)
+        if stored is not None:
+            return stored
+        if candidates.size <= 2:
+            return int(candidates[0])
+        if self.max_candidates is not None and candidates.size > self.max_candidates:
+            raise LimitExceededError(
+                f"{candidates.size:,} candidates are too many for a live optimal search "
+                f"(at most {self.max_candidates:,})."
+            )
+        if not space.fits_table or (not space.has_table and space.size > 8192):
+            raise LimitExceededError(
+                "a live optimal search here needs this game's full feedback table "
+                f"({space.table_bytes / 2**20:,.0f} MB), which is not loaded."
+            )
+        from ..solver.search import solve_optimal
+
+        state = _state(space, candidates, guesses)
+        try:
+            result = solve_optimal(space, state=state, time_limit=self.time_limit)
+        except LimitExceededError:
+            raise LimitExceededError(
+                f"the optimal guess for {candidates.size:,} candidates was not found within "
+                f"{self.time_limit:g} s."
+            ) from None
+        return result.tree.first_guess
+
+    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+        space = as_space(rules)
+        if state is None or not state.history:
+            stored = self._tree(space)
+            if stored is not None:
+                return stored[0]
+        from ..solver.search import solve_optimal
+
+        return solve_optimal(space, state=state, time_limit=self.time_limit).tree
+
+
+def _state(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> GameState:
+    """Rebuild a game state from its candidates and the guesses played (the answers follow
+    from any candidate, since every candidate gave the same answers)."""
+    from ..game import Clue
+
+    clues = []
+    for g in guesses:
+        r = int(space.responses(int(g), candidates[:1])[0])
+        clues.append(Clue(space.code(int(g)), space.feedback(r)))
+    return GameState(space, clues, candidates=np.asarray(candidates, dtype=np.int32))
