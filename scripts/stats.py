@@ -93,11 +93,78 @@ def compute_mm58() -> dict[str, Any]:
             "first_guess_study": study, "possible_only": possible}
 
 
+def compute_optimal() -> dict[str, Any]:
+    from keypeg.solver import solve_optimal
+
+    classic = Rules(pegs=4, colors=6)
+    out: dict[str, Any] = {"classic": solve_optimal(classic).summary()}
+    out["classic"]["max5_total"] = solve_optimal(classic, max_guesses=5).total
+    after = {}
+    for first in ("1111", "1112", "1122", "1123", "1234"):
+        row = solve_optimal(classic, first=first).summary()
+        try:
+            row["max5_total"] = solve_optimal(classic, first=first, max_guesses=5).total
+        except Exception:  # noqa: BLE001 - no five-guess tree exists
+            row["max5_total"] = None
+        after[first] = row
+    out["classic"]["after_first_guess"] = after
+    out["mm47"] = solve_optimal(MM47).summary()
+    return out
+
+
+def compute_ledger() -> dict[str, Any]:
+    from keypeg.solver.ledger import run_ledger
+
+    return {"cells": run_ledger(max_seconds=600)}
+
+
+def _grid(**options: Any) -> list[dict[str, Any]]:
+    """Solve every cell of the ledger grid with `options`, 10 minutes at most per cell."""
+    from keypeg.errors import LimitExceededError
+    from keypeg.solver import solve_optimal
+    from keypeg.solver.ledger import LEDGER_CELLS
+
+    rows = []
+    for pegs, colors, _ in LEDGER_CELLS:
+        started = time.perf_counter()
+        try:
+            r = solve_optimal(Rules(pegs=pegs, colors=colors), time_limit=600, **options)
+            row = {"pegs": pegs, "colors": colors, "total": r.total, "worst": r.worst}
+        except LimitExceededError:
+            row = {"pegs": pegs, "colors": colors, "total": None, "worst": None}
+        row["seconds"] = round(time.perf_counter() - started, 2)
+        rows.append(row)
+        print(f"  {row}", flush=True)
+    return rows
+
+
+def compute_worst_grid() -> dict[str, Any]:
+    return {"cells": _grid(objective="worst")}
+
+
+def compute_possible_grid() -> dict[str, Any]:
+    return {"cells": _grid(possible_only=True)}
+
+
+def compute_bulls() -> dict[str, Any]:
+    from keypeg.solver import solve_optimal
+
+    started = time.perf_counter()
+    r = solve_optimal(find_rules("bulls-and-cows"))
+    out = {**r.summary(), "seconds": round(time.perf_counter() - started, 1)}
+    return out
+
+
 SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "evaluation": compute_evaluation,
     "consistent_openings": compute_consistent_openings,
     "entropy_study": compute_entropy_study,
     "mm58": compute_mm58,
+    "optimal": compute_optimal,
+    "ledger": compute_ledger,
+    "possible_grid": compute_possible_grid,
+    "worst_grid": compute_worst_grid,
+    "bulls": compute_bulls,
 }
 
 
@@ -190,11 +257,67 @@ def render_mm58(stats: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def render_optimal(stats: dict[str, Any]) -> str:
+    sec = stats["optimal"]
+    c = sec["classic"]
+    out = [f"MM(4,6): **{c['total']:,}** guesses over all 1,296 secrets (mean {c['mean']:.4f}), "
+           f"first guess {c['first_guess']}, found on guess 1 / 2 / ... : "
+           f"{_hist(c['histogram'])}; at most 5 guesses: {c['max5_total']:,}. "
+           f"MM(4,7): **{sec['mm47']['total']:,}** (mean {sec['mm47']['mean']:.4f}, worst "
+           f"{sec['mm47']['worst']}, first guess {sec['mm47']['first_guess']}).", "",
+           "| first guess | optimal total after it | mean | with at most 5 guesses |",
+           "|---|---|---|---|"]
+    for first, row in c["after_first_guess"].items():
+        m5 = "impossible" if row["max5_total"] is None else f"{row['max5_total']:,}"
+        out.append(f"| {first} | {row['total']:,} | {row['mean']:.4f} | {m5} |")
+    return "\n".join(out)
+
+
+def _grid_table(cells: list[dict[str, Any]], fmt: Callable[[dict[str, Any]], str]) -> str:
+    colors = sorted({c["colors"] for c in cells})
+    pegs = sorted({c["pegs"] for c in cells})
+    by = {(c["pegs"], c["colors"]): c for c in cells}
+    out = ["| pegs \\ colours | " + " | ".join(map(str, colors)) + " |",
+           "|---" * (len(colors) + 1) + "|"]
+    for p in pegs:
+        out.append(f"| {p} | " + " | ".join(fmt(by[(p, c)]) if (p, c) in by else ""
+                                            for c in colors) + " |")
+    return "\n".join(out)
+
+
+def render_ledger(stats: dict[str, Any]) -> str:
+    cells = stats["ledger"]["cells"]
+    ok = sum(c["status"] == "ok" for c in cells)
+    table = _grid_table(cells, lambda c: f"{c['total']:,} ({c['worst']})"
+                        if c["total"] is not None else "?")
+    return (f"{table}\n\nAll {ok} of {len(cells)} cells equal the published values "
+            f"(and the two-peg row Chen and Lin's closed form from 3 colours on).")
+
+
+def render_unpublished(stats: dict[str, Any]) -> str:
+    bulls = stats["bulls"]
+    worst = _grid_table(stats["worst_grid"]["cells"],
+                        lambda c: f"{c['worst']}: {c['total']:,}" if c["total"] else "?")
+    possible = _grid_table(stats["possible_grid"]["cells"],
+                           lambda c: f"{c['total']:,} ({c['worst']})" if c["total"] else "?")
+    return (f"**Bulls and cows** (4 of the digits 0-9, no repeats): the optimum is "
+            f"**{bulls['total']:,}** guesses over all 5,040 secrets (mean {bulls['mean']:.4f}), "
+            f"worst case {bulls['worst']}, first guess {bulls['first_guess']}, found on guess "
+            f"1 / 2 / ... : {_hist(bulls['histogram'])}.\n\n"
+            f"**Worst case first**, W(p,c): the fewest guesses that find every secret, then "
+            f"the least total under that limit (W: total):\n\n{worst}\n\n"
+            f"**Possible codes only**, MM*(p,c): every guess must be a code that could still "
+            f"be the secret (total, worst case in brackets):\n\n{possible}")
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "evaluation": render_evaluation,
     "consistent-openings": render_consistent_openings,
     "entropy-study": render_entropy_study,
     "mm58": render_mm58,
+    "optimal": render_optimal,
+    "ledger": render_ledger,
+    "unpublished": render_unpublished,
 }
 
 

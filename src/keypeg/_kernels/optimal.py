@@ -240,85 +240,28 @@ def canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_l
 
 
 @jit
-def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colmask, perms,
-          iperms, ltab, ctab, opts, stats, mheads, ment, mpool, mmeta, trace):  # pragma: no cover
-    """Return cost(S) if below `budget`, else a lower bound >= budget (INF: infeasible).
+def lbs_empty(P):  # pragma: no cover - compiled
+    return np.full(P, INF, dtype=np.int64)
 
-    `depth` is the number of guesses left (including this one), `kmax` the most parts any
-    probe can make on S, `dist` the distance from the root (for the trace), and
-    (gperm, gphi) the symmetry group fixing the guesses played so far (`played`, a mask).
-    """
+
+@jit
+def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask,
+                 iperms, ltab, ctab, opts, stats, trace):  # pragma: no cover - compiled
+    """Choose the probes worth scoring on S (one per symmetry class), count how each cuts S,
+    and bound each one. Returns (probes, counts, nparts, lbs, order, kS, lb, low, is_cand):
+    `order` lists the probes under `budget`, cheapest bound first (candidates first among
+    equals); kS is the most parts any probe makes; lb the raised lower bound of S; low the
+    least bound among the probes the budget already rules out."""
     m = S.shape[0]
-    if m == 1:
-        return np.int64(1) if depth >= 1 else INF
-    if depth <= 1:
-        return INF
-    if m == 2:
-        return np.int64(3)
-    dmax = ctab.shape[1] - 1
-    if m > ctab[kmax, min(depth, dmax)]:
-        return INF
-    lb = ltab[kmax, m]
-    if lb >= budget:
-        return lb
-    if stats[S_ABORT] != 0:
-        return max(lb, budget)
-    dkey = depth if opts[O_CAPPED] else 0
-    e = memo_find(S, dkey, mheads, ment, mpool)
-    if e >= 0:
-        stats[S_MEMO_HITS] += 1
-        if ment[e, M_GUESS] >= 0:
-            return ment[e, M_VAL]
-        if ment[e, M_VAL] >= budget:
-            return ment[e, M_VAL]
-        lb = max(lb, ment[e, M_VAL])
-    stats[S_NODES] += 1
     R = opts[O_R]
     win = opts[O_WIN]
     N = table.shape[0]
-    # Small sets. A candidate that tells every code apart costs 2m - 1, and nothing is
-    # cheaper. Without one, every strategy costs at least 2m (a part of n codes costs at
-    # least 2n - 1, and some part keeps two codes together), and a candidate leaving a
-    # single pair together reaches 2m.
-    if m <= R:
-        seen = np.zeros(R, dtype=np.int64)
-        one_pair = np.int64(-1)
-        for i in range(m):
-            ci = S[i]
-            seen[:] = 0
-            pairs = 0
-            for j in range(m):
-                r = table[ci, S[j]]
-                seen[r] += 1
-                if seen[r] == 2:
-                    pairs += 1
-                elif seen[r] > 2:
-                    pairs = 2
-                if pairs > 1:
-                    break
-            if pairs == 0:
-                stats[S_SHORTCUTS] += 1
-                value = np.int64(2 * m - 1)
-                memo_store(S, dkey, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
-                return value
-            if pairs == 1 and one_pair < 0 and depth >= 3:
-                one_pair = np.int64(S[i])
-        if one_pair >= 0:
-            stats[S_SHORTCUTS] += 1
-            value = np.int64(2 * m)
-            memo_store(S, dkey, value, one_pair, mheads, ment, mpool, mmeta, stats)
-            return value
-        if 2 * m > lb:
-            lb = np.int64(2 * m)
-            if lb >= budget:
-                memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
-                return lb
+    dmax = ctab.shape[1] - 1
     # which codes are candidates, which colours are free (never played) or absent
     nsym = opts[O_NSYM]
     present = np.uint64(0)
     for i in range(m):
         present |= colmask[S[i]]
-    is_free = np.zeros(nsym, dtype=np.bool_)
     is_zero = np.zeros(nsym, dtype=np.bool_)
     free_list = np.zeros(nsym, dtype=np.int64)
     zero_list = np.zeros(nsym, dtype=np.int64)
@@ -331,7 +274,6 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             zero_list[n_zero] = c
             n_zero += 1
         elif not (played & bit):
-            is_free[c] = True
             free_list[n_free] = c
             n_free += 1
     is_cand = np.zeros(N, dtype=np.bool_)
@@ -381,10 +323,7 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     if lbS > lb:
         lb = lbS
     if lb >= budget:
-        stats[10] += 1
-        stats[11] += P
-        memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
-        return lb
+        return probes, counts, nparts, lbs_empty(P), probes[:0], kS, lb, INF, is_cand
     # bounds, feasibility under the depth cap, and the order of the probes
     low = INF
     dnext = min(depth - 1, dmax)
@@ -421,6 +360,89 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             if opts[O_TRACE] != 0 and dist == 0 and lbs[t] < INF:
                 _trace(trace, stats, T_PRUNED, probes[t], lbs[t], budget, 0, 0)
     order = live[np.argsort(keys[live[:n_live]], kind="mergesort")]
+    return probes, counts, nparts, lbs, order, kS, lb, low, is_cand
+
+
+@jit
+def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colmask, perms,
+          iperms, ltab, ctab, opts, stats, mheads, ment, mpool, mmeta, trace):  # pragma: no cover
+    """Return cost(S) if below `budget`, else a lower bound >= budget (INF: infeasible).
+
+    `depth` is the number of guesses left (including this one), `kmax` the most parts any
+    probe can make on S, `dist` the distance from the root (for the trace), and
+    (gperm, gphi) the symmetry group fixing the guesses played so far (`played`, a mask).
+    """
+    m = S.shape[0]
+    if m == 1:
+        return np.int64(1) if depth >= 1 else INF
+    if depth <= 1:
+        return INF
+    if m == 2:
+        return np.int64(3)
+    dmax = ctab.shape[1] - 1
+    if m > ctab[kmax, min(depth, dmax)]:
+        return INF
+    lb = ltab[kmax, m]
+    if lb >= budget:
+        return lb
+    if stats[S_ABORT] != 0:
+        return max(lb, budget)
+    dkey = depth if opts[O_CAPPED] else 0
+    e = memo_find(S, dkey, mheads, ment, mpool)
+    if e >= 0:
+        stats[S_MEMO_HITS] += 1
+        if ment[e, M_GUESS] >= 0:
+            return ment[e, M_VAL]
+        if ment[e, M_VAL] >= budget:
+            return ment[e, M_VAL]
+        lb = max(lb, ment[e, M_VAL])
+    stats[S_NODES] += 1
+    R = opts[O_R]
+    win = opts[O_WIN]
+    # Small sets. A candidate that tells every code apart costs 2m - 1, and nothing is
+    # cheaper. Without one, every strategy costs at least 2m (a part of n codes costs at
+    # least 2n - 1, and some part keeps two codes together), and a candidate leaving a
+    # single pair together reaches 2m.
+    if m <= R:
+        seen = np.zeros(R, dtype=np.int64)
+        one_pair = np.int64(-1)
+        for i in range(m):
+            ci = S[i]
+            seen[:] = 0
+            pairs = 0
+            for j in range(m):
+                r = table[ci, S[j]]
+                seen[r] += 1
+                if seen[r] == 2:
+                    pairs += 1
+                elif seen[r] > 2:
+                    pairs = 2
+                if pairs > 1:
+                    break
+            if pairs == 0:
+                stats[S_SHORTCUTS] += 1
+                value = np.int64(2 * m - 1)
+                memo_store(S, dkey, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
+                return value
+            if pairs == 1 and one_pair < 0 and depth >= 3:
+                one_pair = np.int64(S[i])
+        if one_pair >= 0:
+            stats[S_SHORTCUTS] += 1
+            value = np.int64(2 * m)
+            memo_store(S, dkey, value, one_pair, mheads, ment, mpool, mmeta, stats)
+            return value
+        if 2 * m > lb:
+            lb = np.int64(2 * m)
+            if lb >= budget:
+                memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+                return lb
+    probes, counts, nparts, lbs, order, kS, lb, low, is_cand = score_probes(
+        S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask, iperms,
+        ltab, ctab, opts, stats, trace)
+    P = probes.shape[0]
+    if lb >= budget:
+        memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+        return lb
     best = budget
     best_guess = np.int64(-1)
     buf = np.empty(m, dtype=np.int32)

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +29,8 @@ from ..tree import DecisionTree
 #: Deepest tree the search considers when the number of guesses is not capped.
 DEPTH_UNCAPPED = 40
 OBJECTIVES = ("total", "worst")
+#: Sets at least this big are solved with the parts of each first guess on both cores.
+PARALLEL_MIN = 1000
 #: Memo capacity: sets remembered, and codes stored over all of them (about 200 MB in all).
 MEMO_ENTRIES = 1 << 21
 MEMO_POOL = 1 << 26
@@ -123,6 +126,10 @@ class _Search:
         self.mpool = np.empty(int(min(MEMO_POOL, max(1 << 16, 16384 * n_max))), np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
         self.trace = np.zeros((4096 if trace else 1, k.T_COLS), dtype=np.int64)
+        #: Searches run by workers on parts of the root, and the root's optimal guess they
+        #: were coordinated to (the parallel search); consulted when rebuilding the tree.
+        self.helpers: list[_Search] = []
+        self.root_guess = -1
 
     def group_after(self, guesses: list[int]) -> tuple[np.ndarray, np.ndarray, np.uint64]:
         gperm = np.arange(self.perms.shape[0], dtype=np.int32)
@@ -141,30 +148,53 @@ class _Search:
             self.mpool, self.mmeta, self.trace,
         ))
 
-    def guess_for(self, S: np.ndarray, depth: int, guesses: list[int]) -> int:
-        """Return the optimal guess for S (re-solving S if the memo lost it)."""
+    def run_part(self, S: np.ndarray, depth: int, budget: int, kmax: int, gperm: np.ndarray,
+                 gphi: np.ndarray, played: np.uint64) -> int:
+        """Solve one part under a first guess (a worker's task)."""
+        return int(k.solve(
+            np.ascontiguousarray(S, dtype=np.int32), depth, budget, kmax, 1, gperm, gphi,
+            played, self.table, self.space.codes, self.space.colmask, self.perms, self.iperms,
+            self.ltab, self.ctab, self.opts, self.stats, self.mheads, self.ment, self.mpool,
+            self.mmeta, self.trace,
+        ))
+
+    def known_guess(self, S: np.ndarray, depth: int) -> int:
+        """Return the optimal guess for S recorded in this memo, or -1."""
+        dkey = depth if self.opts[k.O_CAPPED] else 0
+        return int(k.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)[1])
+
+    def guess_for(self, S: np.ndarray, depth: int, guesses: list[int], *,
+                  root: bool = False) -> int:
+        """Return the optimal guess for S from the memos (re-solving S if they lost it)."""
         m = S.shape[0]
         if m <= 2:
             return int(S[0])
-        dkey = depth if self.opts[k.O_CAPPED] else 0
-        value, guess = k.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)
+        if root and self.root_guess >= 0:
+            return self.root_guess
+        for search in [self, *self.helpers]:
+            guess = search.known_guess(S, depth)
+            if guess >= 0:
+                return guess
+        saved = self.opts[k.O_FIRST]
+        self.opts[k.O_FIRST] = -1
+        self.run(S, depth, int(k.INF), guesses, dist=1)
+        self.opts[k.O_FIRST] = saved
+        guess = self.known_guess(S, depth)
         if guess < 0:
-            saved = self.opts[k.O_FIRST]
-            self.opts[k.O_FIRST] = -1
-            self.run(S, depth, int(k.INF), guesses, dist=1)
-            self.opts[k.O_FIRST] = saved
-            value, guess = k.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)
-            if guess < 0:
-                raise KeypegError("internal error: the optimal guess of a set was lost.")
-        return int(guess)
+            raise KeypegError("internal error: the optimal guess of a set was lost.")
+        return guess
 
 
 def _counters(search: _Search) -> dict[str, int]:
-    s = search.stats
-    return {"nodes": int(s[k.S_NODES]), "probes": int(s[k.S_PROBES]),
-            "memo_hits": int(s[k.S_MEMO_HITS]), "shortcuts": int(s[k.S_SHORTCUTS]),
-            "memo_entries": int(search.mmeta[k.MM_ENTRIES]),
-            "memo_resets": int(s[k.S_MEMO_RESETS])}
+    everyone = [search, *search.helpers]
+
+    def total(i: int) -> int:
+        return sum(int(x.stats[i]) for x in everyone)
+
+    return {"nodes": total(k.S_NODES), "probes": total(k.S_PROBES),
+            "memo_hits": total(k.S_MEMO_HITS), "shortcuts": total(k.S_SHORTCUTS),
+            "memo_entries": sum(int(x.mmeta[k.MM_ENTRIES]) for x in everyone),
+            "memo_resets": total(k.S_MEMO_RESETS), "workers": len(search.helpers) or 1}
 
 
 def solve_optimal(
@@ -179,14 +209,17 @@ def solve_optimal(
     trace: bool = False,
     time_limit: float | None = None,
     progress: Callable[[dict[str, int]], None] | None = None,
+    workers: int | None = None,
 ) -> OptimalResult:
     """Return an optimal strategy tree and its total.
 
     `objective` "total" minimises the total number of guesses (under `max_guesses`, the
     number of guesses allowed counting those already played, when given); "worst" first
     minimises the worst case, then the total. `possible_only` plays only codes that could be
-    the secret (MM*). `first` forces the first guess. Raises `KeypegError` when no tree
-    fits, `LimitExceededError` past `time_limit` seconds.
+    the secret (MM*). `first` forces the first guess. `workers` threads solve the parts of
+    each first guess in parallel (by default both cores for sets of 1,000 codes or more);
+    the result is the same either way. Raises `KeypegError` when no tree fits,
+    `LimitExceededError` past `time_limit` seconds.
     """
     space = rules if isinstance(rules, CodeSpace) else get_space(rules)
     if objective not in OBJECTIVES:
@@ -223,10 +256,18 @@ def solve_optimal(
         depth = (cap - len(guesses)) if cap is not None else DEPTH_UNCAPPED
         if depth < 1:
             raise KeypegError(f"no guesses are left within {cap}.")
-        search = _Search(space, possible_only=possible_only, capped=capped, first=first_index,
-                         symmetry=symmetry, trace=trace, n_max=int(S.size))
+        def new_search(trace: bool = trace, capped: bool = capped) -> _Search:
+            return _Search(space, possible_only=possible_only, capped=capped,
+                           first=first_index, symmetry=symmetry, trace=trace,
+                           n_max=int(S.size))
+
+        search = new_search()
         fits = [t for t, w in heuristics if cap is None or w <= cap]
         budget = min(fits) - offset + 1 if fits else int(k.INF)
+        n_workers = workers if workers is not None else (
+            min(2, os.cpu_count() or 1) if S.size >= PARALLEL_MIN else 1)
+        if n_workers > 1 and not trace and S.size > 2:
+            search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         cost = _run_watched(search, S, depth, budget, guesses, time_limit, started, progress)
         if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
             raise KeypegError("internal error: the search missed the heuristic tree.")
@@ -270,19 +311,29 @@ def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
 def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int],
                  time_limit: float | None, started: float,
                  progress: Callable[[dict[str, int]], None] | None) -> int:
-    """Run the search in a thread (the kernel releases the GIL) while this thread reports
-    progress and enforces the time limit."""
+    """Run the search (in parallel when it has helpers) in a thread, since the kernel
+    releases the GIL, while this thread reports progress and enforces the time limit."""
+    from .parallel import solve_root
+
+    def run() -> int:
+        if not search.helpers:
+            return search.run(S, depth, budget, guesses)
+        cost, guess = solve_root(search, search.helpers, S, depth, budget, guesses)
+        search.root_guess = guess
+        return cost
+
     if time_limit is None and progress is None:
-        return search.run(S, depth, budget, guesses)
+        return run()
     result: list[int] = []
     error: list[BaseException] = []
 
     def work() -> None:
         try:
-            result.append(search.run(S, depth, budget, guesses))
+            result.append(run())
         except BaseException as exc:  # noqa: BLE001 - re-raised below
             error.append(exc)
 
+    everyone = [search, *search.helpers]
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     while worker.is_alive():
@@ -292,9 +343,11 @@ def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesse
             progress({"root_done": int(s[k.S_ROOT_DONE]), "root_total": int(s[k.S_ROOT_TOTAL]),
                       "parts_done": int(s[k.S_PARTS_DONE]),
                       "parts_total": int(s[k.S_PARTS_TOTAL]),
-                      "best": int(s[k.S_BEST]), "nodes": int(s[k.S_NODES])})
+                      "best": int(s[k.S_BEST]),
+                      "nodes": sum(int(x.stats[k.S_NODES]) for x in everyone)})
         if time_limit is not None and time.perf_counter() - started > time_limit:
-            search.stats[k.S_ABORT] = 1
+            for x in everyone:
+                x.stats[k.S_ABORT] = 1
             worker.join()
             raise LimitExceededError(
                 f"the optimal search did not finish within {time_limit:g} s."
@@ -318,7 +371,7 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
     start = len(guesses) + 1
     while stack:
         cands, par, resp, left, played = stack.pop()
-        g = search.guess_for(cands, left, played)
+        g = search.guess_for(cands, left, played, root=par < 0)
         me = len(guess_l)
         guess_l.append(g)
         parent_l.append(par)

@@ -1,0 +1,127 @@
+"""The root of the optimal search on several workers.
+
+The parts a first guess cuts the secrets into are independent subproblems: each is solved
+by a worker with the budget the guess has left when the part starts (the other parts
+counted at their lower bounds). A worker is a thread running the compiled search (it
+releases the GIL) with a memo of its own, so a process pool or a Ray cluster can take its
+place. First guesses are taken in the same order as in the serial search and a guess wins
+only by being strictly cheaper, so the optimum and the tree are the same as serially.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._kernels import optimal as k
+
+if TYPE_CHECKING:
+    from .search import _Search
+
+
+class PartTask:
+    """One part of one first guess, handed to a worker."""
+
+    def __init__(self, part: np.ndarray, plb: int) -> None:
+        self.part = part
+        self.plb = plb
+
+
+def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int, budget: int,
+               guesses: list[int], on_probe: Callable[[int, int], None] | None = None
+               ) -> tuple[int, int]:
+    """Return (cost, best first guess) of S, or (lower bound >= budget, -1).
+
+    `main` scores the first guesses; each of `workers` (searches with their own memo)
+    solves parts. The caller rebuilds the tree from all their memos.
+    """
+    space = main.space
+    gperm, gphi, played = main.group_after(guesses)
+    R = int(main.opts[k.O_R])
+    S = np.ascontiguousarray(S, dtype=np.int32)
+    lb0 = int(main.ltab[R, S.size])
+    probes, counts, nparts, lbs, order, kS, lb, low, is_cand = k.score_probes(
+        S, depth, budget, R, 0, lb0, gperm, gphi, played, main.table, space.codes,
+        space.colmask, main.iperms, main.ltab, main.ctab, main.opts, main.stats, main.trace)
+    if lb >= budget:
+        return int(lb), -1
+    best, best_guess = budget, -1
+    low = int(low)
+    explored: list[int] = []
+    map_ab = np.empty(R, dtype=np.int64)
+    map_ba = np.empty(R, dtype=np.int64)
+    main.stats[k.S_ROOT_TOTAL] = len(order)
+    with ThreadPoolExecutor(max_workers=len(workers)) as pool:
+        for t in order.tolist():
+            g = int(probes[t])
+            if lbs[t] >= best:
+                low = min(low, int(lbs[t]))
+                break
+            if any(lbs[o] == lbs[t] and nparts[o] == nparts[t] and k._same_cut(
+                    main.table, g, int(probes[o]), S, is_cand[g], is_cand[int(probes[o])],
+                    space.win, map_ab, map_ba) for o in explored):
+                continue  # cuts S like a first guess already tried: same cost
+            explored.append(t)
+            running = _probe(pool, main, workers, S, g, int(lbs[t]), best, depth, int(kS),
+                             gperm, gphi, played)
+            if running < best:
+                best, best_guess = running, g
+                main.stats[k.S_BEST] = best
+            else:
+                low = min(low, running)
+            main.stats[k.S_ROOT_DONE] += 1
+            if on_probe is not None:
+                on_probe(g, running)
+    if best_guess >= 0:
+        return best, best_guess
+    return max(int(lb), low), -1
+
+
+def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: np.ndarray,
+           g: int, lbg: int, best: int, depth: int, kS: int, gperm: np.ndarray,
+           gphi: np.ndarray, played: np.uint64) -> int:
+    """Return the cost of first guess g (or a lower bound >= best when it loses)."""
+    space = main.space
+    parts = space.partition(g, S)
+    tasks = [PartTask(p, int(main.ltab[kS, p.size]))
+             for r, p in sorted(parts.items(), key=lambda item: item[1].size)
+             if r != space.win and p.size > 2]
+    if not tasks:
+        return lbg
+    cperm, cphi = k.child_group(gperm, gphi, g, space.codes, main.perms)
+    cplayed = np.uint64(played | space.colmask[g])
+    extra = 0  # solved parts: exact cost minus the bound already counted in lbg
+    free = list(workers)
+    running: dict[Future[int], tuple[PartTask, _Search]] = {}
+    pending = list(tasks)
+    main.stats[k.S_PARTS_TOTAL] = len(tasks)
+    main.stats[k.S_PARTS_DONE] = 0
+    while pending or running:
+        while pending and free and lbg + extra < best:
+            task = pending.pop(0)
+            search = free.pop()
+            search.stats[k.S_ABORT] = 0
+            part_budget = best - (lbg + extra - task.plb)
+            future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
+                                 cperm, cphi, cplayed)
+            running[future] = (task, search)
+        if not running:
+            break
+        done, _ = wait(running, return_when=FIRST_COMPLETED)
+        for future in done:
+            task, search = running.pop(future)
+            free.append(search)
+            if search.stats[k.S_ABORT]:
+                continue  # stopped on purpose: its value means nothing
+            extra += future.result() - task.plb
+            main.stats[k.S_PARTS_DONE] += 1
+        if lbg + extra >= best:
+            for _task, search in running.values():
+                search.stats[k.S_ABORT] = 1
+            pending.clear()
+    for future in list(running):
+        future.result()
+    return lbg + extra
