@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from run import median_time
 
-from keypeg.rules import find_rules
+from keypeg.rules import Rules, find_rules
 from keypeg.space import CodeSpace, get_space
 
 
@@ -50,3 +50,83 @@ def strategies() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["strategies"] = strategies
+
+
+def optimal() -> tuple[list[dict], list[str]]:
+    import time
+
+    from keypeg.solver import solve_optimal
+    from keypeg.solver.ledger import run_ledger
+
+    rows = []
+    classic = Rules(pegs=4, colors=6)
+    rows.append({"job": "optimal MM(4,6) = 5,625 (search, 2 cores)",
+                 "seconds": median_time(lambda: solve_optimal(classic), repeats=5),
+                 "goal_s": 0.5})
+    rows.append({"job": "optimal MM(4,6), one core",
+                 "seconds": median_time(lambda: solve_optimal(classic, workers=1), repeats=5),
+                 "goal_s": 0.5})
+    mm47 = Rules(pegs=4, colors=7)
+    rows.append({"job": "optimal MM(4,7) = 11,228 (2 cores, median of 3)",
+                 "seconds": median_time(lambda: solve_optimal(mm47), repeats=3, warmup=0),
+                 "goal_s": 90.0})
+    started = time.perf_counter()
+    cells = run_ledger(max_seconds=600)
+    assert all(c["status"] == "ok" for c in cells)
+    rows.append({"job": f"every published ledger cell ({len(cells)}, MM(4,7) included, one run)",
+                 "seconds": time.perf_counter() - started, "goal_s": 300.0})
+    bulls = find_rules("bulls-and-cows")
+    started = time.perf_counter()
+    result = solve_optimal(bulls)
+    rows.append({"job": f"optimal bulls-and-cows = {result.total:,} (2 cores, one run)",
+                 "seconds": time.perf_counter() - started, "goal_s": 300.0})
+    return rows, ["The MM(4,6) goal is the C solver's time; its stretch goal is 0.15 s.",
+                  "MM(4,7): stretch goal 30 s on both cores; bulls-and-cows: stretch 60 s."]
+
+
+def hints() -> tuple[list[dict], list[str]]:
+    """Optimal-hint latency for classic positions reached by random play (mostly off the
+    stored tree, so searched live), by number of candidates."""
+    import random
+    import statistics
+    import time
+
+    from keypeg.feedback import score
+    from keypeg.game import GameState
+    from keypeg.strategies import find_strategy
+
+    rules = find_rules("classic")
+    space = get_space(rules)
+    rng = random.Random(7)
+    strategy = find_strategy("optimal", time_limit=None, max_candidates=None)
+    strategy.next_guess(GameState.start(space).after("1122", "1B1W"))  # warm up
+    buckets: dict[str, list[float]] = {}
+    edges = [(1, 10), (11, 30), (31, 100), (101, 300), (301, 1296)]
+    for _ in range(120):
+        secret = space.code(rng.randrange(space.size))
+        state = GameState.start(space)
+        while not state.solved:
+            t = time.perf_counter()
+            strategy.next_guess(state)
+            dt = time.perf_counter() - t
+            for lo, hi in edges:
+                if lo <= state.count <= hi:
+                    buckets.setdefault(f"{lo}-{hi}", []).append(dt)
+            guess = space.code(int(state.candidates[rng.randrange(state.count)]))
+            state = state.after(guess, score(secret.symbols, guess.symbols, rules))
+    rows = []
+    for lo, hi in edges:
+        times = buckets.get(f"{lo}-{hi}", [])
+        if not times:
+            continue
+        goal = 0.1 if hi <= 100 else None
+        rows.append({"job": f"optimal hint, {lo}-{hi} candidates ({len(times)} positions): "
+                            f"median", "seconds": statistics.median(times), "goal_s": goal})
+        rows.append({"job": f"optimal hint, {lo}-{hi} candidates: worst",
+                     "seconds": max(times), "goal_s": goal})
+    return rows, ["Positions from 120 games of random consistent play against random "
+                  "secrets; each hint searched live unless on the shipped MM(4,6) tree."]
+
+
+GROUPS["optimal"] = optimal
+GROUPS["hints"] = hints

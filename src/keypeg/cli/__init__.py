@@ -8,6 +8,7 @@ import typer
 from .evaluate import evaluate_command
 from .interactive import assist, play
 from .optimal import ledger_command, optimal_command
+from .serve import serve
 from .solve import solve
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ app.command()(assist)
 app.command("evaluate")(evaluate_command)
 app.command("optimal")(optimal_command)
 app.command("ledger")(ledger_command)
+app.command()(serve)
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:

@@ -57,6 +57,8 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     with ThreadPoolExecutor(max_workers=len(workers)) as pool:
         for t in order.tolist():
             g = int(probes[t])
+            if main.stats[k.S_ABORT]:
+                break  # the caller gave up (time limit): the result is not used
             if lbs[t] >= best:
                 low = min(low, int(lbs[t]))
                 break
@@ -100,7 +102,7 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
     main.stats[k.S_PARTS_TOTAL] = len(tasks)
     main.stats[k.S_PARTS_DONE] = 0
     while pending or running:
-        while pending and free and lbg + extra < best:
+        while pending and free and lbg + extra < best and not main.stats[k.S_ABORT]:
             task = pending.pop(0)
             search = free.pop()
             search.stats[k.S_ABORT] = 0

@@ -1,0 +1,1 @@
+"""The web page and its JSON API (FastAPI); `keypeg serve` runs it."""

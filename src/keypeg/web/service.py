@@ -1,0 +1,319 @@
+"""What the web API does, without HTTP: games, hints, cuts and the strategy lab.
+
+Kept apart from the FastAPI routes so it can be tested and timed on its own. Every
+function raises `KeypegError` subclasses for bad input; the app turns them into 4xx.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import asdict
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ..codes import Code, alphabet_text
+from ..errors import KeypegError, LimitExceededError
+from ..feedback import score
+from ..game import Clue, GameState
+from ..hints import LIST_LIMIT, cut, hint
+from ..rules import PRESETS, Rules, find_rules, rules_name
+from ..space import get_space
+from ..store import Store
+from ..strategies import STRATEGY_NAMES, TABLE_STRATEGIES, evaluate, find_strategy
+
+#: Seconds a hints request may spend on the optimal guess off the stored trees.
+HINT_OPTIMAL_LIMIT = 1.0
+#: Spaces up to this size get exact one-step hints and an exact lab straight away.
+EXACT_LIMIT = 8192
+#: Secrets played in a sampled (approximate) lab.
+LAB_SAMPLE = 40
+
+
+class GameNotFound(KeypegError):
+    """Raised for an unknown game id."""
+
+
+class GameOver(KeypegError):
+    """Raised for a guess in a game that is over."""
+
+
+def rules_info(rules: Rules) -> dict[str, Any]:
+    """Return what the page needs to know about some rules."""
+    return {
+        "name": rules_name(rules),
+        "description": rules.describe(),
+        "pegs": rules.pegs,
+        "colors": rules.colors,
+        "symbols": alphabet_text(rules),
+        "digits": rules.digits,
+        "repeats": rules.repeats,
+        "blanks": rules.blanks,
+        "feedback": rules.feedback,
+        "max_guesses": rules.max_guesses,
+        "codes": rules.size,
+    }
+
+
+def presets() -> list[dict[str, Any]]:
+    """Return every preset, in registry order."""
+    return [{**rules_info(p.rules), "title": p.description, "aliases": list(p.aliases)}
+            for p in PRESETS]
+
+
+class Service:
+    """The web application's state: the store and a few caches."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._hints: OrderedDict[tuple[str, tuple[str, ...]], dict[str, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, rules_name_: str, seed: int | None = None) -> dict[str, Any]:
+        """Start a game; the secret stays in the store."""
+        rules = find_rules(rules_name_)
+        space = get_space(rules)
+        rng = random.Random(seed) if seed is not None else random.SystemRandom()
+        secret = space.text(rng.randrange(space.size))
+        game_id = secrets.token_urlsafe(16)
+        self.store.create_game(game_id, rules_name(rules), secret)
+        return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
+                "info": rules_info(rules)}
+
+    def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, GameState]:
+        game = self.store.get_game(game_id)
+        if game is None:
+            raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
+        rules = find_rules(game["rules"])
+        state = GameState.from_clues(rules, [f"{g}={f}" for g, f in game["history"]])
+        return game, rules, state
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """Return a game's public view (the secret only once it is over)."""
+        game, rules, state = self._game(game_id)
+        out = {"id": game_id, "rules": game["rules"], "max_guesses": rules.max_guesses,
+               "info": rules_info(rules), "history": game["history"], "over": game["over"],
+               "solved": state.solved, "candidates": state.count}
+        if game["over"]:
+            out["secret"] = game["secret"]
+        return out
+
+    def guess(self, game_id: str, guess_text: str) -> dict[str, Any]:
+        """Score a guess against the secret and save it."""
+        game, rules, state = self._game(game_id)
+        if game["over"]:
+            raise GameOver("this game is over; start a new one.")
+        guess = Code.parse(guess_text, rules)
+        secret = Code.parse(game["secret"], rules)
+        fb = score(secret.symbols, guess.symbols, rules)
+        state = state.after(guess, fb)
+        history = [*game["history"], [str(guess), str(fb)]]
+        solved = state.solved
+        over = solved or (rules.max_guesses is not None and len(history) >= rules.max_guesses)
+        self.store.update_game(game_id, history, over)
+        out: dict[str, Any] = {"guess": str(guess), "feedback": str(fb),
+                               "marks": list(fb.marks), "candidates": state.count,
+                               "bits": round(state.bits, 3), "solved": solved, "over": over,
+                               "guesses": len(history)}
+        if over:
+            out["secret"] = game["secret"]
+        return out
+
+    def game_hints(self, game_id: str) -> dict[str, Any]:
+        """Return the hints for a game's current position."""
+        game, rules, _ = self._game(game_id)
+        return self.hints(game["rules"], [tuple(c) for c in game["history"]])
+
+    # ------------------------------------------------------------------ hints
+    def hints(self, rules_text: str, history: list[Any]) -> dict[str, Any]:
+        """Return the hints panel for a position (cached: positions repeat a lot)."""
+        rules = find_rules(rules_text)
+        clues = _clues(rules, history)
+        key = (rules_name(rules), tuple(str(c) for c in clues))
+        with self._lock:
+            if key in self._hints:
+                self._hints.move_to_end(key)
+                return self._hints[key]
+        state = GameState(get_space(rules), clues)
+        out = self._compute_hints(state)
+        with self._lock:
+            self._hints[key] = out
+            while len(self._hints) > 5000:
+                self._hints.popitem(last=False)
+        return out
+
+    def _compute_hints(self, state: GameState) -> dict[str, Any]:
+        space = state.space
+        exact = space.size <= EXACT_LIMIT or state.count <= 2000
+        out: dict[str, Any] = {
+            "candidates": state.count,
+            "bits": round(state.bits, 3),
+            "list": state.candidate_texts() if state.count <= LIST_LIMIT else None,
+            "solved": state.solved,
+            "strategies": [],
+            "optimal": None,
+            "optimal_note": None,
+            "approximate": False,
+        }
+        if state.solved:
+            return out
+        if exact:
+            h = hint(state, optimal_limit=HINT_OPTIMAL_LIMIT)
+            out["strategies"] = [_strategy_row(s) for s in h.strategies]
+            out["optimal"] = None if h.optimal is None else _strategy_row(h.optimal)
+            out["optimal_note"] = h.optimal_note
+            return out
+        out["approximate"] = True
+        out["note"] = (f"{state.count:,} candidates in a space of {space.size:,} codes: each "
+                       "strategy scores its probes against a sample of 400 candidates "
+                       "(approximate).")
+        out["strategies"] = _sampled_strategy_rows(state)
+        out["optimal_note"] = (f"{state.count:,} candidates are too many for a live optimal "
+                               "search.")
+        return out
+
+    # ------------------------------------------------------------------ cut
+    def cut(self, rules_text: str, history: list[Any], guess: str) -> dict[str, Any]:
+        """Return how `guess` would cut the candidates left by `history`."""
+        rules = find_rules(rules_text)
+        state = GameState(get_space(rules), _clues(rules, history))
+        parts = cut(state, Code.parse(guess, rules))
+        return {"guess": str(Code.parse(guess, rules)), "candidates": state.count,
+                "parts": [{"feedback": fb, "size": n} for fb, n in parts],
+                "largest": max(n for _, n in parts), "count": len(parts)}
+
+    # ------------------------------------------------------------------ watch
+    def watch_step(self, rules_text: str, strategy: str, secret: str,
+                   history: list[Any]) -> dict[str, Any]:
+        """Return the next guess of `strategy` and its feedback against `secret`."""
+        rules = find_rules(rules_text)
+        space = get_space(rules)
+        code = Code.parse(secret, rules)
+        state = GameState(space, _clues(rules, history))
+        if state.solved:
+            raise GameOver("the secret is already found.")
+        if state.count > 2000 and space.size > EXACT_LIMIT and strategy != "consistent":
+            strat = find_strategy(strategy, possible_only=True)
+            approximate = True
+        else:
+            strat = _strategy(strategy)
+            approximate = False
+        guess = strat.next_guess(state)
+        fb = score(code.symbols, guess.symbols, rules)
+        after = state.after(guess, fb)
+        return {"guess": str(guess), "feedback": str(fb), "marks": list(fb.marks),
+                "candidates": after.count, "bits": round(after.bits, 3), "solved": after.solved,
+                "approximate": approximate}
+
+    def random_secret(self, rules_text: str) -> str:
+        """Return a random code of the rules (for Watch)."""
+        space = get_space(find_rules(rules_text))
+        return space.text(random.SystemRandom().randrange(space.size))
+
+    # ------------------------------------------------------------------ lab
+    def lab(self, rules_text: str, *, time_limit: float = 20.0) -> dict[str, Any]:
+        """Return each strategy's evaluation: exact and cached when it can be computed (or
+        was before), else an approximate one over sampled secrets, labelled so."""
+        rules = find_rules(rules_text)
+        key = f"lab:{rules.key}:v1"
+        cached = self.store.get_cached(key) or shipped_labs().get(rules.key)
+        if cached is not None:
+            return {**cached, "rules": rules_name(rules)}
+        space = get_space(rules)
+        if space.size <= EXACT_LIMIT:
+            started = time.perf_counter()
+            trees = evaluate([find_strategy(n) for n in TABLE_STRATEGIES], space)
+            rows = [{**t.summary(), "strategy": n}
+                    for n, t in zip(TABLE_STRATEGIES, trees, strict=True)]
+            result = {"rules": rules_name(rules), "exact": True, "secrets": space.size,
+                      "rows": rows, "seconds": round(time.perf_counter() - started, 3)}
+            self.store.put_cached(key, result)
+            return result
+        return _sampled_lab(rules, time_limit)
+
+
+@cache
+def shipped_labs() -> dict[str, dict[str, Any]]:
+    """Return the exact labs computed ahead of time (data/lab.json), by code space."""
+    path = resources.files("keypeg").joinpath("data/lab.json")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def _strategy(name: str):  # type: ignore[no-untyped-def]
+    if name not in STRATEGY_NAMES:
+        raise KeypegError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
+    if name == "optimal":
+        return find_strategy("optimal", time_limit=5.0)
+    return find_strategy(name)
+
+
+def _clues(rules: Rules, history: list[Any]) -> list[Clue]:
+    clues = []
+    for i, item in enumerate(history):
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise KeypegError(f"history item {i + 1} must be [guess, feedback], not {item!r}.")
+        clues.append(Clue.make(str(item[0]), str(item[1]), rules))
+    return clues
+
+
+def _strategy_row(s: Any) -> dict[str, Any]:
+    return {k: v for k, v in asdict(s).items()}
+
+
+def _sampled_strategy_rows(state: GameState) -> list[dict[str, Any]]:
+    """One-step guesses scored on a sample of candidates (big spaces, early in a game)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    sample = np.sort(rng.choice(state.candidates, size=400, replace=False))
+    sampled = GameState(state.space, state.history, candidates=sample)
+    rows = []
+    for name in ("maxsize", "expsize", "entropy", "parts"):
+        guess = find_strategy(name, possible_only=True).next_guess(sampled)
+        sizes = state.space.part_sizes(guess.index, state.candidates)
+        rows.append({"name": name, "guess": str(guess), "largest_part": int(sizes.max()),
+                     "possible": state.is_candidate(guess.index)})
+    first = int(state.candidates[0])
+    rows.insert(0, {"name": "consistent", "guess": state.space.text(first),
+                    "largest_part": int(state.space.part_sizes(first, state.candidates).max()),
+                    "possible": True})
+    return rows
+
+
+def _sampled_lab(rules: Rules, time_limit: float) -> dict[str, Any]:
+    """Play each strategy (possible codes only) against sampled secrets within the time
+    limit; the histogram is over the secrets played."""
+    space = get_space(rules)
+    rng = random.Random(1)
+    started = time.perf_counter()
+    rows = []
+    per_strategy = time_limit / len(TABLE_STRATEGIES)
+    for name in TABLE_STRATEGIES:
+        strategy = find_strategy(name, possible_only=True)
+        counts: list[int] = []
+        deadline = time.perf_counter() + per_strategy
+        while len(counts) < LAB_SAMPLE and time.perf_counter() < deadline:
+            secret = space.code(rng.randrange(space.size))
+            state = GameState.start(space)
+            while not state.solved:
+                guess = strategy.next_guess(state)
+                state = state.after(guess, score(secret.symbols, guess.symbols, rules))
+            counts.append(len(state.history))
+        if not counts:
+            raise LimitExceededError(f"{name} did not finish a single game within the limit.")
+        worst = max(counts)
+        hist = [counts.count(d) for d in range(1, worst + 1)]
+        rows.append({"strategy": name, "first_guess": None, "total": sum(counts),
+                     "mean": round(sum(counts) / len(counts), 4), "worst": worst,
+                     "histogram": hist, "games": len(counts)})
+    return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
+            "rows": rows, "seconds": round(time.perf_counter() - started, 3),
+            "note": (f"approximate: each strategy played against up to {LAB_SAMPLE} random "
+                     f"secrets (of {space.size:,}) with possible codes only; the exact lab "
+                     "of a space this size is out of reach of a web request.")}
