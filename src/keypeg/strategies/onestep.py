@@ -225,3 +225,14 @@ class RandomStrategy(Strategy):
         cands = np.ascontiguousarray(candidates, dtype=np.int32)
         rng = np.random.default_rng([self.seed, zlib.crc32(cands.tobytes())])
         return int(cands[rng.integers(cands.size)])
+
+
+def scoring_work(state: GameState) -> int:
+    """Return how many (probe, candidate) pairs a one-step strategy scores in `state`:
+    the probes left after the symmetry of the history, times the candidates."""
+    space = state.space
+    played = np.uint64(space.played_mask([c.guess.index for c in state.history]))
+    cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
+    probes = k.canonical_probes(space.codes, space.colmask, cands, played, space.rules.symbols,
+                                space.rules.repeats, False)
+    return int(probes.size) * int(cands.size)

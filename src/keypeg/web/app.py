@@ -76,12 +76,13 @@ def create_app(store: Store | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
+        text = "the request is not valid for this endpoint."
         if errors:
             first = errors[0]
-            where = ".".join(str(x) for x in first.get("loc", [])[1:]) or "request"
-            text = f"{where}: {first.get('msg', 'invalid value')}."
-        else:
-            text = "the request body is not valid JSON for this endpoint."
+            names = [str(x) for x in first.get("loc", ()) if isinstance(x, str) and x != "body"]
+            where = ".".join(names) or "request body"
+            msg = str(first.get("msg", "invalid value"))
+            text = f"{where}: {msg[:1].lower() + msg[1:]}."
         return JSONResponse({"detail": text}, status_code=422)
 
     @app.get("/api/rules", summary="Every rules preset")

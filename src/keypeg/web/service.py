@@ -26,11 +26,14 @@ from ..rules import PRESETS, Rules, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
 from ..strategies import STRATEGY_NAMES, TABLE_STRATEGIES, evaluate, find_strategy
+from ..strategies.onestep import scoring_work
 
 #: Seconds a hints request may spend on the optimal guess off the stored trees.
 HINT_OPTIMAL_LIMIT = 1.0
 #: Spaces up to this size get exact one-step hints and an exact lab straight away.
 EXACT_LIMIT = 8192
+#: Bigger spaces get exact hints while the one-step scoring stays under this many pairs.
+EXACT_WORK = 60_000_000
 #: Secrets played in a sampled (approximate) lab.
 LAB_SAMPLE = 40
 
@@ -150,7 +153,7 @@ class Service:
 
     def _compute_hints(self, state: GameState) -> dict[str, Any]:
         space = state.space
-        exact = space.size <= EXACT_LIMIT or state.count <= 2000
+        exact = space.size <= EXACT_LIMIT or scoring_work(state) <= EXACT_WORK
         out: dict[str, Any] = {
             "candidates": state.count,
             "bits": round(state.bits, 3),
