@@ -25,7 +25,7 @@ from ..hints import LIST_LIMIT, cut, hint
 from ..rules import PRESETS, Rules, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
-from ..strategies import STRATEGY_NAMES, TABLE_STRATEGIES, evaluate, find_strategy
+from ..strategies import STRATEGY_NAMES, TABLE_STRATEGIES, Strategy, evaluate, find_strategy
 from ..strategies.onestep import scoring_work
 
 #: Seconds a hints request may spend on the optimal guess off the stored trees.
@@ -248,9 +248,11 @@ def shipped_labs() -> dict[str, dict[str, Any]]:
     return json.loads(path.read_text()) if path.is_file() else {}
 
 
-def _strategy(name: str):  # type: ignore[no-untyped-def]
+def _strategy(name: str) -> Strategy:
     if name not in STRATEGY_NAMES:
-        raise KeypegError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
+        raise KeypegError(
+            f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}."
+        )
     if name == "optimal":
         return find_strategy("optimal", time_limit=5.0)
     return find_strategy(name)
