@@ -155,3 +155,14 @@ def test_store_makes_the_second_answer_instant(tmp_path):
     assert not cached and fresh.total == 451
     shipped, cached = optimal(CLASSIC, store=store)
     assert cached and shipped.total == 5625
+
+
+def test_worst_case_optima_match_known_values():
+    # seed 002: Jaeger and Peczarski computed W(3,c) = 3, 4, 4 for c = 2, 3, 4
+    assert [solve_optimal(Rules(pegs=3, colors=c), objective="worst").worst
+            for c in (2, 3, 4)] == [3, 4, 4]
+    # Chen and Lin (2004): floor(c/2) + 2 guesses are necessary and sufficient for MM(2,c)
+    for c in range(2, 11):
+        assert solve_optimal(Rules(pegs=2, colors=c), objective="worst").worst == c // 2 + 2
+    # Knuth: five guesses always suffice for MM(4,6), four do not
+    assert solve_optimal(CLASSIC, objective="worst").worst == 5

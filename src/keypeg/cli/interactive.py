@@ -19,6 +19,13 @@ from .common import ask, command, console
 QUIT_WORDS = {"quit", "q", "exit"}
 
 
+def thinking_hint(state: GameState, **options: object) -> Hint:
+    """Return the hint for `state`, with a spinner while it is computed (the first hint of
+    a fresh install compiles the kernels, which takes a while)."""
+    with console.status("thinking (the first hint after installing compiles the kernels)"):
+        return hint(state, **options)  # type: ignore[arg-type]
+
+
 def print_hint(h: Hint) -> None:
     """Print a hint: count, bits, the candidates when few, each strategy's guess."""
     noun = "code" if h.count == 1 else "codes"
@@ -88,7 +95,7 @@ def play(
         if not word:
             continue
         if word in ("hint", "h", "?"):
-            print_hint(hint(state))
+            print_hint(thinking_hint(state))
             continue
         if word in ("give up", "giveup", "resign"):
             console.print(f"The secret was [bold]{secret}[/].")
@@ -199,7 +206,7 @@ def assist(rules: Rules) -> None:
                 elif cmd == "cut":
                     print_cut(state, words)
                 else:
-                    print_hint(hint(state))
+                    print_hint(thinking_hint(state))
                 continue
             if cmd == "undo":
                 if clues:

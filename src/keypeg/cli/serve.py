@@ -18,4 +18,4 @@ def serve(
     from ..web.app import create_app
 
     console.print(f"keypeg is serving on [bold]http://{host}:{port}/[/] (Ctrl-C stops it)")
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(warm_up=True), host=host, port=port, log_level="warning")

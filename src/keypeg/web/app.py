@@ -8,6 +8,9 @@ request too expensive to answer in time 413 (or an answer labelled approximate).
 
 from __future__ import annotations
 
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any
 
@@ -52,13 +55,22 @@ class WatchIn(BaseModel):
     history: list[list[str]] = Field(default_factory=list)
 
 
-def create_app(store: Store | None = None) -> FastAPI:
-    """Return the app, with its games in `store` (the default database when None)."""
+def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
+    """Return the app, with its games in `store` (the default database when None). With
+    `warm_up`, the kernels are compiled in the background as the server starts."""
     service = Service(store or Store())
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm_up:
+            threading.Thread(target=service.warm_up, daemon=True).start()
+        yield
+
     app = FastAPI(
         title="keypeg",
         description="Exact Mastermind-family engine: play, hints, strategies, optimal trees.",
         version="0.1.0",
+        lifespan=lifespan,
     )
     app.state.service = service
 

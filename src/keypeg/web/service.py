@@ -77,6 +77,17 @@ class Service:
         self._hints: OrderedDict[tuple[str, tuple[str, ...]], dict[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
+    def warm_up(self) -> None:
+        """Compile the kernels the page uses (a fresh install compiles them once, which takes
+        a while): hints at the start and off the stored tree, a cut and a lab."""
+        try:
+            self.hints("classic", [])
+            self.hints("classic", [["1122", "1B1W"]])
+            self.cut("classic", [], "1122")
+            self.lab("classic")
+        except Exception:  # noqa: BLE001 - warming up is best effort
+            pass
+
     # ------------------------------------------------------------------ games
     def new_game(self, rules_name_: str, seed: int | None = None) -> dict[str, Any]:
         """Start a game; the secret stays in the store."""
