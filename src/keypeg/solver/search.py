@@ -30,7 +30,7 @@ from ..tree import DecisionTree
 DEPTH_UNCAPPED = 40
 OBJECTIVES = ("total", "worst")
 #: Sets at least this big are solved with the parts of each first guess on both cores.
-PARALLEL_MIN = 1000
+PARALLEL_MIN = 2000
 #: Memo capacity: sets remembered, and codes stored over all of them (about 200 MB in all).
 MEMO_ENTRIES = 1 << 21
 MEMO_POOL = 1 << 26
@@ -118,6 +118,7 @@ class _Search:
         self.opts[k.O_SYMMETRY] = symmetry
         self.opts[k.O_TRACE] = trace
         self.opts[k.O_FIRST] = first
+        self.opts[k.O_SYMMETRIC_TABLE] = rules.feedback == "blackwhite"
         self.stats = np.zeros(k.S_SIZE, dtype=np.int64)
         entries = int(min(MEMO_ENTRIES, max(1 << 12, 512 * n_max)))
         heads = 1 << int(np.ceil(np.log2(entries)))
@@ -217,7 +218,7 @@ def solve_optimal(
     number of guesses allowed counting those already played, when given); "worst" first
     minimises the worst case, then the total. `possible_only` plays only codes that could be
     the secret (MM*). `first` forces the first guess. `workers` threads solve the parts of
-    each first guess in parallel (by default both cores for sets of 1,000 codes or more);
+    each first guess in parallel (by default both cores for sets of 2,000 codes or more);
     the result is the same either way. Raises `KeypegError` when no tree fits,
     `LimitExceededError` past `time_limit` seconds.
     """
