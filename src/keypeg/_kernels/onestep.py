@@ -25,6 +25,7 @@ import numpy as np
 from numba import objmode
 
 from ._config import jit, jit_gil
+from .symmetry import colour_classes
 
 CONSISTENT, MAXSIZE, EXPSIZE, ENTROPY, PARTS, FLOAT_ENTROPY = 0, 1, 2, 3, 4, 5
 NLOG2N, PLOG2P, PLNP, PLOG2P_F32 = 0, 1, 2, 3
@@ -177,38 +178,12 @@ def _canonical_rows(codes, probe_ids, free_list, n_free, zero_list, n_zero, is_f
 
 
 @jit
-def _symmetry_classes(colmask, ids, cands, played, nsym):  # pragma: no cover - compiled
-    """Return the free colours (never played, present in some candidate) and the zero
-    colours (absent from every candidate) as flags and ascending lists."""
-    is_free = np.zeros(nsym, dtype=np.bool_)
-    is_zero = np.zeros(nsym, dtype=np.bool_)
-    free_list = np.zeros(nsym, dtype=np.int64)
-    zero_list = np.zeros(nsym, dtype=np.int64)
-    n_free = 0
-    n_zero = 0
-    present = np.uint64(0)
-    for j in range(cands.shape[0]):
-        present |= colmask[ids[cands[j]]]
-    for c in range(nsym):
-        bit = np.uint64(1) << np.uint64(c)
-        if not (present & bit):
-            is_zero[c] = True
-            zero_list[n_zero] = c
-            n_zero += 1
-        elif not (played & bit):
-            is_free[c] = True
-            free_list[n_free] = c
-            n_free += 1
-    return is_free, is_zero, free_list, n_free, zero_list, n_zero
-
-
-@jit
 def canonical_probes(codes, colmask, ids, played, nsym, repeats, tie_last):  # pragma: no cover
     """Return, ascending, the code indices that are first (last) in their symmetry class
     given the candidates `ids` and the colours `played`."""
     cands = np.arange(ids.shape[0])
-    is_free, is_zero, free_list, n_free, zero_list, n_zero = _symmetry_classes(
-        colmask, ids, cands, played, nsym)
+    is_free, is_zero, free_list, n_free, zero_list, n_zero = colour_classes(
+        colmask, ids[cands], played, nsym)
     keep = np.zeros(codes.shape[0], dtype=np.bool_)
     _canonical_rows(codes, np.arange(codes.shape[0]), free_list, n_free, zero_list, n_zero,
                     is_free, is_zero, repeats, tie_last, keep)
@@ -280,8 +255,8 @@ def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant
     R = order.shape[0]
     for j in range(m):
         is_cand[ids[cands[j]]] = True
-    is_free, is_zero, free_list, n_free, zero_list, n_zero = _symmetry_classes(
-        colmask, ids, cands, played, nsym)
+    is_free, is_zero, free_list, n_free, zero_list, n_zero = colour_classes(
+        colmask, ids[cands], played, nsym)
     symmetric = use_symmetry and not possible_only and (n_free + n_zero) > 0
     # The probes to score: candidates first (they tend to be good, which tightens the
     # pruning bound early), then the rest, each in tie order. The winner is the same as in

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit
+from .symmetry import colour_classes
 
 INF = np.int64(1) << np.int64(40)
 
@@ -258,25 +259,9 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
     win = opts[O_WIN]
     N = table.shape[0]
     dmax = ctab.shape[1] - 1
-    # which codes are candidates, which colours are free (never played) or absent
+    # which colours are free (never played) or absent; which codes are candidates
     nsym = opts[O_NSYM]
-    present = np.uint64(0)
-    for i in range(m):
-        present |= colmask[S[i]]
-    is_zero = np.zeros(nsym, dtype=np.bool_)
-    free_list = np.zeros(nsym, dtype=np.int64)
-    zero_list = np.zeros(nsym, dtype=np.int64)
-    n_free = 0
-    n_zero = 0
-    for c in range(nsym):
-        bit = np.uint64(1) << np.uint64(c)
-        if not (present & bit):
-            is_zero[c] = True
-            zero_list[n_zero] = c
-            n_zero += 1
-        elif not (played & bit):
-            free_list[n_free] = c
-            n_free += 1
+    _, is_zero, free_list, n_free, zero_list, _ = colour_classes(colmask, S, played, nsym)
     is_cand = np.zeros(N, dtype=np.bool_)
     for i in range(m):
         is_cand[S[i]] = True
