@@ -241,6 +241,34 @@ def canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_l
     return nk
 
 
+#: Probes taken by selection before the rest of a node's probes are sorted.
+LAZY = 24
+#: Most (played, absent colours) keys whose canonical probes are remembered.
+CANON_CACHE = 4096
+
+
+@jit
+def n_zero_all(is_zero):  # pragma: no cover - compiled
+    n = 0
+    for c in range(is_zero.shape[0]):
+        if is_zero[c]:
+            n += 1
+    return n
+
+
+@jit
+def _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
+                    opts):  # pragma: no cover - compiled
+    keep = np.empty(pool.shape[0], dtype=np.int64)
+    if opts[O_SYMMETRY] != 0:
+        nk = canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list,
+                              is_zero, opts[O_REPEATS] != 0, keep)
+    else:
+        nk = pool.shape[0]
+        keep[:] = pool
+    return keep[:nk].copy()
+
+
 @jit
 def lbs_empty(P):  # pragma: no cover - compiled
     return np.full(P, INF, dtype=np.int64)
@@ -248,12 +276,13 @@ def lbs_empty(P):  # pragma: no cover - compiled
 
 @jit
 def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask,
-                 iperms, ltab, ctab, opts, stats, trace):  # pragma: no cover - compiled
+                 iperms, ltab, ctab, opts, stats, trace, canon_cache):  # pragma: no cover
     """Choose the probes worth scoring on S (one per symmetry class), count how each cuts S,
-    and bound each one. Returns (probes, counts, nparts, lbs, order, kS, lb, low, is_cand):
-    `order` lists the probes under `budget`, cheapest bound first (candidates first among
-    equals); kS is the most parts any probe makes; lb the raised lower bound of S; low the
-    least bound among the probes the budget already rules out."""
+    and bound each one. Returns (probes, counts, nparts, lbs, live, keys, kS, lb, low,
+    is_cand): `live` lists the probes under `budget` (in code order), to be taken by `keys`,
+    cheapest bound first and candidates first among equals; kS is the most parts any probe
+    makes; lb the raised lower bound of S; low the least bound among the probes the budget
+    already rules out."""
     m = S.shape[0]
     R = opts[O_R]
     win = opts[O_WIN]
@@ -272,15 +301,27 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
         probes = np.empty(1, dtype=np.int64)
         probes[0] = first
     else:
-        pool = S.astype(np.int64) if possible_only else np.arange(N)
-        keep = np.empty(pool.shape[0], dtype=np.int64)
-        if opts[O_SYMMETRY] != 0:
-            nk = canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free,
-                                  zero_list, is_zero, opts[O_REPEATS] != 0, keep)
+        # with only the identity left in the group, the probes depend on the played and
+        # absent colours alone: remember them
+        cacheable = (gperm.shape[0] == 1 and not possible_only and nsym <= 31
+                     and opts[O_SYMMETRY] != 0)
+        key = np.int64(0)
+        if cacheable:
+            zero_mask = np.int64(0)
+            for c in range(n_zero_all(is_zero)):
+                zero_mask |= np.int64(1) << np.int64(zero_list[c])
+            key = (np.int64(played) << np.int64(31)) | zero_mask
+            if key in canon_cache:
+                probes = canon_cache[key]
+            else:
+                probes = _canonical_pool(codes, np.arange(N), gperm, gphi, iperms, free_list,
+                                         n_free, zero_list, is_zero, opts)
+                if len(canon_cache) < CANON_CACHE:
+                    canon_cache[key] = probes
         else:
-            nk = pool.shape[0]
-            keep[:] = pool
-        probes = keep[:nk]
+            pool = S.astype(np.int64) if possible_only else np.arange(N)
+            probes = _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free,
+                                     zero_list, is_zero, opts)
     P = probes.shape[0]
     counts = np.zeros((P, R), dtype=np.int32)
     nparts = np.zeros(P, dtype=np.int64)
@@ -318,7 +359,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
     if lbS > lb:
         lb = lbS
     if lb >= budget:
-        return probes, counts, nparts, lbs_empty(P), probes[:0], kS, lb, INF, is_cand
+        return probes, counts, nparts, lbs_empty(P), probes[:0], probes[:0], kS, lb, INF, is_cand
     # bounds, feasibility under the depth cap, and the order of the probes
     low = INF
     dnext = min(depth - 1, dmax)
@@ -354,13 +395,13 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
                 low = lbs[t]  # a probe the budget rules out still bounds the cost of S
             if opts[O_TRACE] != 0 and dist == 0 and lbs[t] < INF:
                 _trace(trace, stats, T_PRUNED, probes[t], lbs[t], budget, 0, 0)
-    order = live[np.argsort(keys[live[:n_live]], kind="mergesort")]
-    return probes, counts, nparts, lbs, order, kS, lb, low, is_cand
+    return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand
 
 
 @jit
 def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colmask, perms,
-          iperms, ltab, ctab, opts, stats, mheads, ment, mpool, mmeta, trace):  # pragma: no cover
+          iperms, ltab, ctab, opts, stats, mheads, ment, mpool, mmeta, trace,
+          canon_cache):  # pragma: no cover
     """Return cost(S) if below `budget`, else a lower bound >= budget (INF: infeasible).
 
     `depth` is the number of guesses left (including this one), `kmax` the most parts any
@@ -431,9 +472,9 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             if lb >= budget:
                 memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
                 return lb
-    probes, counts, nparts, lbs, order, kS, lb, low, is_cand = score_probes(
+    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand = score_probes(
         S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask, iperms,
-        ltab, ctab, opts, stats, trace)
+        ltab, ctab, opts, stats, trace, canon_cache)
     P = probes.shape[0]
     if lb >= budget:
         memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
@@ -448,8 +489,24 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     map_ba = np.empty(R, dtype=np.int64)
     if dist == 0:
         stats[S_ROOT_TOTAL] = P
-    for oi in range(order.shape[0]):
-        t = order[oi]
+    # Take the probes cheapest first by selection: most nodes stop after a few, so a full
+    # sort would be wasted; past LAZY picks the rest is sorted once.
+    n_live = live.shape[0]
+    taken = np.zeros(n_live, dtype=np.bool_)
+    remaining = live[:0]
+    for oi in range(n_live):
+        if oi < LAZY:
+            pick = -1
+            for i in range(n_live):
+                if not taken[i] and (pick < 0 or keys[live[i]] < keys[live[pick]]):
+                    pick = i
+            taken[pick] = True
+            t = live[pick]
+        else:
+            if oi == LAZY:
+                left = live[~taken]
+                remaining = left[np.argsort(keys[left], kind="mergesort")]
+            t = remaining[oi - LAZY]
         g = probes[t]
         if lbs[t] >= best:
             if lbs[t] < low:
@@ -511,7 +568,7 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             part = buf[starts[r]:starts[r] + n]
             v = solve(part, depth - 1, best - rest, kS, dist + 1, cperm, cphi, cplayed, table,
                       codes, colmask, perms, iperms, ltab, ctab, opts, stats, mheads, ment,
-                      mpool, mmeta, trace)
+                      mpool, mmeta, trace, canon_cache)
             running = rest + v
             if dist == 0:
                 stats[S_PARTS_DONE] += 1

@@ -43,11 +43,13 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     R = int(main.opts[k.O_R])
     S = np.ascontiguousarray(S, dtype=np.int32)
     lb0 = int(main.ltab[R, S.size])
-    probes, counts, nparts, lbs, order, kS, lb, low, is_cand = k.score_probes(
+    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand = k.score_probes(
         S, depth, budget, R, 0, lb0, gperm, gphi, played, main.table, space.codes,
-        space.colmask, main.iperms, main.ltab, main.ctab, main.opts, main.stats, main.trace)
+        space.colmask, main.iperms, main.ltab, main.ctab, main.opts, main.stats, main.trace,
+        main.canon_cache)
     if lb >= budget:
         return int(lb), -1
+    order = live[np.argsort(keys[live], kind="stable")]
     best, best_guess = budget, -1
     low = int(low)
     explored: list[int] = []

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
 from .._kernels import optimal as k
 from ..codes import Code
@@ -131,6 +133,7 @@ class _Search:
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
         self.root_guess = -1
+        self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
 
     def group_after(self, guesses: list[int]) -> tuple[np.ndarray, np.ndarray, np.uint64]:
         gperm = np.arange(self.perms.shape[0], dtype=np.int32)
@@ -146,7 +149,7 @@ class _Search:
             np.ascontiguousarray(S, dtype=np.int32), depth, budget, self.opts[k.O_R], dist,
             gperm, gphi, played, self.table, self.space.codes, self.space.colmask, self.perms,
             self.iperms, self.ltab, self.ctab, self.opts, self.stats, self.mheads, self.ment,
-            self.mpool, self.mmeta, self.trace,
+            self.mpool, self.mmeta, self.trace, self.canon_cache,
         ))
 
     def run_part(self, S: np.ndarray, depth: int, budget: int, kmax: int, gperm: np.ndarray,
@@ -156,7 +159,7 @@ class _Search:
             np.ascontiguousarray(S, dtype=np.int32), depth, budget, kmax, 1, gperm, gphi,
             played, self.table, self.space.codes, self.space.colmask, self.perms, self.iperms,
             self.ltab, self.ctab, self.opts, self.stats, self.mheads, self.ment, self.mpool,
-            self.mmeta, self.trace,
+            self.mmeta, self.trace, self.canon_cache,
         ))
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:

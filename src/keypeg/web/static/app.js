@@ -187,7 +187,7 @@ function keyPegsEl(black, white, pegs, small = false) {
   const box = el("span", { class: `keys keys-${pegs}${small ? " small" : ""}`,
     "aria-label": `${black} black, ${white} white`, title: `${black} black, ${white} white` });
   for (let i = 0; i < pegs; i++) {
-    const kind = i < black ? "black" : i < black + white ? "white" : "hole";
+    const kind = i < black ? "black" : i < black + white ? "white" : "empty";
     box.append(el("span", { class: `key ${kind}` }));
   }
   return box;
@@ -234,7 +234,7 @@ function feedbackLabelEl(feedback) {
   const box = el("span", { class: "fb-label" });
   if (S.rules.feedback === "positional") {
     const cells = el("span", { class: "mini-marks" });
-    parseFeedback(feedback).forEach((m) => cells.append(el("span", { class: `mini mark-${MARK_CLASS[m]}` })));
+    parseFeedback(feedback).forEach((m) => cells.append(el("span", { class: `mini-mark mark-${MARK_CLASS[m]}` })));
     box.append(cells);
   } else {
     const [b, w] = parseFeedback(feedback);
@@ -262,6 +262,7 @@ function applyRules(preset) {
   S.rules = preset;
   document.body.dataset.rules = preset.name;
   document.body.dataset.feedback = preset.feedback;
+  document.body.dataset.digits = String(preset.digits);
   const limit = preset.max_guesses ? `${preset.max_guesses} rows` : "no row limit";
   $("#rules-desc").textContent = `${preset.description || ""} · ${fmt(preset.codes)} codes · ${limit}`;
   $("#rules-desc").title = preset.title;
@@ -489,6 +490,7 @@ async function refreshHints() {
   panel.dataset.state = "loading";
   panel.dataset.history = key;
   panel.dataset.mode = mode;
+  panel.dataset.rules = S.rules.name;
   $("#hint-loading").hidden = false;
   try {
     let hints;
@@ -504,7 +506,10 @@ async function refreshHints() {
     panel.dataset.state = "ready";
   } catch (err) {
     if (seq !== S.hintsSeq) return;
-    renderHintsError(err.detail || String(err));
+    const contradiction = mode === "assist" && err.status === 422;
+    renderHintsError(contradiction
+      ? "the clues on the left cannot all hold; edit or remove one of them."
+      : err.detail || String(err));
     panel.dataset.state = "error";
     if (mode === "assist" && err.status === 422) setAssistError(err.detail);
     else reportError(err, "no hints");
@@ -577,9 +582,9 @@ function renderHints(h) {
     "data-strategy": s.name, "data-guess": s.guess, "data-largest": s.largest_part,
     "data-possible": String(s.possible) },
   el("td", { class: "strat-name", title: STRATEGY_INFO[s.name] || "", text: s.name }),
-  el("td", { class: "strat-guess" }, codeEl(s.guess, "mini"),
+  el("td", { class: "strat-guess" }, el("span", { class: "code-with-text" }, codeEl(s.guess, "mini"),
     el("span", { class: "code-text", text: s.guess }),
-    s.possible ? null : el("span", { class: "tag", title: "cannot be the secret, but splits the set well", text: "probe" })),
+    s.possible ? null : el("span", { class: "tag", title: "cannot be the secret, but splits the set well", text: "probe" }))),
   el("td", { class: "num", text: fmt(s.largest_part) }),
   el("td", {}, el("button", { type: "button", class: "button small ghost", "data-use": s.guess,
     onclick: () => useGuess(s.guess), text: "Use" })),
@@ -597,6 +602,7 @@ function renderHintsError(detail) {
   $("#hint-optimal").replaceChildren();
   $("#hint-optimal").dataset.guess = "";
   $("#hint-strategies tbody").replaceChildren();
+  $("#hint-strategies").hidden = true;
   const box = $("#hint-error");
   box.textContent = `No hints: ${detail}`;
   box.hidden = false;
@@ -795,8 +801,17 @@ async function loadLab(force = false) {
   $("#lab-note").hidden = true;
   $("#lab-meta").textContent = "";
   const big = S.rules.codes > 8192;
-  $("#lab-loading-text").textContent = `Evaluating every strategy on ${fmt(S.rules.codes)} secrets…`
-    + (big ? " This space is big: the lab samples secrets and may take up to half a minute." : "");
+  const what = big
+    ? `Playing every strategy against sampled secrets of this ${fmt(S.rules.codes)}-code space (this can take a while)…`
+    : `Evaluating every strategy on all ${fmt(S.rules.codes)} secrets…`;
+  const started = Date.now();
+  const tick = () => {
+    const s = Math.round((Date.now() - started) / 1000);
+    $("#lab-loading-text").textContent = s >= 2 ? `${what} ${s} s` : what;
+  };
+  tick();
+  clearInterval(S.lab.timer);
+  S.lab.timer = setInterval(tick, 1000);
   $("#lab-loading").hidden = false;
   $("#lab-run").disabled = true;
   try {
@@ -810,6 +825,7 @@ async function loadLab(force = false) {
     reportError(err, "lab failed");
   } finally {
     if (seq === S.lab.seq) {
+      clearInterval(S.lab.timer);
       $("#lab-loading").hidden = true;
       $("#lab-run").disabled = false;
     }
@@ -833,7 +849,7 @@ function renderLab(res) {
       "data-worst": r.worst, "data-first-guess": r.first_guess || "",
       class: r.mean === best ? "best" : "" },
     el("td", { class: "strat-name", title: STRATEGY_INFO[r.strategy] || "", text: r.strategy }),
-    el("td", {}, r.first_guess ? [codeEl(r.first_guess, "mini"), el("span", { class: "code-text", text: r.first_guess })] : "—"),
+    el("td", {}, r.first_guess ? el("span", { class: "code-with-text" }, codeEl(r.first_guess, "mini"), el("span", { class: "code-text", text: r.first_guess })) : "—"),
     el("td", { class: "num", text: fmt(r.total) }),
     el("td", { class: "num", text: r.mean.toFixed(4) }),
     el("td", { class: "num", text: String(r.worst) }),
@@ -918,9 +934,11 @@ function setAssistError(detail) {
     a.conflict = conflict;
     a.suspects = suspects;
     box.replaceChildren(
-      el("strong", { text: "These clues contradict each other. " }),
-      el("span", { id: "assist-error-text", text: sentence(detail) }),
-      el("div", { class: "assist-error-help", text: "Edit or remove the wrong clue below." }),
+      el("strong", { class: "assist-error-title", text: "Contradictory clues" }),
+      el("span", { id: "assist-error-text", "data-testid": "assist-error-text", text: sentence(detail) }),
+      el("div", { class: "assist-error-help",
+        text: suspects.length ? "The suspect clues are outlined below: edit or remove the wrong one."
+          : "Edit or remove the wrong clues below." }),
     );
     box.hidden = false;
   } else {
