@@ -130,3 +130,49 @@ def hints() -> tuple[list[dict], list[str]]:
 
 GROUPS["optimal"] = optimal
 GROUPS["hints"] = hints
+
+
+def web() -> tuple[list[dict], list[str]]:
+    """Hint latency under 20 concurrent clients, and how soon the page is interactive."""
+    import statistics
+    import time
+
+    from playwright.sync_api import sync_playwright
+    from web_load import run, start_server
+
+    load = run(clients=20, games=6)
+    rows = [
+        {"job": f"classic hints, 20 concurrent clients ({load['requests']} requests): median",
+         "seconds": load["median"], "goal_s": None},
+        {"job": "classic hints, 20 concurrent clients: p95", "seconds": load["p95"],
+         "goal_s": 0.05},
+        {"job": "classic hints, 20 concurrent clients: max", "seconds": load["max"],
+         "goal_s": None},
+    ]
+    proc, url = start_server()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path="/usr/bin/chromium", headless=True,
+                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                      "--disable-component-update", "--disable-sync", "--no-first-run"])
+            page = browser.new_page()
+            times = []
+            for _ in range(6):
+                started = time.perf_counter()
+                page.goto(url + "/")
+                page.wait_for_selector("body[data-ready=true]")
+                times.append(time.perf_counter() - started)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait()
+    rows.append({"job": "page interactive after load (rules loaded, game started), median "
+                        "of 5 after one warm-up", "seconds": statistics.median(times[1:]),
+                 "goal_s": 1.0})
+    return rows, ["Load: `python benchmarks/web_load.py` (each client plays classic games "
+                  "through the API, asking for hints before every guess); server and clients "
+                  "share the 2 cores."]
+
+
+GROUPS["web"] = web

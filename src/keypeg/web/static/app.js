@@ -23,6 +23,8 @@ const STRATEGY_INFO = {
 };
 const WATCH_DELAY_MS = 220;
 const WATCH_MAX_STEPS = 60;
+const LAB_TIMEOUT_MS = 120_000;
+const WATCH_TIMEOUT_MS = 120_000;
 
 /* ------------------------------------------------------------------ state */
 const S = {
@@ -68,16 +70,24 @@ class ApiError extends Error {
   }
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, { timeoutMs = 0 } = {}) {
   let res;
+  const abort = new AbortController();
+  const timer = timeoutMs ? setTimeout(() => abort.abort(), timeoutMs) : null;
   try {
     res = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: abort.signal,
     });
   } catch (e) {
+    if (abort.signal.aborted) {
+      throw new ApiError(0, `the server did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+    }
     throw new ApiError(0, `could not reach the keypeg server (${e.message}).`);
+  } finally {
+    if (timer) clearTimeout(timer);
   }
   const text = await res.text();
   let data = null;
@@ -682,7 +692,7 @@ function renderWatch() {
   $("#watch-secret").disabled = locked;
   $("#watch-strategy").disabled = locked;
   $("#watch-random").disabled = locked;
-  $("#watch-step").disabled = w.solved || w.running;
+  $("#watch-step").disabled = w.solved || w.running || w.busy;
   $("#watch-play").disabled = w.solved;
   $("#watch-play").textContent = w.running ? "Stop" : "Play to the end";
   const view = $("#watch-secret-view");
@@ -701,6 +711,9 @@ function renderWatch() {
     let text = `${$("#watch-strategy").value} solved it in ${n} guess${n === 1 ? "" : "es"}`;
     if (max && n > max) text += ` (more than the board's ${max} rows)`;
     status.textContent = text + (w.approximate ? " · approximate play" : "");
+  } else if (w.busy) {
+    status.dataset.state = "running";
+    status.textContent = `${$("#watch-strategy").value} is choosing guess ${n + 1}…`;
   } else if (n) {
     status.dataset.state = w.running ? "running" : "paused";
     status.textContent = `${n} guess${n === 1 ? "" : "es"} · ${fmt(w.candidates)} code${w.candidates === 1 ? "" : "s"} still possible`
@@ -713,14 +726,14 @@ function renderWatch() {
 
 function watchReset() {
   S.watch = { history: [], secret: null, running: false, solved: false, approximate: false,
-    candidates: null };
+    candidates: null, busy: false };
   if (S.rules) renderWatch();
 }
 
 /** Play one step; returns true when another step may follow. */
 async function watchStep() {
   const w = S.watch;
-  if (w.solved) return false;
+  if (w.solved || w.busy) return false;
   if (!w.history.length) {
     const raw = $("#watch-secret").value.trim();
     const secret = normalizeCode(raw);
@@ -735,9 +748,11 @@ async function watchStep() {
   }
   const strategy = $("#watch-strategy").value;
   const rules = S.rules.name;
+  w.busy = true;
+  renderWatch();
   try {
     const res = await api("POST", "/api/watch/step", { rules, strategy, secret: w.secret,
-      history: w.history });
+      history: w.history }, { timeoutMs: WATCH_TIMEOUT_MS });
     if (S.watch !== w || S.rules.name !== rules) return false;
     w.history.push([res.guess, res.feedback]);
     w.solved = res.solved;
@@ -751,9 +766,11 @@ async function watchStep() {
     return !w.solved;
   } catch (err) {
     if (S.watch !== w) return false;
-    renderWatch();
     reportError(err, "watch step failed");
     return false;
+  } finally {
+    w.busy = false;
+    if (S.watch === w) renderWatch();
   }
 }
 
@@ -815,14 +832,15 @@ async function loadLab(force = false) {
   $("#lab-loading").hidden = false;
   $("#lab-run").disabled = true;
   try {
-    const res = await api("GET", `/api/lab?rules=${encodeURIComponent(rules)}`);
+    const res = await api("GET", `/api/lab?rules=${encodeURIComponent(rules)}`, undefined,
+      { timeoutMs: LAB_TIMEOUT_MS });
     if (seq !== S.lab.seq) return;
     S.lab.cache.set(rules, res);
     if (S.rules.name === rules) renderLab(res);
   } catch (err) {
     if (seq !== S.lab.seq) return;
     table.dataset.state = "error";
-    reportError(err, "lab failed");
+    reportError(err, `no lab for ${rules}`);
   } finally {
     if (seq === S.lab.seq) {
       clearInterval(S.lab.timer);
@@ -970,6 +988,7 @@ function renderAssistClues() {
 
 async function assistAdd() {
   const a = S.assist;
+  if (a.busy) return;
   const raw = $("#assist-guess").value;
   const guess = normalizeCode(raw);
   if (guess.length !== S.rules.pegs) {
@@ -982,6 +1001,7 @@ async function assistAdd() {
   else clues.push({ guess, feedback });
   const history = clues.map((c) => [c.guess, c.feedback]);
   $("#assist-add").disabled = true;
+  a.busy = true;
   try {
     // Check the clue first: a malformed clue is refused; a contradiction is kept so the user
     // can see and fix which clue is wrong.
@@ -1004,6 +1024,7 @@ async function assistAdd() {
     resetCut();
     await refreshHints();
   } finally {
+    a.busy = false;
     $("#assist-add").disabled = false;
   }
 }
