@@ -169,3 +169,28 @@ def test_openapi_documents_the_paths(client):
                  "/api/cut", "/api/lab"):
         assert path in paths
     assert client.get("/docs").status_code == 200
+
+
+def test_contradictions_are_structured(client):
+    r = client.post("/api/hints", json={"rules": "classic",
+                                        "history": [["1122", "0B0W"], ["3456", "1B1W"],
+                                                    ["1111", "1B0W"]]})
+    body = r.json()
+    assert r.status_code == 422 and body["error"] == "contradiction"
+    assert body["conflict"] == [1, 3] and set(body["suspects"]) <= {1, 3}
+    assert all(str(i) in body["corrections"] for i in body["suspects"])
+
+
+def test_big_games_answer_quickly(client):
+    import time
+
+    started = time.perf_counter()
+    history = []
+    for _ in range(3):
+        out = client.post("/api/watch/step", json={"rules": "codebreaker-4",
+                                                   "strategy": "maxsize", "secret": "12345",
+                                                   "history": history}).json()
+        history.append([out["guess"], out["feedback"]])
+    assert time.perf_counter() - started < 30
+    info = client.get("/api/rules").json()[0]
+    assert info["letters"] == list("RGBYOP") and info["names"][0] == "red"

@@ -2,8 +2,9 @@
 
 Routes are plain `def` functions, so FastAPI runs each request on its thread pool; the
 compiled kernels release the GIL, and a slow request does not stall the others. Bad input
-is a 422 with ``{"detail": "one sentence"}``; an unknown game 404; a finished game 409; a
-request too expensive to answer in time 413 (or an answer labelled approximate).
+is a 422 with ``{"detail": "one sentence"}`` (contradictory clues add "conflict",
+"suspects" and "corrections", clue numbers from 1); an unknown game 404; a finished game
+409; a request too expensive to answer in time 413 (or an answer labelled approximate).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from ..errors import KeypegError, LimitExceededError
+from ..errors import InconsistentHistoryError, KeypegError, LimitExceededError
 from ..store import Store
 from .service import GameNotFound, GameOver, Service, presets
 
@@ -76,6 +77,14 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
 
     @app.exception_handler(KeypegError)
     def keypeg_error(_: Request, exc: KeypegError) -> JSONResponse:
+        if isinstance(exc, InconsistentHistoryError):
+            return JSONResponse({
+                "detail": str(exc),
+                "error": "contradiction",
+                "conflict": [i + 1 for i in exc.conflict],
+                "suspects": [i + 1 for i in exc.suspects],
+                "corrections": {str(i + 1): list(v) for i, v in exc.corrections.items()},
+            }, status_code=422)
         status = 422
         if isinstance(exc, GameNotFound):
             status = 404

@@ -17,7 +17,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..codes import Code, alphabet_text
+import numpy as np
+
+from ..codes import COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
 from ..errors import KeypegError, LimitExceededError
 from ..feedback import score
 from ..game import Clue, GameState
@@ -36,6 +38,8 @@ EXACT_LIMIT = 8192
 EXACT_WORK = 60_000_000
 #: Secrets played in a sampled (approximate) lab.
 LAB_SAMPLE = 40
+#: Candidates a strategy chooses among when the exact choice is too expensive.
+SAMPLE = 400
 
 
 class GameNotFound(KeypegError):
@@ -60,6 +64,10 @@ def rules_info(rules: Rules) -> dict[str, Any]:
         "feedback": rules.feedback,
         "max_guesses": rules.max_guesses,
         "codes": rules.size,
+        "letters": (list(COLOR_LETTERS[: rules.colors])
+                    if not rules.digits and rules.colors <= len(COLOR_LETTERS) else None),
+        "names": (list(COLOR_NAMES[: rules.colors])
+                  if not rules.digits and rules.colors <= len(COLOR_NAMES) else None),
     }
 
 
@@ -164,7 +172,7 @@ class Service:
 
     def _compute_hints(self, state: GameState) -> dict[str, Any]:
         space = state.space
-        exact = space.size <= EXACT_LIMIT or scoring_work(state) <= EXACT_WORK
+        exact = exact_is_cheap(state)
         out: dict[str, Any] = {
             "candidates": state.count,
             "bits": round(state.bits, 3),
@@ -185,7 +193,7 @@ class Service:
             return out
         out["approximate"] = True
         out["note"] = (f"{state.count:,} candidates in a space of {space.size:,} codes: each "
-                       "strategy scores its probes against a sample of 400 candidates "
+                       f"strategy plays its best among a sample of {SAMPLE} candidates "
                        "(approximate).")
         out["strategies"] = _sampled_strategy_rows(state)
         out["optimal_note"] = (f"{state.count:,} candidates are too many for a live optimal "
@@ -212,13 +220,7 @@ class Service:
         state = GameState(space, _clues(rules, history))
         if state.solved:
             raise GameOver("the secret is already found.")
-        if state.count > 2000 and space.size > EXACT_LIMIT and strategy != "consistent":
-            strat = find_strategy(strategy, possible_only=True)
-            approximate = True
-        else:
-            strat = _strategy(strategy)
-            approximate = False
-        guess = strat.next_guess(state)
+        guess, approximate = bounded_guess(state, strategy)
         fb = score(code.symbols, guess.symbols, rules)
         after = state.after(guess, fb)
         return {"guess": str(guess), "feedback": str(fb), "marks": list(fb.marks),
@@ -231,7 +233,7 @@ class Service:
         return space.text(random.SystemRandom().randrange(space.size))
 
     # ------------------------------------------------------------------ lab
-    def lab(self, rules_text: str, *, time_limit: float = 20.0) -> dict[str, Any]:
+    def lab(self, rules_text: str, *, time_limit: float = 15.0) -> dict[str, Any]:
         """Return each strategy's evaluation: exact and cached when it can be computed (or
         was before), else an approximate one over sampled secrets, labelled so."""
         rules = find_rules(rules_text)
@@ -282,54 +284,73 @@ def _strategy_row(s: Any) -> dict[str, Any]:
     return {k: v for k, v in asdict(s).items()}
 
 
+def exact_is_cheap(state: GameState) -> bool:
+    """Return True when the one-step strategies can score every probe exactly in time."""
+    return state.space.size <= EXACT_LIMIT or scoring_work(state) <= EXACT_WORK
+
+
+def bounded_guess(state: GameState, name: str) -> tuple[Code, bool]:
+    """Return (guess, approximate): the strategy's exact guess when that is cheap, else the
+    guess it makes among a sample of the candidates (possible codes only), which is fast
+    whatever the size of the game. Raises `LimitExceededError` for an optimal guess out of
+    reach."""
+    if name in ("consistent", "random") or exact_is_cheap(state):
+        return _strategy(name).next_guess(state), False
+    if name == "optimal":
+        raise LimitExceededError(
+            f"{state.count:,} candidates are too many for a live optimal search.")
+    rng = np.random.default_rng(len(state.history))
+    sample = np.sort(rng.choice(state.candidates, size=SAMPLE, replace=False))
+    sampled = GameState(state.space, state.history, candidates=sample)
+    return find_strategy(name, possible_only=True).next_guess(sampled), True
+
+
 def _sampled_strategy_rows(state: GameState) -> list[dict[str, Any]]:
     """One-step guesses scored on a sample of candidates (big spaces, early in a game)."""
-    import numpy as np
-
-    rng = np.random.default_rng(0)
-    sample = np.sort(rng.choice(state.candidates, size=400, replace=False))
-    sampled = GameState(state.space, state.history, candidates=sample)
     rows = []
-    for name in ("maxsize", "expsize", "entropy", "parts"):
-        guess = find_strategy(name, possible_only=True).next_guess(sampled)
+    for name in ("consistent", "maxsize", "expsize", "entropy", "parts"):
+        guess, _ = bounded_guess(state, name)
         sizes = state.space.part_sizes(guess.index, state.candidates)
         rows.append({"name": name, "guess": str(guess), "largest_part": int(sizes.max()),
                      "possible": state.is_candidate(guess.index)})
-    first = int(state.candidates[0])
-    rows.insert(0, {"name": "consistent", "guess": state.space.text(first),
-                    "largest_part": int(state.space.part_sizes(first, state.candidates).max()),
-                    "possible": True})
     return rows
 
 
 def _sampled_lab(rules: Rules, time_limit: float) -> dict[str, Any]:
-    """Play each strategy (possible codes only) against sampled secrets within the time
-    limit; the histogram is over the secrets played."""
+    """Play each strategy against sampled secrets within the time limit (each decision is
+    exact when cheap, else made among sampled candidates); the histogram is over the games
+    played. Raises `LimitExceededError` when a strategy cannot finish one game in time."""
     space = get_space(rules)
     rng = random.Random(1)
     started = time.perf_counter()
     rows = []
     per_strategy = time_limit / len(TABLE_STRATEGIES)
     for name in TABLE_STRATEGIES:
-        strategy = find_strategy(name, possible_only=True)
         counts: list[int] = []
         deadline = time.perf_counter() + per_strategy
-        while len(counts) < LAB_SAMPLE and time.perf_counter() < deadline:
+        while len(counts) < LAB_SAMPLE:
             secret = space.code(rng.randrange(space.size))
             state = GameState.start(space)
-            while not state.solved:
-                guess = strategy.next_guess(state)
+            while not state.solved and time.perf_counter() < deadline:
+                guess, _ = bounded_guess(state, name)
                 state = state.after(guess, score(secret.symbols, guess.symbols, rules))
+            if not state.solved:
+                break
             counts.append(len(state.history))
         if not counts:
-            raise LimitExceededError(f"{name} did not finish a single game within the limit.")
+            raise LimitExceededError(
+                f"{name} did not finish a single {rules_name(rules)} game within "
+                f"{per_strategy:.0f} s; the lab of this game is out of reach of a web request."
+            )
         worst = max(counts)
         hist = [counts.count(d) for d in range(1, worst + 1)]
         rows.append({"strategy": name, "first_guess": None, "total": sum(counts),
                      "mean": round(sum(counts) / len(counts), 4), "worst": worst,
                      "histogram": hist, "games": len(counts)})
+    games = min(r["games"] for r in rows)
     return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
             "rows": rows, "seconds": round(time.perf_counter() - started, 3),
-            "note": (f"approximate: each strategy played against up to {LAB_SAMPLE} random "
-                     f"secrets (of {space.size:,}) with possible codes only; the exact lab "
-                     "of a space this size is out of reach of a web request.")}
+            "note": (f"approximate: each strategy played {games} to {LAB_SAMPLE} random "
+                     f"secrets (of {space.size:,}), choosing among {SAMPLE} sampled "
+                     "candidates while more remain than it can score exactly in time; the "
+                     "exact lab of a space this size is out of reach of a web request.")}
