@@ -2,14 +2,16 @@
 
     python benchmarks/web_load.py [--clients 20] [--games 6]
 
-Starts `keypeg serve` on a free loopback port (a separate process), then each client plays
-classic games through the API: it asks for hints, plays the optimal hint, and repeats until
-solved. Prints the hint latencies (median, p95, max) in milliseconds.
+Starts `keypeg serve` on a free loopback port (a separate process), then runs the clients
+concurrently (asyncio, one connection each): each plays classic games through the API,
+asking for hints before every guess and playing the optimal hint, until solved. Prints the
+hint latencies (median, p95, max) in milliseconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import socket
@@ -17,7 +19,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import httpx
@@ -45,41 +46,36 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the server did not start")
 
 
-def client(url: str, games: int, latencies: list[float], lock: threading.Lock) -> None:
-    with httpx.Client(base_url=url, timeout=30) as http:
+async def client(url: str, games: int, latencies: list[float]) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         for _ in range(games):
-            game = http.post("/api/games", json={"rules": "classic"}).json()
+            game = (await http.post("/api/games", json={"rules": "classic"})).json()
             while True:
                 t = time.perf_counter()
-                hints = http.get(f"/api/games/{game['id']}/hints").json()
-                dt = time.perf_counter() - t
-                with lock:
-                    latencies.append(dt)
+                hints = (await http.get(f"/api/games/{game['id']}/hints")).json()
+                latencies.append(time.perf_counter() - t)
                 best = hints["optimal"] or hints["strategies"][2]
-                out = http.post(f"/api/games/{game['id']}/guesses",
-                                json={"guess": best["guess"]}).json()
+                out = (await http.post(f"/api/games/{game['id']}/guesses",
+                                       json={"guess": best["guess"]})).json()
                 if out["over"]:
                     break
+
+
+async def _run(url: str, clients: int, games: int) -> list[float]:
+    latencies: list[float] = []
+    await asyncio.gather(*(client(url, games, latencies) for _ in range(clients)))
+    return latencies
 
 
 def run(clients: int = 20, games: int = 6) -> dict[str, float]:
     proc, url = start_server()
     try:
-        httpx.get(url + f"/api/games/{'x'}/hints")  # warm the routes
         warm = httpx.post(url + "/api/games", json={"rules": "classic"}).json()
-        httpx.get(url + f"/api/games/{warm['id']}/hints", timeout=60)
-        latencies: list[float] = []
-        lock = threading.Lock()
-        threads = [threading.Thread(target=client, args=(url, games, latencies, lock))
-                   for _ in range(clients)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        httpx.get(url + f"/api/games/{warm['id']}/hints", timeout=120)
+        latencies = sorted(asyncio.run(_run(url, clients, games)))
     finally:
         proc.terminate()
         proc.wait()
-    latencies.sort()
     return {"requests": len(latencies), "median": statistics.median(latencies),
             "p95": latencies[int(0.95 * (len(latencies) - 1))], "max": latencies[-1]}
 

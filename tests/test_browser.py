@@ -29,6 +29,8 @@ CHROMIUM = os.environ.get("KEYPEG_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOT = ROOT / "docs" / "screenshot.png"
 
+if not Path(CHROMIUM).exists() and os.environ.get("KEYPEG_REQUIRE_BROWSER"):
+    raise RuntimeError(f"no chromium at {CHROMIUM}, and KEYPEG_REQUIRE_BROWSER is set (CI)")
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
     reason=f"no chromium at {CHROMIUM} (apt-get install chromium, or set KEYPEG_CHROMIUM)",

@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from ..errors import InconsistentHistoryError, KeypegError, LimitExceededError
 from ..store import Store
@@ -123,8 +124,12 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
         return service.guess(game_id, body.guess)
 
     @app.get("/api/games/{game_id}/hints", summary="Hints for the game's position")
-    def game_hints(game_id: str) -> dict[str, Any]:
-        return service.game_hints(game_id)
+    async def game_hints(game_id: str) -> Any:
+        # positions repeat: answer from the cache on the event loop, compute on the pool
+        cached = service.cached_game_hints(game_id)
+        if cached is None:
+            cached = await run_in_threadpool(service.game_hints, game_id)
+        return JSONResponse(cached)
 
     @app.post("/api/hints", summary="Hints for any position (assist mode)")
     def hints(body: HintsIn) -> dict[str, Any]:

@@ -83,6 +83,9 @@ class Service:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._hints: OrderedDict[tuple[str, tuple[str, ...]], dict[str, Any]] = OrderedDict()
+        self._states: OrderedDict[tuple[Rules, tuple[str, ...]], GameState] = OrderedDict()
+        self._games: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._locks = [threading.Lock() for _ in range(64)]  # striped by game id
         self._lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -105,16 +108,54 @@ class Service:
         secret = space.text(rng.randrange(space.size))
         game_id = secrets.token_urlsafe(16)
         self.store.create_game(game_id, rules_name(rules), secret)
+        self._remember(game_id, {"rules": rules_name(rules), "secret": secret, "history": [],
+                                 "over": False})
         return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
                 "info": rules_info(rules)}
 
+    def _remember(self, game_id: str, game: dict[str, Any]) -> None:
+        with self._lock:
+            self._games[game_id] = game
+            self._games.move_to_end(game_id)
+            while len(self._games) > 20000:
+                self._games.popitem(last=False)
+
+    def _load(self, game_id: str) -> dict[str, Any] | None:
+        """Return a game from memory, or from the store (after a restart, say)."""
+        with self._lock:
+            game = self._games.get(game_id)
+        if game is None:
+            game = self.store.get_game(game_id)
+            if game is not None:
+                self._remember(game_id, game)
+        return game
+
     def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, GameState]:
-        game = self.store.get_game(game_id)
+        game = self._load(game_id)
         if game is None:
             raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
         rules = find_rules(game["rules"])
-        state = GameState.from_clues(rules, [f"{g}={f}" for g, f in game["history"]])
-        return game, rules, state
+        return game, rules, self.state(rules, game["history"])
+
+    def state(self, rules: Rules, history: list[Any]) -> GameState:
+        """Return the state after `history`, built from the cached state one clue shorter
+        when there is one (games move one clue at a time)."""
+        clues = _clues(rules, history)
+        key = (rules, tuple(str(c) for c in clues))
+        with self._lock:
+            hit = self._states.get(key)
+            parent = self._states.get((rules, key[1][:-1])) if clues else None
+        if hit is not None:
+            return hit
+        if parent is not None:
+            state = parent.after(clues[-1].guess, clues[-1].feedback)
+        else:
+            state = GameState(get_space(rules), clues)
+        with self._lock:
+            self._states[key] = state
+            while len(self._states) > 5000:
+                self._states.popitem(last=False)
+        return state
 
     def game(self, game_id: str) -> dict[str, Any]:
         """Return a game's public view (the secret only once it is over)."""
@@ -127,7 +168,14 @@ class Service:
         return out
 
     def guess(self, game_id: str, guess_text: str) -> dict[str, Any]:
-        """Score a guess against the secret and save it."""
+        """Score a guess against the secret and save it (one guess at a time per game)."""
+        with self._game_lock(game_id):
+            return self._guess(game_id, guess_text)
+
+    def _game_lock(self, game_id: str) -> threading.Lock:
+        return self._locks[hash(game_id) % len(self._locks)]
+
+    def _guess(self, game_id: str, guess_text: str) -> dict[str, Any]:
         game, rules, state = self._game(game_id)
         if game["over"]:
             raise GameOver("this game is over; start a new one.")
@@ -139,6 +187,7 @@ class Service:
         solved = state.solved
         over = solved or (rules.max_guesses is not None and len(history) >= rules.max_guesses)
         self.store.update_game(game_id, history, over)
+        self._remember(game_id, {**game, "history": history, "over": over})
         out: dict[str, Any] = {"guess": str(guess), "feedback": str(fb),
                                "marks": list(fb.marks), "candidates": state.count,
                                "bits": round(state.bits, 3), "solved": solved, "over": over,
@@ -149,8 +198,26 @@ class Service:
 
     def game_hints(self, game_id: str) -> dict[str, Any]:
         """Return the hints for a game's current position."""
-        game, rules, _ = self._game(game_id)
-        return self.hints(game["rules"], [tuple(c) for c in game["history"]])
+        game = self._load(game_id)
+        if game is None:
+            raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
+        return self.hints(game["rules"], game["history"])
+
+    def cached_hints(self, rules_text: str, history: list[Any]) -> dict[str, Any] | None:
+        """Return the hints for a position if they were computed already (cheap), else None."""
+        key = (rules_text, tuple(f"{g}={f}" for g, f in history))
+        with self._lock:
+            out = self._hints.get(key)
+            if out is not None:
+                self._hints.move_to_end(key)
+            return out
+
+    def cached_game_hints(self, game_id: str) -> dict[str, Any] | None:
+        """Return a game's hints if they are in the cache (no computing), else None."""
+        game = self._load(game_id)
+        if game is None:
+            return None
+        return self.cached_hints(game["rules"], game["history"])
 
     # ------------------------------------------------------------------ hints
     def hints(self, rules_text: str, history: list[Any]) -> dict[str, Any]:
@@ -162,10 +229,12 @@ class Service:
             if key in self._hints:
                 self._hints.move_to_end(key)
                 return self._hints[key]
-        state = GameState(get_space(rules), clues)
+        state = self.state(rules, history)
         out = self._compute_hints(state)
         with self._lock:
             self._hints[key] = out
+            if key[0] != rules_text:  # also under the name the caller used
+                self._hints[(rules_text, key[1])] = out
             while len(self._hints) > 5000:
                 self._hints.popitem(last=False)
         return out
@@ -204,7 +273,7 @@ class Service:
     def cut(self, rules_text: str, history: list[Any], guess: str) -> dict[str, Any]:
         """Return how `guess` would cut the candidates left by `history`."""
         rules = find_rules(rules_text)
-        state = GameState(get_space(rules), _clues(rules, history))
+        state = self.state(rules, history)
         parts = cut(state, Code.parse(guess, rules))
         return {"guess": str(Code.parse(guess, rules)), "candidates": state.count,
                 "parts": [{"feedback": fb, "size": n} for fb, n in parts],
@@ -215,9 +284,8 @@ class Service:
                    history: list[Any]) -> dict[str, Any]:
         """Return the next guess of `strategy` and its feedback against `secret`."""
         rules = find_rules(rules_text)
-        space = get_space(rules)
         code = Code.parse(secret, rules)
-        state = GameState(space, _clues(rules, history))
+        state = self.state(rules, history)
         if state.solved:
             raise GameOver("the secret is already found.")
         guess, approximate = bounded_guess(state, strategy)
