@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
-from functools import cache
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +85,7 @@ class CodeSpace:
         self._budget = table_budget() if budget is None else budget
         self._disk_cache = disk_cache
         self._table: np.ndarray | None = None
+        self._table_lock = threading.Lock()
         self._lut = self.alphabet.lut
         self._positional = rules.feedback == "positional"
         self._wide = self.common.shape[0] == 0
@@ -178,7 +179,9 @@ class CodeSpace:
         """Return the feedback table ``[guess, secret]``, building or loading it on first
         call; None when it does not fit the budget."""
         if self._table is None and self.fits_table:
-            self._table = self._load_or_build_table()
+            with self._table_lock:  # threads share spaces: build it once
+                if self._table is None:
+                    self._table = self._load_or_build_table()
         return self._table
 
     def build_table(self) -> np.ndarray:
@@ -299,7 +302,15 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
         pass  # a cache that cannot be written is only slower
 
 
-@cache
+_SPACES: dict[Rules, CodeSpace] = {}
+_SPACES_LOCK = threading.Lock()
+
+
 def get_space(rules: Rules) -> CodeSpace:
-    """Return the shared `CodeSpace` for `rules` (one per rules value in a process)."""
-    return CodeSpace(rules)
+    """Return the shared `CodeSpace` for `rules` (one per rules value in a process, also
+    when several threads ask at once)."""
+    with _SPACES_LOCK:
+        space = _SPACES.get(rules)
+        if space is None:
+            space = _SPACES[rules] = CodeSpace(rules)
+        return space

@@ -303,13 +303,13 @@ def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
                      first: str | Code | None) -> list[tuple[int, int]]:
     """Return (total, worst) of the one-step strategies' trees: upper bounds that let the
     search prune from the start."""
-    from ..strategies import find_strategy
+    from ..strategies import evaluate, find_strategy
 
-    out = []
-    for name in ("parts", "entropy", "expsize", "maxsize"):
-        tree = find_strategy(name, possible_only=possible_only, first=first).tree(space, state)
-        out.append((tree.total, tree.worst))
-    return out
+    # Kooi's and the entropy rule are the best one-step totals on every game tried; maxsize
+    # guards the worst case, which matters when the number of guesses is capped
+    names = ("parts", "entropy", "maxsize")
+    strategies = [find_strategy(n, possible_only=possible_only, first=first) for n in names]
+    return [(t.total, t.worst) for t in evaluate(strategies, space, state=state)]
 
 
 def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int],
