@@ -310,6 +310,20 @@ def render_unpublished(stats: dict[str, Any]) -> str:
             f"be the secret (total, worst case in brackets):\n\n{possible}")
 
 
+def render_labs(_: dict[str, Any]) -> str:
+    labs = json.loads((ROOT / "src" / "keypeg" / "data" / "lab.json").read_text())
+    out = ["| game | codes | " + " | ".join(TABLE_STRATEGIES) + " |",
+           "|---|---|" + "---|" * len(TABLE_STRATEGIES)]
+    for lab in labs.values():
+        if lab["rules"] in ("classic",):
+            continue
+        by = {r["strategy"]: r for r in lab["rows"]}
+        out.append(f"| {lab['rules']} | {lab['secrets']:,} | " + " | ".join(
+            f"{by[n]['total']:,} ({by[n]['mean']:.3f}, worst {by[n]['worst']})"
+            for n in TABLE_STRATEGIES) + " |")
+    return "\n".join(out)
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "evaluation": render_evaluation,
     "consistent-openings": render_consistent_openings,
@@ -318,6 +332,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "optimal": render_optimal,
     "ledger": render_ledger,
     "unpublished": render_unpublished,
+    "labs": render_labs,
 }
 
 
