@@ -130,6 +130,17 @@ class Service:
                 self._remember(game_id, game)
         return game
 
+    def has_position(self, game_id: str) -> bool:
+        """Return True when the game and its current position are in memory (so a guess
+        costs one filter)."""
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is None:
+                return False
+            rules = find_rules(game["rules"])
+            key = (rules, tuple(f"{g}={f}" for g, f in game["history"]))
+            return key in self._states
+
     def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, GameState]:
         game = self._load(game_id)
         if game is None:
