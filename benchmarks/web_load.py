@@ -3,9 +3,12 @@
     python benchmarks/web_load.py [--clients 20] [--games 6]
 
 Starts `keypeg serve` on a free loopback port (a separate process), then runs the clients
-concurrently (asyncio, one connection each): each plays classic games through the API,
-asking for hints before every guess and playing the optimal hint, until solved. Prints the
-hint latencies (median, p95, max) in milliseconds.
+concurrently (asyncio, one keep-alive connection each): each plays classic games through
+the API, asking for hints before every guess and playing the optimal hint, until solved.
+Prints the hint latencies (median, p95, max) in milliseconds.
+
+The clients speak HTTP/1.1 over raw asyncio streams: on a 2-core machine a full client
+library would spend more CPU than the server and mostly measure itself.
 """
 
 from __future__ import annotations
@@ -46,19 +49,49 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the server did not start")
 
 
+class Connection:
+    """A minimal keep-alive HTTP/1.1 JSON client over asyncio streams."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+
+    async def open(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+
+    async def request(self, method: str, path: str, body: object = None) -> object:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
+        self.writer.write(head.encode() + data)
+        await self.writer.drain()
+        headers = await self.reader.readuntil(b"\r\n\r\n")
+        length = 0
+        for line in headers.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return json.loads(await self.reader.readexactly(length))
+
+    async def close(self) -> None:
+        self.writer.close()
+        await self.writer.wait_closed()
+
+
 async def client(url: str, games: int, latencies: list[float]) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        for _ in range(games):
-            game = (await http.post("/api/games", json={"rules": "classic"})).json()
-            while True:
-                t = time.perf_counter()
-                hints = (await http.get(f"/api/games/{game['id']}/hints")).json()
-                latencies.append(time.perf_counter() - t)
-                best = hints["optimal"] or hints["strategies"][2]
-                out = (await http.post(f"/api/games/{game['id']}/guesses",
-                                       json={"guess": best["guess"]})).json()
-                if out["over"]:
-                    break
+    host, port = url.removeprefix("http://").split(":")
+    http = Connection(host, int(port))
+    await http.open()
+    for _ in range(games):
+        game: dict = await http.request("POST", "/api/games", {"rules": "classic"})  # type: ignore[assignment]
+        while True:
+            t = time.perf_counter()
+            hints: dict = await http.request("GET", f"/api/games/{game['id']}/hints")  # type: ignore[assignment]
+            latencies.append(time.perf_counter() - t)
+            best = hints["optimal"] or hints["strategies"][2]
+            out: dict = await http.request("POST", f"/api/games/{game['id']}/guesses",  # type: ignore[assignment]
+                                           {"guess": best["guess"]})
+            if out["over"]:
+                break
+    await http.close()
 
 
 async def _run(url: str, clients: int, games: int) -> list[float]:
@@ -72,6 +105,7 @@ def run(clients: int = 20, games: int = 6) -> dict[str, float]:
     try:
         warm = httpx.post(url + "/api/games", json={"rules": "classic"}).json()
         httpx.get(url + f"/api/games/{warm['id']}/hints", timeout=120)
+        time.sleep(5)  # let every server process finish compiling and warming up
         latencies = sorted(asyncio.run(_run(url, clients, games)))
     finally:
         proc.terminate()

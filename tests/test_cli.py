@@ -261,3 +261,12 @@ def test_ledger_small_cells(monkeypatch):
     assert all(c["status"] == "ok" for c in cells) and len(cells) == 16
     result = run(["ledger"])
     assert "16 cells agree, 0 disagree" in result.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["serve", "--workers", "0"], "--workers must be at least 1"),
+    (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
+])
+def test_serve_bad_input(args, message):
+    result = run(args)
+    assert result.exit_code == 2 and message in result.stderr

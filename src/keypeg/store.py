@@ -17,7 +17,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -66,6 +66,7 @@ class Store:
         self.path = Path(path) if path is not None else default_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
+        self._write_lock = threading.Lock()
         self._migrate(self._conn())
 
     def _conn(self) -> sqlite3.Connection:
@@ -79,14 +80,17 @@ class Store:
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction. Writers in this process take turns on a lock first: two
+        threads racing for SQLite's write lock would otherwise sleep in its busy handler."""
         conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._write_lock:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
@@ -147,6 +151,24 @@ class Store:
             return None
         return {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
                 "over": bool(row[3])}
+
+    def update_game_with(
+        self, game_id: str,
+        play: Callable[[dict[str, Any]], tuple[list[list[str]], bool]],
+    ) -> bool:
+        """Read a game, let `play` compute its new (history, over), and save that, all in
+        one write transaction; return False for an unknown game."""
+        with self._connect() as db:
+            row = db.execute("SELECT rules, secret, history, over FROM games WHERE id = ?",
+                             (game_id,)).fetchone()
+            if row is None:
+                return False
+            game = {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
+                    "over": bool(row[3])}
+            history, over = play(game)
+            db.execute("UPDATE games SET history = ?, over = ?, updated = ? WHERE id = ?",
+                       (json.dumps(history), int(over), time.time(), game_id))
+        return True
 
     def update_game(self, game_id: str, history: list[list[str]], over: bool) -> None:
         """Save a game's history and whether it is over."""

@@ -1,9 +1,11 @@
 """`keypeg serve`: the web page and its JSON API on a local port."""
 
+import os
 from typing import Annotated
 
 import typer
 
+from ..errors import KeypegError
 from .common import command, console
 
 
@@ -11,11 +13,20 @@ from .common import command, console
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int | None, typer.Option("--workers", help="Server processes (default: one per core, "
+                                 "at most 2); games live in SQLite, so they share them.")
+    ] = None,
 ) -> None:
     """Serve the web page: play, hints, watch a strategy, strategy lab, assist."""
     import uvicorn
 
-    from ..web.app import create_app
-
-    console.print(f"keypeg is serving on [bold]http://{host}:{port}/[/] (Ctrl-C stops it)")
-    uvicorn.run(create_app(warm_up=True), host=host, port=port, log_level="warning")
+    n = workers if workers is not None else min(2, os.cpu_count() or 1)
+    if n < 1:
+        raise KeypegError(f"--workers must be at least 1, not {n}.")
+    if not 0 < port < 65536:
+        raise KeypegError(f"--port must be from 1 to 65535, not {port}.")
+    console.print(f"keypeg is serving on [bold]http://{host}:{port}/[/] with {n} process"
+                  f"{'es' if n > 1 else ''} (Ctrl-C stops it)")
+    uvicorn.run("keypeg.web.app:serve_app", factory=True, host=host, port=port, workers=n,
+                log_level="warning")

@@ -4,6 +4,7 @@ searches live from the current candidates otherwise."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -29,18 +30,12 @@ class OptimalStrategy(Strategy):
                  max_candidates: int | None = LIVE_MAX_CANDIDATES) -> None:
         self.time_limit = time_limit
         self.max_candidates = max_candidates
-        self._trees: dict[Rules, tuple[DecisionTree, np.ndarray] | None] = {}
 
     def _tree(self, space: CodeSpace) -> tuple[DecisionTree, np.ndarray] | None:
-        if space.rules not in self._trees:
-            from ..solver.cached import shipped_tree
-
-            rules = space.rules
-            tree = None
-            if rules.repeats and rules.feedback == "blackwhite" and not rules.blanks:
-                tree = shipped_tree(rules.pegs, rules.colors)
-            self._trees[space.rules] = None if tree is None else (tree, tree.children())
-        return self._trees[space.rules]
+        rules = space.rules
+        if rules.repeats and rules.feedback == "blackwhite" and not rules.blanks:
+            return _stored(rules.pegs, rules.colors)
+        return None
 
     def on_tree(self, space: CodeSpace, candidates: np.ndarray,
                 guesses: Sequence[int]) -> int | None:
@@ -100,6 +95,15 @@ class OptimalStrategy(Strategy):
         from ..solver.search import solve_optimal
 
         return solve_optimal(space, state=state, time_limit=self.time_limit).tree
+
+
+@cache
+def _stored(pegs: int, colors: int) -> tuple[DecisionTree, np.ndarray] | None:
+    """Return the shipped optimal tree of plain MM(pegs, colours) and its child table."""
+    from ..solver.cached import shipped_tree
+
+    tree = shipped_tree(pegs, colors)
+    return None if tree is None else (tree, tree.children())
 
 
 def _state(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> GameState:

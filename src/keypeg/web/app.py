@@ -161,3 +161,13 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
+
+
+def serve_app() -> FastAPI:
+    """Build the app for one server process (`keypeg serve` runs one or more)."""
+    import sys
+
+    # requests on the event loop and work on the thread pool share the GIL: hand it over
+    # every millisecond rather than every five, so short requests wait less
+    sys.setswitchinterval(0.001)
+    return create_app(warm_up=True)

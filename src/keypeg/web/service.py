@@ -84,8 +84,6 @@ class Service:
         self.store = store
         self._hints: OrderedDict[tuple[str, tuple[str, ...]], dict[str, Any]] = OrderedDict()
         self._states: OrderedDict[tuple[Rules, tuple[str, ...]], GameState] = OrderedDict()
-        self._games: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._locks = [threading.Lock() for _ in range(64)]  # striped by game id
         self._lock = threading.Lock()
 
     def warm_up(self) -> None:
@@ -108,37 +106,23 @@ class Service:
         secret = space.text(rng.randrange(space.size))
         game_id = secrets.token_urlsafe(16)
         self.store.create_game(game_id, rules_name(rules), secret)
-        self._remember(game_id, {"rules": rules_name(rules), "secret": secret, "history": [],
-                                 "over": False})
         return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
                 "info": rules_info(rules)}
 
-    def _remember(self, game_id: str, game: dict[str, Any]) -> None:
-        with self._lock:
-            self._games[game_id] = game
-            self._games.move_to_end(game_id)
-            while len(self._games) > 20000:
-                self._games.popitem(last=False)
-
     def _load(self, game_id: str) -> dict[str, Any] | None:
-        """Return a game from memory, or from the store (after a restart, say)."""
-        with self._lock:
-            game = self._games.get(game_id)
-        if game is None:
-            game = self.store.get_game(game_id)
-            if game is not None:
-                self._remember(game_id, game)
-        return game
+        """Return a game from the store: the store is the one source of truth, so several
+        server processes can share it (a read costs some microseconds)."""
+        return self.store.get_game(game_id)
 
     def has_position(self, game_id: str) -> bool:
-        """Return True when the game and its current position are in memory (so a guess
-        costs one filter)."""
+        """Return True when the game's current position is in memory (so a guess costs one
+        filter)."""
+        game = self._load(game_id)
+        if game is None:
+            return False
+        rules = find_rules(game["rules"])
+        key = (rules, tuple(f"{g}={f}" for g, f in game["history"]))
         with self._lock:
-            game = self._games.get(game_id)
-            if game is None:
-                return False
-            rules = find_rules(game["rules"])
-            key = (rules, tuple(f"{g}={f}" for g, f in game["history"]))
             return key in self._states
 
     def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, GameState]:
@@ -179,32 +163,33 @@ class Service:
         return out
 
     def guess(self, game_id: str, guess_text: str) -> dict[str, Any]:
-        """Score a guess against the secret and save it (one guess at a time per game)."""
-        with self._game_lock(game_id):
-            return self._guess(game_id, guess_text)
+        """Score a guess against the secret and save it, in one write transaction (so two
+        guesses at the same game, even from two server processes, cannot both count)."""
+        out: dict[str, Any] = {}
 
-    def _game_lock(self, game_id: str) -> threading.Lock:
-        return self._locks[hash(game_id) % len(self._locks)]
+        def play(game: dict[str, Any]) -> tuple[list[list[str]], bool]:
+            if game["over"]:
+                raise GameOver("this game is over; start a new one.")
+            rules = find_rules(game["rules"])
+            state = self.state(rules, game["history"])
+            guess = Code.parse(guess_text, rules)
+            secret = Code.parse(game["secret"], rules)
+            fb = score(secret.symbols, guess.symbols, rules)
+            after = state.after(guess, fb)
+            history = [*game["history"], [str(guess), str(fb)]]
+            with self._lock:
+                self._states[(rules, tuple(f"{g}={f}" for g, f in history))] = after
+            over = after.solved or (rules.max_guesses is not None
+                                    and len(history) >= rules.max_guesses)
+            out.update(guess=str(guess), feedback=str(fb), marks=list(fb.marks),
+                       candidates=after.count, bits=round(after.bits, 3), solved=after.solved,
+                       over=over, guesses=len(history))
+            if over:
+                out["secret"] = game["secret"]
+            return history, over
 
-    def _guess(self, game_id: str, guess_text: str) -> dict[str, Any]:
-        game, rules, state = self._game(game_id)
-        if game["over"]:
-            raise GameOver("this game is over; start a new one.")
-        guess = Code.parse(guess_text, rules)
-        secret = Code.parse(game["secret"], rules)
-        fb = score(secret.symbols, guess.symbols, rules)
-        state = state.after(guess, fb)
-        history = [*game["history"], [str(guess), str(fb)]]
-        solved = state.solved
-        over = solved or (rules.max_guesses is not None and len(history) >= rules.max_guesses)
-        self.store.update_game(game_id, history, over)
-        self._remember(game_id, {**game, "history": history, "over": over})
-        out: dict[str, Any] = {"guess": str(guess), "feedback": str(fb),
-                               "marks": list(fb.marks), "candidates": state.count,
-                               "bits": round(state.bits, 3), "solved": solved, "over": over,
-                               "guesses": len(history)}
-        if over:
-            out["secret"] = game["secret"]
+        if not self.store.update_game_with(game_id, play):
+            raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
         return out
 
     def game_hints(self, game_id: str) -> dict[str, Any]:
