@@ -144,13 +144,7 @@ class Store:
 
     def get_game(self, game_id: str) -> dict[str, Any] | None:
         """Return the game's rules, secret, history ([guess, feedback] pairs) and state."""
-        row = self._conn().execute(
-            "SELECT rules, secret, history, over FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        if row is None:
-            return None
-        return {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
-                "over": bool(row[3])}
+        return _read_game(self._conn(), game_id)
 
     def update_game_with(
         self, game_id: str,
@@ -159,12 +153,9 @@ class Store:
         """Read a game, let `play` compute its new (history, over), and save that, all in
         one write transaction; return False for an unknown game."""
         with self._connect() as db:
-            row = db.execute("SELECT rules, secret, history, over FROM games WHERE id = ?",
-                             (game_id,)).fetchone()
-            if row is None:
+            game = _read_game(db, game_id)
+            if game is None:
                 return False
-            game = {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
-                    "over": bool(row[3])}
             history, over = play(game)
             db.execute("UPDATE games SET history = ?, over = ?, updated = ? WHERE id = ?",
                        (json.dumps(history), int(over), time.time(), game_id))
@@ -189,3 +180,13 @@ class Store:
         with self._connect() as db:
             db.execute("INSERT OR REPLACE INTO cache (key, value, created) VALUES (?,?,?)",
                        (key, json.dumps(value), time.time()))
+
+
+def _read_game(db: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
+    row = db.execute(
+        "SELECT rules, secret, history, over FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    if row is None:
+        return None
+    return {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
+            "over": bool(row[3])}
