@@ -70,8 +70,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     old_db = os.environ.get("KEYPEG_DB")
     os.environ["KEYPEG_DB"] = str(db)
     port = _free_port()
-    config = uvicorn.Config(create_app(Store(db)), host="127.0.0.1", port=port,
-                            log_level="warning")
+    app = create_app(Store(db))
+    # compile the kernels before any test starts (a fresh checkout compiles them once,
+    # which takes longer than a test should wait for one answer)
+    app.state.service.warm_up()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -94,6 +94,8 @@ class Service:
             self.hints("classic", [["1122", "1B1W"]])
             self.cut("classic", [], "1122")
             self.lab("classic")
+            self.hints("codebreaker-1", [["01234", "GA--A"]])
+            self.hints("codebreaker-4", [["01234", "GA--A"]])
         except Exception:  # noqa: BLE001 - warming up is best effort
             pass
 
