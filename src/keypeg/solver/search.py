@@ -20,6 +20,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from .._kernels import memo as km
 from .._kernels import optimal as k
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
@@ -125,7 +126,7 @@ class _Search:
         entries = int(min(MEMO_ENTRIES, max(1 << 12, 512 * n_max)))
         heads = 1 << int(np.ceil(np.log2(entries)))
         self.mheads = np.full(heads, -1, dtype=np.int64)
-        self.ment = np.empty((entries, k.M_COLS), dtype=np.int64)
+        self.ment = np.empty((entries, km.M_COLS), dtype=np.int64)
         self.mpool = np.empty(int(min(MEMO_POOL, max(1 << 16, 16384 * n_max))), np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
         self.trace = np.zeros((4096 if trace else 1, k.T_COLS), dtype=np.int64)
@@ -165,7 +166,7 @@ class _Search:
     def known_guess(self, S: np.ndarray, depth: int) -> int:
         """Return the optimal guess for S recorded in this memo, or -1."""
         dkey = depth if self.opts[k.O_CAPPED] else 0
-        return int(k.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)[1])
+        return int(km.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)[1])
 
     def guess_for(self, S: np.ndarray, depth: int, guesses: list[int], *,
                   root: bool = False) -> int:
@@ -197,7 +198,7 @@ def _counters(search: _Search) -> dict[str, int]:
 
     return {"nodes": total(k.S_NODES), "probes": total(k.S_PROBES),
             "memo_hits": total(k.S_MEMO_HITS), "shortcuts": total(k.S_SHORTCUTS),
-            "memo_entries": sum(int(x.mmeta[k.MM_ENTRIES]) for x in everyone),
+            "memo_entries": sum(int(x.mmeta[km.MM_ENTRIES]) for x in everyone),
             "memo_resets": total(k.S_MEMO_RESETS), "workers": len(search.helpers) or 1}
 
 
