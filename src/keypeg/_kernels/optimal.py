@@ -181,15 +181,6 @@ CANON_CACHE = 4096
 
 
 @jit
-def n_zero_all(is_zero):  # pragma: no cover - compiled
-    n = 0
-    for c in range(is_zero.shape[0]):
-        if is_zero[c]:
-            n += 1
-    return n
-
-
-@jit
 def _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
                     opts):  # pragma: no cover - compiled
     keep = np.empty(pool.shape[0], dtype=np.int64)
@@ -223,7 +214,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
     dmax = ctab.shape[1] - 1
     # which colours are free (never played) or absent; which codes are candidates
     nsym = opts[O_NSYM]
-    _, is_zero, free_list, n_free, zero_list, _ = colour_classes(colmask, S, played, nsym)
+    _, is_zero, free_list, n_free, zero_list, n_zero = colour_classes(colmask, S, played, nsym)
     is_cand = np.zeros(N, dtype=np.bool_)
     for i in range(m):
         is_cand[S[i]] = True
@@ -241,7 +232,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
         key = np.int64(0)
         if cacheable:
             zero_mask = np.int64(0)
-            for c in range(n_zero_all(is_zero)):
+            for c in range(n_zero):
                 zero_mask |= np.int64(1) << np.int64(zero_list[c])
             key = (np.int64(played) << np.int64(31)) | zero_mask
             if key in canon_cache:
