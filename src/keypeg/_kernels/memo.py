@@ -92,3 +92,71 @@ def lookup_guess(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
     if e >= 0 and ment[e, M_GUESS] >= 0:
         return ment[e, M_VAL], ment[e, M_GUESS]
     return np.int64(-1), np.int64(-1)
+
+
+@jit
+def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool):  # pragma: no cover
+    """Rebuild the optimal tree of S from the memo, depth first with parts in answer order.
+
+    Returns (guess, parent, response, guesses_left, size) node arrays, or empty arrays when
+    some set's optimal guess is missing (the memo started over): the caller then rebuilds
+    it the slow way. Sets of one or two codes play their first code.
+    """
+    m0 = S.shape[0]
+    buf = np.empty(2 * m0, dtype=np.int32)
+    buf[:m0] = S
+    cap = 64
+    s_off = np.empty(cap, dtype=np.int64)
+    s_len = np.empty(cap, dtype=np.int64)
+    s_par = np.empty(cap, dtype=np.int64)
+    s_resp = np.empty(cap, dtype=np.int64)
+    s_left = np.empty(cap, dtype=np.int64)
+    s_off[0], s_len[0], s_par[0], s_resp[0], s_left[0] = 0, m0, -1, -1, depth
+    top = 1
+    n_cap = 2 * m0 + 16
+    g_out = np.empty(n_cap, dtype=np.int32)
+    p_out = np.empty(n_cap, dtype=np.int32)
+    r_out = np.empty(n_cap, dtype=np.int32)
+    d_out = np.empty(n_cap, dtype=np.int32)
+    z_out = np.empty(n_cap, dtype=np.int32)
+    nn = 0
+    counts = np.zeros(R, dtype=np.int64)
+    starts = np.zeros(R + 1, dtype=np.int64)
+    while top > 0:
+        top -= 1
+        off, m, par, resp, left = s_off[top], s_len[top], s_par[top], s_resp[top], s_left[top]
+        cands = buf[off:off + m]
+        if m <= 2:
+            g = np.int64(cands[0])
+        else:
+            e = memo_find(cands, left if capped else 0, mheads, ment, mpool)
+            if e < 0 or ment[e, M_GUESS] < 0:
+                return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
+            g = ment[e, M_GUESS]
+        if nn == n_cap:
+            return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
+        me = nn
+        g_out[nn], p_out[nn], r_out[nn], d_out[nn], z_out[nn] = g, par, resp, left, m
+        nn += 1
+        counts[:] = 0
+        for j in range(m):
+            counts[table[g, cands[j]]] += 1
+        starts[0] = 0
+        for r in range(R):
+            starts[r + 1] = starts[r] + counts[r]
+        tmp = buf[m0:m0 + m]
+        pos = starts[:R].copy()
+        for j in range(m):
+            r = table[g, cands[j]]
+            tmp[pos[r]] = cands[j]
+            pos[r] += 1
+        buf[off:off + m] = tmp
+        for r in range(R - 1, -1, -1):
+            if r == win or counts[r] == 0:
+                continue
+            if top == cap:
+                return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
+            s_off[top], s_len[top], s_par[top] = off + starts[r], counts[r], me
+            s_resp[top], s_left[top] = r, left - 1
+            top += 1
+    return g_out[:nn], p_out[:nn], r_out[:nn], d_out[:nn], z_out[:nn]

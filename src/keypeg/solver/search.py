@@ -242,7 +242,11 @@ def solve_optimal(
         raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     S = state.candidates
     started = time.perf_counter()
-    heuristics = _heuristic_trees(space, state, possible_only, first)
+    # an upper bound to prune with from the start: Kooi's rule is the best one-step total on
+    # every game tried; with a cap, the worst cases of the entropy and maxsize rules count too
+    names = ("parts",) if max_guesses is None and objective == "total" else (
+        "parts", "entropy", "maxsize")
+    heuristics = _heuristic_trees(space, state, possible_only, first, names)
     # (cap the search runs under, cap the tree must meet)
     attempts: list[tuple[int | None, int | None]]
     if objective == "worst":
@@ -301,14 +305,11 @@ def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
 
 
 def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
-                     first: str | Code | None) -> list[tuple[int, int]]:
-    """Return (total, worst) of the one-step strategies' trees: upper bounds that let the
+                     first: str | Code | None, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Return (total, worst) of some one-step strategies' trees: upper bounds that let the
     search prune from the start."""
     from ..strategies import evaluate, find_strategy
 
-    # Kooi's and the entropy rule are the best one-step totals on every game tried; maxsize
-    # guards the worst case, which matters when the number of guesses is capped
-    names = ("parts", "entropy", "maxsize")
     strategies = [find_strategy(n, possible_only=possible_only, first=first) for n in names]
     return [(t.total, t.worst) for t in evaluate(strategies, space, state=state)]
 
@@ -364,7 +365,18 @@ def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesse
 
 def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
              state: GameState) -> DecisionTree:
+    """Return the optimal tree the search found: compiled from one memo, or node by node
+    across the workers' memos (re-solving any set the memos lost)."""
     space = search.space
+    start = len(guesses) + 1
+    if not search.helpers:
+        g, p, r, left, size = km.rebuild(
+            np.ascontiguousarray(S, dtype=np.int32), depth, bool(search.opts[k.O_CAPPED]),
+            search.table, space.win, space.n_responses, search.mheads, search.ment,
+            search.mpool)
+        if g.size:
+            return DecisionTree(space.rules, "optimal", g, p, r,
+                                (start + depth - left).astype(np.int32), size)
     guess_l: list[int] = []
     parent_l: list[int] = []
     response_l: list[int] = []
@@ -373,7 +385,6 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
     stack: list[tuple[np.ndarray, int, int, int, list[int]]] = [
         (np.ascontiguousarray(S, dtype=np.int32), -1, -1, depth, guesses)
     ]
-    start = len(guesses) + 1
     while stack:
         cands, par, resp, left, played = stack.pop()
         g = search.guess_for(cands, left, played, root=par < 0)
