@@ -16,15 +16,10 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .errors import InvalidRulesError, UnknownRulesError
+from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS
 
 FeedbackModel = Literal["blackwhite", "positional"]
 FEEDBACK_MODELS: tuple[str, ...] = ("blackwhite", "positional")
-
-#: Largest number of codes keypeg enumerates into memory.
-MAX_CODES = 20_000_000
-#: Longest code and most symbols the notation can write.
-MAX_PEGS = 12
-MAX_SYMBOLS = 35
 
 
 @dataclass(frozen=True)
@@ -128,11 +123,14 @@ class Preset:
     rules: Rules
     aliases: tuple[str, ...]
     description: str
+    #: What the two kinds of black/white key peg are called in this game (singular).
+    terms: tuple[str, str] = ("black", "white")
 
 
-def _preset(name: str, description: str, *aliases: str, **kwargs: object) -> Preset:
+def _preset(name: str, description: str, *aliases: str,
+            terms: tuple[str, str] = ("black", "white"), **kwargs: object) -> Preset:
     rules = Rules(name=name, **kwargs)  # type: ignore[arg-type]
-    return Preset(name, rules, aliases, description)
+    return Preset(name, rules, aliases, description, terms)
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -143,7 +141,8 @@ PRESETS: tuple[Preset, ...] = (
     _preset("super", "Super Mastermind / Logik: 5 pegs, 8 colours, 12 rows", "logik",
             "super-mastermind", pegs=5, colors=8, max_guesses=12),
     _preset("bulls-and-cows", "Bulls and Cows: 4 distinct digits 0-9", "bulls", "bc",
-            pegs=4, colors=10, repeats=False, digits=True, max_guesses=10),
+            pegs=4, colors=10, repeats=False, digits=True, max_guesses=10,
+            terms=("bull", "cow")),
 )
 PRESETS += tuple(
     _preset(
@@ -188,6 +187,19 @@ def find_rules(name: str) -> Rules:
             f"unknown rules {name!r}; choose one of: {', '.join(preset_names())}."
         )
     return preset.rules
+
+
+def feedback_terms(rules: Rules) -> tuple[str, str]:
+    """Return what the black and white key pegs are called under `rules` (singular):
+    ("bull", "cow") for bulls and cows, else ("black", "white").
+
+    >>> feedback_terms(find_rules("bulls"))
+    ('bull', 'cow')
+    """
+    for p in PRESETS:
+        if p.rules == rules:
+            return p.terms
+    return ("black", "white")
 
 
 def rules_name(rules: Rules) -> str:

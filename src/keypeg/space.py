@@ -28,26 +28,18 @@ from ._kernels import feedback as kfb
 from ._kernels import partition as kpart
 from .codes import Code, format_symbols, parse_symbols
 from .errors import InvalidCodeError
+from .limits import SMALL_SPACE, table_budget
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
 from .rules import Rules
 
-DEFAULT_TABLE_BUDGET = 2 * 1024**3
 TABLE_FORMAT_VERSION = 1
 INDEX_DTYPE = np.int32
-#: Spaces up to this many codes build their table whenever a block of answers is needed.
-SMALL_SPACE = 8192
 
 
 def cache_dir() -> Path:
     """Return the directory for cached tables (``KEYPEG_CACHE_DIR`` overrides it)."""
     env = os.environ.get("KEYPEG_CACHE_DIR")
     return Path(env) if env else Path(platformdirs.user_cache_dir("keypeg"))
-
-
-def table_budget() -> int:
-    """Return the memory budget for a feedback table, in bytes."""
-    env = os.environ.get("KEYPEG_TABLE_BUDGET")
-    return int(env) if env else DEFAULT_TABLE_BUDGET
 
 
 def enumerate_codes(rules: Rules) -> np.ndarray:

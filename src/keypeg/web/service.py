@@ -24,7 +24,7 @@ from ..errors import KeypegError, LimitExceededError
 from ..feedback import score
 from ..game import Clue, GameState
 from ..hints import LIST_LIMIT, cut, hint
-from ..rules import PRESETS, Rules, find_rules, rules_name
+from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
 from ..strategies import STRATEGY_NAMES, TABLE_STRATEGIES, Strategy, evaluate, find_strategy
@@ -68,6 +68,8 @@ def rules_info(rules: Rules) -> dict[str, Any]:
                     if not rules.digits and rules.colors <= len(COLOR_LETTERS) else None),
         "names": (list(COLOR_NAMES[: rules.colors])
                   if not rules.digits and rules.colors <= len(COLOR_NAMES) else None),
+        # what the key pegs are called (black/white, or bull/cow), singular
+        "terms": dict(zip(("black", "white"), feedback_terms(rules), strict=True)),
     }
 
 

@@ -1,0 +1,136 @@
+"""Every size and time limit keypeg applies, in one place, named for what it bounds.
+
+Limits protect the machine (memory, CPU) and the person waiting (seconds). A request past a
+limit is refused at once with `LimitExceededError` (HTTP 413, CLI exit 2), or answered
+approximately and labelled so; it is never allowed to run for minutes or exhaust memory.
+
+Two limits can be changed from the environment: ``KEYPEG_TABLE_BUDGET`` (bytes for one
+feedback table) and ``KEYPEG_MEMO_BUDGET`` (bytes for the optimal search's memo, all
+workers together). A value that is not a whole number of bytes is a clear error.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import KeypegError
+
+# ----------------------------------------------------------------------------- rules
+#: Most codes keypeg enumerates into memory (MM(8,8) has 16.8 million).
+MAX_CODES = 20_000_000
+#: Longest code and most symbols the notation can write.
+MAX_PEGS = 12
+MAX_SYMBOLS = 35
+
+# ----------------------------------------------------------------------------- memory
+#: Default bytes for one game's full feedback table (``KEYPEG_TABLE_BUDGET`` overrides).
+DEFAULT_TABLE_BUDGET = 2 * 1024**3
+#: Default bytes for the optimal search's memo over all workers (``KEYPEG_MEMO_BUDGET``).
+DEFAULT_MEMO_BUDGET = 512 * 1024**2
+#: Spaces up to this many codes build their whole table whenever answers are needed.
+SMALL_SPACE = 8192
+
+# ----------------------------------------------------------------------------- input
+#: Most clues in one history given to the web API (a game has at most a few dozen rows).
+MAX_CLUES = 200
+#: Most bytes in one web API request body.
+MAX_BODY_BYTES = 64 * 1024
+#: Most characters of a user's input repeated back in an error message.
+MAX_ECHO = 40
+
+# ----------------------------------------------------------------------------- hints
+#: Candidates are listed in a hint when there are at most this many.
+HINT_LIST = 20
+#: Candidates `keypeg solve` prints before pointing at --json.
+SOLVE_LIST = 50
+#: Spaces up to this size get exact one-step hints whatever the position.
+EXACT_HINT_CODES = 8192
+#: Bigger spaces get exact hints while the one-step scoring stays under this many
+#: (probe, candidate) pairs; past it each strategy chooses among sampled candidates.
+EXACT_HINT_WORK = 60_000_000
+#: Candidates a strategy chooses among when the exact choice is too expensive.
+HINT_SAMPLE = 400
+#: Seconds a hint may spend searching for the optimal guess off the stored trees.
+HINT_OPTIMAL_SECONDS = 1.0
+#: A live optimal search (hints, the optimal strategy in a game) is tried only for at most
+#: this many candidates...
+LIVE_OPTIMAL_CANDIDATES = 600
+#: ... and gives up after this many seconds when no other limit is given.
+LIVE_OPTIMAL_SECONDS = 5.0
+
+# ----------------------------------------------------------------------------- labs
+#: Secrets played by each strategy in a sampled (approximate) lab.
+LAB_SAMPLE_GAMES = 40
+#: Seconds a sampled lab may take in all.
+LAB_SECONDS = 15.0
+
+# ----------------------------------------------------------------------------- search
+#: A strategy that needs more guesses than this for some secret is reported as looping.
+MAX_GUESSES_PER_GAME = 60
+#: Subset checks spent looking for a smallest contradiction (times the distinct patterns)
+#: before settling for a minimal, not necessarily smallest, one.
+CONFLICT_WORK = 20_000_000
+#: Sets at least this big are solved with the parts of each first guess on both cores.
+PARALLEL_MIN_CODES = 2000
+
+# ----------------------------------------------------------------------------- web caches
+#: Positions and hints each server process keeps in memory.
+CACHED_POSITIONS = 5000
+
+
+def _env_bytes(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise KeypegError(
+            f"{name} must be a whole number of bytes, like {default}, not {shorten(raw)!r}."
+        ) from None
+    if value < 0:
+        raise KeypegError(f"{name} must be zero or more bytes, not {value}.")
+    return value
+
+
+def table_budget() -> int:
+    """Return the memory budget for one feedback table, in bytes (``KEYPEG_TABLE_BUDGET``)."""
+    return _env_bytes("KEYPEG_TABLE_BUDGET", DEFAULT_TABLE_BUDGET)
+
+
+def memo_budget() -> int:
+    """Return the memory budget of the optimal search's memo, in bytes
+    (``KEYPEG_MEMO_BUDGET``)."""
+    return _env_bytes("KEYPEG_MEMO_BUDGET", DEFAULT_MEMO_BUDGET)
+
+
+def shorten(text: object, limit: int = MAX_ECHO) -> str:
+    """Return `text` as a string of at most `limit` characters (a long input is cut in the
+    middle, so an error message never repeats a huge input back)."""
+    s = str(text)
+    if len(s) <= limit:
+        return s
+    keep = max(1, limit - 5) // 2
+    return f"{s[:keep]} ... {s[-keep:]}" if keep > 1 else s[:limit]
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """Return '1 code', '2 codes', '1,296 codes'."""
+    word = one if n == 1 else (many or one + "s")
+    return f"{n:,} {word}"
+
+
+def check_max_seconds(value: float | None, option: str = "--max-seconds") -> None:
+    """Raise `KeypegError` unless `value` is None or a positive number of seconds."""
+    if value is not None and not value > 0:
+        raise KeypegError(f"{option} must be a positive number of seconds, not {value:g}.")
+
+
+def check_seed(value: int | None, option: str = "--seed") -> None:
+    """Raise `KeypegError` unless `value` is None or a whole number from 0 to 2**63 - 1."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+        raise KeypegError(f"{option} must be a whole number from 0 to 2**63 - 1, not "
+                          f"{shorten(value)}.")
+
