@@ -1,10 +1,13 @@
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from keypeg.errors import InconsistentHistoryError, InvalidCodeError
 from keypeg.game import Clue, GameState
 from keypeg.rules import Rules, find_rules
+from tests import naive
 
 LOCK = Rules(pegs=3, colors=10, digits=True)
 LOCK_CLUES = ["682=1B0W", "614=0B1W", "206=0B2W", "738=0B0W", "380=0B1W"]
@@ -73,3 +76,52 @@ def test_positional_clues():
     assert state.bits == pytest.approx(math.log2(729))
     state = GameState.from_clues(find_rules("cb1"), ["01234=GGGGG"])
     assert state.solved and state.count == 1
+
+
+def test_a_contradiction_after_64_or_more_clues_is_diagnosed():
+    classic = find_rules("classic")
+    clues = ["1122=1B1W"] * 63 + ["1122=0B0W"]
+    with pytest.raises(InconsistentHistoryError) as info:
+        GameState.from_clues(classic, clues)
+    assert info.value.conflict == (0, 63)
+    assert info.value.suspects == (63,)
+    assert info.value.corrections[63] == ("1B1W",)
+    clues = ["1122=1B1W"] * 70 + ["5556=0B0W"] * 70 + ["1234=0B0W"]  # secret 1234, one lie
+    with pytest.raises(InconsistentHistoryError) as info:
+        GameState.from_clues(classic, clues)
+    assert info.value.suspects == (140,)
+    assert info.value.conflict == (0, 140)
+
+
+MINI = Rules(pegs=3, colors=3)
+MINI_CODES = naive.all_codes(3, 3)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.sampled_from(MINI_CODES), st.sampled_from(MINI_CODES)),
+                min_size=1, max_size=80),
+       st.lists(st.tuples(st.integers(0, 79), st.sampled_from(MINI_CODES)), max_size=3))
+def test_diagnosis_agrees_with_the_naive_filter(pairs, lies):
+    """Clues scored against one secret or another (so most histories contradict), up to 80
+    of them: the diagnosis must name a conflict no code fits, minimal, and exactly the clues
+    whose removal alone leaves some code."""
+    clues = [(g, naive.blackwhite(s, g)) for s, g in pairs]
+    for i, other in lies:
+        if i < len(clues):
+            clues[i] = (clues[i][0], naive.blackwhite(other, clues[i][0]))
+
+    def fits(indices):
+        return bool(naive.naive_filter(MINI_CODES, [clues[i] for i in indices], "blackwhite"))
+
+    texts = [f"{''.join(str(x + 1) for x in g)}={b}B{w}W" for g, (b, w) in clues]
+    everything = range(len(clues))
+    if fits(everything):
+        assert GameState.from_clues(MINI, texts).count > 0
+        return
+    with pytest.raises(InconsistentHistoryError) as info:
+        GameState.from_clues(MINI, texts)
+    err = info.value
+    assert not fits(err.conflict)
+    assert all(fits([j for j in err.conflict if j != i]) for i in err.conflict)
+    want = tuple(i for i in everything if fits([j for j in everything if j != i]))
+    assert err.suspects == want

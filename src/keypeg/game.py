@@ -25,12 +25,10 @@ import numpy as np
 from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
+from .limits import CONFLICT_WORK
 from .rules import Rules
 from .space import CodeSpace, get_space
 
-#: Subsets examined when looking for a smallest contradiction, before settling for a
-#: minimal (not necessarily smallest) one.
-_SUBSET_CHECKS = 200_000
 
 
 @dataclass(frozen=True)
@@ -167,56 +165,81 @@ class GameState:
 
 def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryError | None:
     """Return an `InconsistentHistoryError` explaining why no code fits `clues`, or None
-    when some code fits them all."""
+    when some code fits them all. Works for any number of clues: each code's pattern (which
+    clues it satisfies) is a row of 64-bit words."""
     h = len(clues)
     if h == 0:
         return None
     everything = space.all()
-    masks = np.zeros(space.size, dtype=np.int64)
+    words = (h + 63) // 64
+    masks = np.zeros((space.size, words), dtype=np.uint64)
     for i, clue in enumerate(clues):
         response = space.response_index(clue.feedback)
         hit = space.responses(clue.guess.index, everything) == response
-        masks |= hit.astype(np.int64) << i
-    distinct = np.unique(masks)
-    full = (1 << h) - 1
-    if (distinct == full).any():
+        masks[:, i >> 6] |= hit.astype(np.uint64) << np.uint64(i & 63)
+    if words == 1:
+        distinct, inverse = np.unique(masks[:, 0], return_inverse=True)
+        distinct = distinct[:, None]
+    else:
+        distinct, inverse = np.unique(masks, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    full = _bits(range(h), words)
+    if _covered(distinct, full):
         return None
     conflict = _smallest_conflict(distinct, h)
-    suspects = tuple(i for i in range(h) if ((distinct | (1 << i)) == full).any())
+    suspects = []
     corrections: dict[int, tuple[str, ...]] = {}
-    for i in suspects:
-        others = everything[(masks | (1 << i)) == full]
+    for i in range(h):
+        rest = ((distinct | _bits((i,), words)) == full).all(axis=1)
+        if not rest.any():
+            continue
+        suspects.append(i)
+        others = everything[rest[inverse]]
         resp = np.unique(space.responses(clues[i].guess.index, others))
         corrections[i] = tuple(str(space.feedback(r)) for r in resp)
     return InconsistentHistoryError(
-        _diagnosis_text(clues, conflict, suspects, corrections),
+        _diagnosis_text(clues, conflict, tuple(suspects), corrections),
         conflict=conflict,
-        suspects=suspects,
+        suspects=tuple(suspects),
         corrections=corrections,
     )
 
 
+def _bits(indices: Iterable[int], words: int) -> np.ndarray:
+    """Return the clue indices as a row of 64-bit words."""
+    out = np.zeros(words, dtype=np.uint64)
+    for i in indices:
+        out[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    return out
+
+
+def _covered(distinct: np.ndarray, t: np.ndarray) -> bool:
+    """Return True when some code satisfies every clue in `t` (a row of words)."""
+    return bool(((distinct & t) == t).all(axis=1).any())
+
+
 def _smallest_conflict(distinct: np.ndarray, h: int) -> tuple[int, ...]:
-    """Return a smallest set of clue indices that no mask in `distinct` covers."""
-    checks = 0
+    """Return a smallest set of clue indices that no pattern in `distinct` covers, or a
+    minimal one when the search for a smallest would cost more than `CONFLICT_WORK`."""
+    words = distinct.shape[1]
+    checks = max(1, CONFLICT_WORK // max(1, distinct.size))
     for k in range(1, h + 1):
         for subset in itertools.combinations(range(h), k):
-            t = sum(1 << i for i in subset)
-            if not ((distinct & t) == t).any():
+            if not _covered(distinct, _bits(subset, words)):
                 return subset
-            checks += 1
-            if checks > _SUBSET_CHECKS:
+            checks -= 1
+            if checks <= 0:
                 return _minimal_conflict(distinct, h)
     return tuple(range(h))
 
 
 def _minimal_conflict(distinct: np.ndarray, h: int) -> tuple[int, ...]:
     """Return a minimal (irreducible) conflicting set by deleting clues one at a time."""
+    words = distinct.shape[1]
     keep = list(range(h))
     for i in range(h):
         trial = [j for j in keep if j != i]
-        t = sum(1 << j for j in trial)
-        if trial and not ((distinct & t) == t).any():
+        if trial and not _covered(distinct, _bits(trial, words)):
             keep = trial
     return tuple(keep)
 
