@@ -65,15 +65,19 @@ class CodeSpace:
         self.codes = enumerate_codes(rules)
         self.size = int(self.codes.shape[0])
         self.counts = np.zeros((self.size, rules.symbols), dtype=np.uint8)
-        for k in range(rules.pegs):
-            np.add.at(self.counts, (np.arange(self.size), self.codes[:, k]), 1)
+        rows = np.arange(self.size)
+        for k in range(rules.pegs):  # each (row, symbol) pair once per peg: no np.add.at
+            self.counts[rows, self.codes[:, k]] += 1
+        del rows
         self.packed = kfb.pack_counts(self.counts)
-        self.multiset, self.common = kfb.multisets(self.counts)
+        self.multiset, self.common = kfb.multisets(self.codes, self.counts)
         self.colmask = np.zeros(self.size, dtype=np.uint64)
         for c in range(rules.symbols):
             self.colmask |= (self.counts[:, c] > 0).astype(np.uint64) << np.uint64(c)
-        weights = rules.symbols ** np.arange(rules.pegs - 1, -1, -1, dtype=np.int64)
-        self._values = self.codes.astype(np.int64) @ weights
+        self._values = np.zeros(self.size, dtype=np.int64)  # base-n value of each code
+        for column in self.codes.T:
+            self._values *= rules.symbols
+            self._values += column
         self._budget = table_budget() if budget is None else budget
         self._disk_cache = disk_cache
         self._table: np.ndarray | None = None

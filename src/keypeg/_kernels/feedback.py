@@ -162,12 +162,21 @@ def pack_counts(counts: np.ndarray) -> np.ndarray:
     return packed
 
 
-def multisets(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def multisets(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (multiset id per code, shared-peg table between multisets); the table is
-    empty when there are more than `MAX_MULTISETS` multisets."""
-    unique, ids = np.unique(counts, axis=0, return_inverse=True)
+    empty when there are more than `MAX_MULTISETS` multisets.
+
+    A multiset is keyed by its code's symbols in ascending order, read as a base-n number
+    (n^pegs < 2^63 for every game keypeg enumerates), so one flat sort numbers them all."""
+    n = np.int64(counts.shape[1])
+    key = np.zeros(codes.shape[0], dtype=np.int64)
+    for column in np.sort(codes, axis=1).T:
+        key *= n
+        key += column
+    _, first, ids = np.unique(key, return_index=True, return_inverse=True)
     ids = ids.astype(np.int32).ravel()
-    if unique.shape[0] > MAX_MULTISETS:
+    if first.shape[0] > MAX_MULTISETS:
         return ids, np.zeros((0, 0), dtype=np.uint8)
+    unique = counts[first]
     shared = np.minimum(unique[:, None, :], unique[None, :, :]).sum(axis=2, dtype=np.int64)
     return ids, shared.astype(np.uint8)
