@@ -30,7 +30,6 @@ from .rules import Rules
 from .space import CodeSpace, get_space
 
 
-
 @dataclass(frozen=True)
 class Clue:
     """A guess and the feedback it received."""

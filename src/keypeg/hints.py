@@ -1,29 +1,49 @@
-"""Hints for a game state: what is still possible, what each strategy would play, and how
-a guess would cut the candidates. Shared by the terminal and the web page.
+"""Hints for a game state, and the one budget policy every front end uses for them.
+
+A hint says what is still possible, what each strategy would play (strongest first), the
+guess keypeg recommends, and how a guess would cut the candidates. Every decision is
+bounded: a one-step strategy scores every probe exactly while that is cheap (small games,
+or few candidates left), and otherwise plays its best among `HINT_SAMPLE` sampled
+candidates, labelled approximate; the optimal guess is looked up in a stored tree or
+searched live for a bounded time on few candidates, and otherwise reported missing in a
+player's words. The terminal and the web page both call `hint`.
 
 >>> from keypeg.rules import find_rules
 >>> from keypeg.game import GameState
 >>> h = hint(GameState.start(find_rules("classic")).after("1122", "0B0W"))
->>> h.count, round(h.bits, 2)
-(256, 8.0)
+>>> h.count, round(h.bits, 2), h.approximate
+(256, 8.0, False)
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
 
 import numpy as np
 
 from .codes import Code
 from .errors import LimitExceededError
 from .game import GameState
+from .limits import (
+    EXACT_HINT_CODES,
+    EXACT_HINT_WORK,
+    HINT_LIST,
+    HINT_OPTIMAL_SECONDS,
+    HINT_SAMPLE,
+    plural,
+)
+from .rules import Rules
 from .strategies import ONE_STEP_NAMES, find_strategy
+from .strategies.onestep import scoring_work
 
-#: Candidates are listed in a hint when there are at most this many.
-LIST_LIMIT = 20
-#: Seconds a hint may spend searching for the optimal guess off the stored trees.
-OPTIMAL_LIMIT = 2.0
+#: Order of the one-step strategies when no exact lab of the game is known: roughly how
+#: they compare on the published games (entropy and parts lead as games grow).
+DEFAULT_STRENGTH = ("entropy", "parts", "expsize", "maxsize", "consistent", "random")
 
 
 @dataclass(frozen=True)
@@ -38,8 +58,13 @@ class StrategyHint:
 
 @dataclass(frozen=True)
 class Hint:
-    """Everything the hints panel shows for one state. `optimal` is None (with the reason
-    in `optimal_note`) when the optimal guess could not be found in time."""
+    """Everything the hints panel shows for one state.
+
+    `strategies` are ordered strongest first; `recommended` is the optimal guess when it
+    was found, else the strongest strategy's (None once solved). `optimal` is None, with
+    the reason in player's words in `optimal_note`, when it could not be found in time.
+    `approximate` says the strategies chose among sampled candidates (`note` says how).
+    """
 
     count: int
     bits: float
@@ -47,6 +72,78 @@ class Hint:
     strategies: list[StrategyHint] = field(default_factory=list)
     optimal: StrategyHint | None = None
     optimal_note: str | None = None
+    approximate: bool = False
+    note: str | None = None
+    solved: bool = False
+
+    @property
+    def recommended(self) -> StrategyHint | None:
+        """Return the guess keypeg recommends: optimal when known, else the strongest."""
+        if self.optimal is not None:
+            return self.optimal
+        return self.strategies[0] if self.strategies else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the hint as the web API sends it."""
+
+        def row(s: StrategyHint | None) -> dict[str, Any] | None:
+            return None if s is None else {"name": s.name, "guess": s.guess,
+                                           "largest_part": s.largest_part,
+                                           "possible": s.possible}
+
+        return {"candidates": self.count, "bits": round(self.bits, 3),
+                "list": self.candidates, "solved": self.solved,
+                "recommended": row(self.recommended),
+                "strategies": [row(s) for s in self.strategies],
+                "optimal": row(self.optimal), "optimal_note": self.optimal_note,
+                "approximate": self.approximate, "note": self.note}
+
+
+# ----------------------------------------------------------------------------- strength
+@cache
+def shipped_labs() -> dict[str, dict[str, Any]]:
+    """Return the exact labs computed ahead of time (data/lab.json), by code space key."""
+    path = resources.files("keypeg").joinpath("data/lab.json")
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def strength_order(rules: Rules, names: Sequence[str] = ONE_STEP_NAMES) -> list[str]:
+    """Return `names` strongest first: by total guesses in the game's exact lab when one
+    ships with keypeg, else in `DEFAULT_STRENGTH` order; a strategy the lab does not
+    measure (random) comes after those it does.
+
+    >>> from keypeg.rules import find_rules
+    >>> strength_order(find_rules("classic"))
+    ['parts', 'expsize', 'entropy', 'maxsize', 'consistent', 'random']
+    """
+    lab = shipped_labs().get(rules.key)
+    totals = {} if lab is None else {r["strategy"]: r["total"] for r in lab["rows"]}
+    default = {n: i for i, n in enumerate(DEFAULT_STRENGTH)}
+    return sorted(names, key=lambda n: (totals.get(n, float("inf")) if totals else 0,
+                                        default.get(n, len(default))))
+
+
+# ----------------------------------------------------------------------------- policy
+def exact_is_cheap(state: GameState) -> bool:
+    """Return True when the one-step strategies can score every probe exactly in time."""
+    return state.space.size <= EXACT_HINT_CODES or scoring_work(state) <= EXACT_HINT_WORK
+
+
+def bounded_guess(state: GameState, name: str, *,
+                  optimal_seconds: float = HINT_OPTIMAL_SECONDS) -> tuple[Code, bool]:
+    """Return (guess, approximate): the strategy's exact guess when that is cheap, else the
+    guess it makes among a sample of the candidates (possible codes only), which is fast
+    whatever the size of the game. The optimal guess is searched for at most
+    `optimal_seconds`; raises `LimitExceededError` (in a player's words) when it is out of
+    reach."""
+    if name == "optimal":
+        return find_strategy("optimal", time_limit=optimal_seconds).next_guess(state), False
+    if name in ("consistent", "random") or exact_is_cheap(state):
+        return find_strategy(name).next_guess(state), False
+    rng = np.random.default_rng(len(state.history))
+    sample = np.sort(rng.choice(state.candidates, size=HINT_SAMPLE, replace=False))
+    sampled = GameState(state.space, state.history, candidates=sample)
+    return find_strategy(name, possible_only=True).next_guess(sampled), True
 
 
 def cut(state: GameState, guess: str | Code | int) -> list[tuple[str, int]]:
@@ -62,34 +159,43 @@ def largest_part(state: GameState, guess: int) -> int:
     return int(np.max(state.space.part_sizes(guess, state.candidates)))
 
 
-def strategy_hint(state: GameState, name: str, **options: object) -> StrategyHint:
-    """Return one strategy's next guess with the largest part it leaves."""
-    guess = find_strategy(name, **options).next_guess(state)
+def strategy_hint(state: GameState, name: str, *,
+                  optimal_seconds: float = HINT_OPTIMAL_SECONDS) -> tuple[StrategyHint, bool]:
+    """Return one strategy's next guess with the largest part it leaves, and whether it
+    was chosen among sampled candidates."""
+    guess, approximate = bounded_guess(state, name, optimal_seconds=optimal_seconds)
     return StrategyHint(name, str(guess), largest_part(state, guess.index),
-                        state.is_candidate(guess.index))
+                        state.is_candidate(guess.index)), approximate
 
 
-def strategy_hints(state: GameState, names: Sequence[str] = ONE_STEP_NAMES) -> list[StrategyHint]:
-    """Return each one-step strategy's next guess with the largest part it leaves."""
-    return [strategy_hint(state, name) for name in names]
-
-
-def optimal_hint(state: GameState, *, time_limit: float = OPTIMAL_LIMIT
+def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS
                  ) -> tuple[StrategyHint | None, str | None]:
-    """Return the optimal guess (from a stored tree, or a live search of at most
-    `time_limit` seconds), or None and the reason."""
+    """Return the optimal guess (from a stored tree, or a live search of at most `seconds`),
+    or None and the reason in a player's words."""
     try:
-        return strategy_hint(state, "optimal", time_limit=time_limit), None
+        return strategy_hint(state, "optimal", optimal_seconds=seconds)[0], None
     except LimitExceededError as exc:
         return None, str(exc)
 
 
-def hint(state: GameState, *, list_limit: int = LIST_LIMIT, strategies: bool = True,
-         optimal_limit: float = OPTIMAL_LIMIT) -> Hint:
+def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = True,
+         optimal_seconds: float = HINT_OPTIMAL_SECONDS) -> Hint:
     """Return the hint for `state`: count, bits, the candidates when few, each strategy's
-    guess, and the optimal guess when it can be found within `optimal_limit` seconds."""
+    guess (strongest first, exact when cheap, else among sampled candidates), and the
+    optimal guess when it can be found within `optimal_seconds`."""
     listed = state.candidate_texts() if state.count <= list_limit else None
     if not strategies or state.solved:
-        return Hint(state.count, state.bits, listed)
-    best, note = optimal_hint(state, time_limit=optimal_limit)
-    return Hint(state.count, state.bits, listed, strategy_hints(state), best, note)
+        return Hint(state.count, state.bits, listed, solved=state.solved)
+    rows = []
+    approximate = False
+    for name in strength_order(state.rules):
+        row, sampled = strategy_hint(state, name)
+        rows.append(row)
+        approximate |= sampled
+    best, note = optimal_hint(state, seconds=optimal_seconds)
+    text = None
+    if approximate:
+        text = (f"{plural(state.count, 'code')} still possible: each strategy plays its best "
+                f"among {HINT_SAMPLE} of them picked at random (approximate); exact advice "
+                "comes once fewer codes remain.")
+    return Hint(state.count, state.bits, listed, rows, best, note, approximate, text)

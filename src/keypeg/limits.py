@@ -114,10 +114,10 @@ def shorten(text: object, limit: int = MAX_ECHO) -> str:
     return f"{s[:keep]} ... {s[-keep:]}" if keep > 1 else s[:limit]
 
 
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """Return '1 code', '2 codes', '1,296 codes'."""
+def plural(n: float, one: str, many: str | None = None) -> str:
+    """Return '1 code', '2 codes', '1,296 codes', '2.5 seconds'."""
     word = one if n == 1 else (many or one + "s")
-    return f"{n:,} {word}"
+    return f"{int(n):,} {word}" if float(n).is_integer() else f"{n:g} {word}"
 
 
 def check_max_seconds(value: float | None, option: str = "--max-seconds") -> None:

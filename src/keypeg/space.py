@@ -28,8 +28,8 @@ from ._kernels import feedback as kfb
 from ._kernels import partition as kpart
 from .codes import Code, format_symbols, parse_symbols
 from .errors import InvalidCodeError
-from .limits import SMALL_SPACE, table_budget
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
+from .limits import SMALL_SPACE, table_budget
 from .rules import Rules
 
 TABLE_FORMAT_VERSION = 1

@@ -10,7 +10,8 @@ import typer
 from rich.console import Console
 
 from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError
-from ..rules import Rules, find_rules, preset_names
+from ..rules import Rules, find_rules, preset_names, rules_name
+from ..space import CodeSpace, get_space
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -137,6 +138,18 @@ def command(func: F) -> F:
         annotations.update({p.name: p.annotation for p in RULE_PARAMETERS})
         wrapper.__annotations__ = annotations
     return wrapper  # type: ignore[return-value]
+
+
+#: Games with more codes than this show a spinner while their code space is prepared.
+SPINNER_CODES = 1_000_000
+
+
+def load_space(rules: Rules) -> CodeSpace:
+    """Return the code space of `rules`, with a spinner when preparing it takes a while."""
+    if rules.size <= SPINNER_CODES:
+        return get_space(rules)
+    with err_console.status(f"preparing the {rules.size:,} codes of {rules_name(rules)}"):
+        return get_space(rules)
 
 
 def ask(prompt: str) -> str | None:

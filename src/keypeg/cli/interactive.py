@@ -12,9 +12,10 @@ from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
+from ..limits import check_seed, plural
 from ..rules import Rules, rules_name
-from ..space import CodeSpace, get_space
-from .common import ask, command, console
+from ..space import CodeSpace
+from .common import ask, command, console, load_space
 
 QUIT_WORDS = {"quit", "q", "exit"}
 
@@ -27,22 +28,30 @@ def thinking_hint(state: GameState, **options: object) -> Hint:
 
 
 def print_hint(h: Hint) -> None:
-    """Print a hint: count, bits, the candidates when few, each strategy's guess."""
-    noun = "code" if h.count == 1 else "codes"
-    console.print(f"  [bold]{h.count:,}[/] {noun} still possible, {h.bits:.2f} bits missing.")
+    """Print a hint: count, bits, the candidates when few, the recommended guess, then each
+    strategy's guess, strongest first."""
+    console.print(f"  [bold]{plural(h.count, 'code')}[/] still possible, "
+                  f"{h.bits:.2f} bits missing.")
     if h.candidates is not None:
         console.print("  possible: " + " ".join(h.candidates))
+    best = h.recommended
+    if best is not None:
+        why = "the best possible guess" if best is h.optimal else f"{best.name}'s guess"
+        console.print(f"  try [bold]{best.guess}[/] ({why}; it leaves at most "
+                      f"{plural(best.largest_part, 'code')}).")
     if h.strategies:
         table = Table(box=None, padding=(0, 2), show_header=True, header_style="dim")
         table.add_column("strategy")
         table.add_column("would play")
         table.add_column("largest part", justify="right")
-        for s in [*h.strategies, *([h.optimal] if h.optimal else [])]:
+        for s in [*([h.optimal] if h.optimal else []), *h.strategies]:
             mark = "" if s.possible else " [dim](cannot be the secret)[/]"
-            table.add_row(s.name, s.guess + mark, str(s.largest_part))
+            table.add_row(s.name, s.guess + mark, f"{s.largest_part:,}")
         console.print(table)
     if h.optimal_note:
         console.print(f"  [dim]optimal: {h.optimal_note}[/]")
+    if h.note:
+        console.print(f"  [dim]{h.note}[/]")
 
 
 def print_cut(state: GameState, words: list[str]) -> None:
@@ -58,8 +67,8 @@ def print_cut(state: GameState, words: list[str]) -> None:
 
 
 def print_state_line(state: GameState) -> None:
-    noun = "code" if state.count == 1 else "codes"
-    console.print(f"  {state.count:,} {noun} still possible, {state.bits:.2f} bits missing.")
+    console.print(f"  {plural(state.count, 'code')} still possible, "
+                  f"{state.bits:.2f} bits missing.")
 
 
 @command
@@ -68,7 +77,8 @@ def play(
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the secret.")] = None,
 ) -> None:
     """Break a secret the computer picked. Type a code, 'hint', 'give up' or 'quit'."""
-    space = get_space(rules)
+    check_seed(seed)
+    space = load_space(rules)
     secret = space.code(random.Random(seed).randrange(space.size))
     state = GameState.start(space)
     limit = rules.max_guesses
@@ -177,7 +187,7 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
 @command
 def assist(rules: Rules) -> None:
     """Follow a game on a real board: enter guesses and feedback, see what is possible."""
-    space = get_space(rules)
+    space = load_space(rules)
     clues: list[Clue] = []
     console.print(f"[bold]{rules_name(rules)}[/]: {rules.describe()}; {space.size:,} codes.")
     console.print(ASSIST_HELP)

@@ -10,15 +10,11 @@ import numpy as np
 
 from ..errors import LimitExceededError
 from ..game import GameState
+from ..limits import LIVE_OPTIMAL_CANDIDATES, LIVE_OPTIMAL_SECONDS, SMALL_SPACE, plural
 from ..rules import Rules
 from ..space import CodeSpace
 from ..tree import DecisionTree
 from .base import Strategy, as_space
-
-#: Live searches give up after this long (seconds); None waits for ever.
-LIVE_LIMIT = 5.0
-#: Off the stored trees, a live search is tried only for at most this many candidates.
-LIVE_MAX_CANDIDATES = 600
 
 
 class OptimalStrategy(Strategy):
@@ -26,8 +22,8 @@ class OptimalStrategy(Strategy):
 
     name = "optimal"
 
-    def __init__(self, *, time_limit: float | None = LIVE_LIMIT,
-                 max_candidates: int | None = LIVE_MAX_CANDIDATES) -> None:
+    def __init__(self, *, time_limit: float | None = LIVE_OPTIMAL_SECONDS,
+                 max_candidates: int | None = LIVE_OPTIMAL_CANDIDATES) -> None:
         self.time_limit = time_limit
         self.max_candidates = max_candidates
 
@@ -66,13 +62,13 @@ class OptimalStrategy(Strategy):
             return int(candidates[0])
         if self.max_candidates is not None and candidates.size > self.max_candidates:
             raise LimitExceededError(
-                f"{candidates.size:,} candidates are too many for a live optimal search "
-                f"(at most {self.max_candidates:,})."
+                f"the best possible guess is worked out live once at most "
+                f"{self.max_candidates:,} codes are possible ({candidates.size:,} are now)."
             )
-        if not space.fits_table or (not space.has_table and space.size > 8192):
+        if not space.fits_table or (not space.has_table and space.size > SMALL_SPACE):
             raise LimitExceededError(
-                "a live optimal search here needs this game's full feedback table "
-                f"({space.table_bytes / 2**20:,.0f} MB), which is not loaded."
+                "the best possible guess is out of reach in a game this size; the "
+                "strategies' guesses are the best advice here."
             )
         from ..solver.search import solve_optimal
 
@@ -81,8 +77,8 @@ class OptimalStrategy(Strategy):
             result = solve_optimal(space, state=state, time_limit=self.time_limit)
         except LimitExceededError:
             raise LimitExceededError(
-                f"the optimal guess for {candidates.size:,} candidates was not found within "
-                f"{self.time_limit:g} s."
+                f"the best possible guess among {candidates.size:,} codes takes longer to "
+                f"work out than the {plural(self.time_limit or 0, 'second')} a hint may spend."
             ) from None
         return result.tree.first_guess
 

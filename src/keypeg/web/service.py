@@ -6,40 +6,22 @@ function raises `KeypegError` subclasses for bad input; the app turns them into 
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import threading
-import time
 from collections import OrderedDict
-from dataclasses import asdict
-from functools import cache
-from importlib import resources
 from typing import Any
 
-import numpy as np
-
 from ..codes import COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
-from ..errors import KeypegError, LimitExceededError
+from ..errors import KeypegError
 from ..feedback import score
 from ..game import Clue, GameState
-from ..hints import LIST_LIMIT, cut, hint
+from ..hints import bounded_guess, cut, hint
+from ..labs import lab
+from ..limits import CACHED_POSITIONS, LIVE_OPTIMAL_SECONDS
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
-from ..strategies import STRATEGY_NAMES, TABLE_STRATEGIES, Strategy, evaluate, find_strategy
-from ..strategies.onestep import scoring_work
-
-#: Seconds a hints request may spend on the optimal guess off the stored trees.
-HINT_OPTIMAL_LIMIT = 1.0
-#: Spaces up to this size get exact one-step hints and an exact lab straight away.
-EXACT_LIMIT = 8192
-#: Bigger spaces get exact hints while the one-step scoring stays under this many pairs.
-EXACT_WORK = 60_000_000
-#: Secrets played in a sampled (approximate) lab.
-LAB_SAMPLE = 40
-#: Candidates a strategy chooses among when the exact choice is too expensive.
-SAMPLE = 400
 
 
 class GameNotFound(KeypegError):
@@ -103,15 +85,21 @@ class Service:
 
     # ------------------------------------------------------------------ games
     def new_game(self, rules_name_: str, seed: int | None = None) -> dict[str, Any]:
-        """Start a game; the secret stays in the store."""
+        """Start a game; the secret stays in the store. A seed (0 to 2**63 - 1) makes the
+        secret reproducible, so predictable: such a game says so ("seeded": true)."""
+        from ..limits import check_seed
+
+        check_seed(seed, "seed")
         rules = find_rules(rules_name_)
         space = get_space(rules)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         secret = space.text(rng.randrange(space.size))
         game_id = secrets.token_urlsafe(16)
+        if seed is not None:  # flagged before the game exists, so never missing
+            self.store.put_cached(f"seeded-game:{game_id}", True)
         self.store.create_game(game_id, rules_name(rules), secret)
         return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
-                "info": rules_info(rules)}
+                "info": rules_info(rules), "seeded": seed is not None}
 
     def _load(self, game_id: str) -> dict[str, Any] | None:
         """Return a game from the store: the store is the one source of truth, so several
@@ -152,7 +140,7 @@ class Service:
             state = GameState(get_space(rules), clues)
         with self._lock:
             self._states[key] = state
-            while len(self._states) > 5000:
+            while len(self._states) > CACHED_POSITIONS:
                 self._states.popitem(last=False)
         return state
 
@@ -161,7 +149,8 @@ class Service:
         game, rules, state = self._game(game_id)
         out = {"id": game_id, "rules": game["rules"], "max_guesses": rules.max_guesses,
                "info": rules_info(rules), "history": game["history"], "over": game["over"],
-               "solved": state.solved, "candidates": state.count}
+               "solved": state.solved, "candidates": state.count,
+               "seeded": bool(self.store.get_cached(f"seeded-game:{game_id}"))}
         if game["over"]:
             out["secret"] = game["secret"]
         return out
@@ -235,39 +224,13 @@ class Service:
             self._hints[key] = out
             if key[0] != rules_text:  # also under the name the caller used
                 self._hints[(rules_text, key[1])] = out
-            while len(self._hints) > 5000:
+            while len(self._hints) > CACHED_POSITIONS:
                 self._hints.popitem(last=False)
         return out
 
-    def _compute_hints(self, state: GameState) -> dict[str, Any]:
-        space = state.space
-        exact = exact_is_cheap(state)
-        out: dict[str, Any] = {
-            "candidates": state.count,
-            "bits": round(state.bits, 3),
-            "list": state.candidate_texts() if state.count <= LIST_LIMIT else None,
-            "solved": state.solved,
-            "strategies": [],
-            "optimal": None,
-            "optimal_note": None,
-            "approximate": False,
-        }
-        if state.solved:
-            return out
-        if exact:
-            h = hint(state, optimal_limit=HINT_OPTIMAL_LIMIT)
-            out["strategies"] = [_strategy_row(s) for s in h.strategies]
-            out["optimal"] = None if h.optimal is None else _strategy_row(h.optimal)
-            out["optimal_note"] = h.optimal_note
-            return out
-        out["approximate"] = True
-        out["note"] = (f"{state.count:,} candidates in a space of {space.size:,} codes: each "
-                       f"strategy plays its best among a sample of {SAMPLE} candidates "
-                       "(approximate).")
-        out["strategies"] = _sampled_strategy_rows(state)
-        out["optimal_note"] = (f"{state.count:,} candidates are too many for a live optimal "
-                               "search.")
-        return out
+    @staticmethod
+    def _compute_hints(state: GameState) -> dict[str, Any]:
+        return hint(state).to_dict()
 
     # ------------------------------------------------------------------ cut
     def cut(self, rules_text: str, history: list[Any], guess: str) -> dict[str, Any]:
@@ -288,7 +251,7 @@ class Service:
         state = self.state(rules, history)
         if state.solved:
             raise GameOver("the secret is already found.")
-        guess, approximate = bounded_guess(state, strategy)
+        guess, approximate = bounded_guess(state, strategy, optimal_seconds=LIVE_OPTIMAL_SECONDS)
         fb = score(code.symbols, guess.symbols, rules)
         after = state.after(guess, fb)
         return {"guess": str(guess), "feedback": str(fb), "marks": list(fb.marks),
@@ -301,42 +264,18 @@ class Service:
         return space.text(random.SystemRandom().randrange(space.size))
 
     # ------------------------------------------------------------------ lab
-    def lab(self, rules_text: str, *, time_limit: float = 15.0) -> dict[str, Any]:
-        """Return each strategy's evaluation: exact and cached when it can be computed (or
-        was before), else an approximate one over sampled secrets, labelled so."""
+    def lab(self, rules_text: str) -> dict[str, Any]:
+        """Return each strategy's evaluation: exact (shipped, cached, or computed when
+        cheap), else an approximate one over sampled secrets, labelled so."""
         rules = find_rules(rules_text)
-        key = f"lab:{rules.key}:v1"
-        cached = self.store.get_cached(key) or shipped_labs().get(rules.key)
+        key = f"lab:{rules.key}:v2"
+        cached = self.store.get_cached(key)
         if cached is not None:
             return {**cached, "rules": rules_name(rules)}
-        space = get_space(rules)
-        if space.size <= EXACT_LIMIT:
-            started = time.perf_counter()
-            trees = evaluate([find_strategy(n) for n in TABLE_STRATEGIES], space)
-            rows = [{**t.summary(), "strategy": n}
-                    for n, t in zip(TABLE_STRATEGIES, trees, strict=True)]
-            result = {"rules": rules_name(rules), "exact": True, "secrets": space.size,
-                      "rows": rows, "seconds": round(time.perf_counter() - started, 3)}
+        result = lab(rules)
+        if result["exact"]:
             self.store.put_cached(key, result)
-            return result
-        return _sampled_lab(rules, time_limit)
-
-
-@cache
-def shipped_labs() -> dict[str, dict[str, Any]]:
-    """Return the exact labs computed ahead of time (data/lab.json), by code space."""
-    path = resources.files("keypeg").joinpath("data/lab.json")
-    return json.loads(path.read_text()) if path.is_file() else {}
-
-
-def _strategy(name: str) -> Strategy:
-    if name not in STRATEGY_NAMES:
-        raise KeypegError(
-            f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}."
-        )
-    if name == "optimal":
-        return find_strategy("optimal", time_limit=5.0)
-    return find_strategy(name)
+        return result
 
 
 def _clues(rules: Rules, history: list[Any]) -> list[Clue]:
@@ -346,80 +285,3 @@ def _clues(rules: Rules, history: list[Any]) -> list[Clue]:
             raise KeypegError(f"history item {i + 1} must be [guess, feedback], not {item!r}.")
         clues.append(Clue.make(str(item[0]), str(item[1]), rules))
     return clues
-
-
-def _strategy_row(s: Any) -> dict[str, Any]:
-    return {k: v for k, v in asdict(s).items()}
-
-
-def exact_is_cheap(state: GameState) -> bool:
-    """Return True when the one-step strategies can score every probe exactly in time."""
-    return state.space.size <= EXACT_LIMIT or scoring_work(state) <= EXACT_WORK
-
-
-def bounded_guess(state: GameState, name: str) -> tuple[Code, bool]:
-    """Return (guess, approximate): the strategy's exact guess when that is cheap, else the
-    guess it makes among a sample of the candidates (possible codes only), which is fast
-    whatever the size of the game. Raises `LimitExceededError` for an optimal guess out of
-    reach."""
-    if name in ("consistent", "random") or exact_is_cheap(state):
-        return _strategy(name).next_guess(state), False
-    if name == "optimal":
-        raise LimitExceededError(
-            f"{state.count:,} candidates are too many for a live optimal search.")
-    rng = np.random.default_rng(len(state.history))
-    sample = np.sort(rng.choice(state.candidates, size=SAMPLE, replace=False))
-    sampled = GameState(state.space, state.history, candidates=sample)
-    return find_strategy(name, possible_only=True).next_guess(sampled), True
-
-
-def _sampled_strategy_rows(state: GameState) -> list[dict[str, Any]]:
-    """One-step guesses scored on a sample of candidates (big spaces, early in a game)."""
-    rows = []
-    for name in ("consistent", "maxsize", "expsize", "entropy", "parts"):
-        guess, _ = bounded_guess(state, name)
-        sizes = state.space.part_sizes(guess.index, state.candidates)
-        rows.append({"name": name, "guess": str(guess), "largest_part": int(sizes.max()),
-                     "possible": state.is_candidate(guess.index)})
-    return rows
-
-
-def _sampled_lab(rules: Rules, time_limit: float) -> dict[str, Any]:
-    """Play each strategy against sampled secrets within the time limit (each decision is
-    exact when cheap, else made among sampled candidates); the histogram is over the games
-    played. Raises `LimitExceededError` when a strategy cannot finish one game in time."""
-    space = get_space(rules)
-    rng = random.Random(1)
-    started = time.perf_counter()
-    rows = []
-    games = LAB_SAMPLE
-    per_strategy = time_limit / len(TABLE_STRATEGIES)
-    for name in TABLE_STRATEGIES:
-        counts: list[int] = []
-        deadline = time.perf_counter() + per_strategy
-        while len(counts) < LAB_SAMPLE:
-            secret = space.code(rng.randrange(space.size))
-            state = GameState.start(space)
-            while not state.solved and time.perf_counter() < deadline:
-                guess, _ = bounded_guess(state, name)
-                state = state.after(guess, score(secret.symbols, guess.symbols, rules))
-            if not state.solved:
-                break
-            counts.append(len(state.history))
-        if not counts:
-            raise LimitExceededError(
-                f"{name} did not finish a single {rules_name(rules)} game within "
-                f"{per_strategy:.0f} s; the lab of this game is out of reach of a web request."
-            )
-        worst = max(counts)
-        games = min(games, len(counts))
-        hist = [counts.count(d) for d in range(1, worst + 1)]
-        rows.append({"strategy": name, "first_guess": None, "total": sum(counts),
-                     "mean": round(sum(counts) / len(counts), 4), "worst": worst,
-                     "histogram": hist, "games": len(counts)})
-    return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
-            "rows": rows, "seconds": round(time.perf_counter() - started, 3),
-            "note": (f"approximate: each strategy played {games} to {LAB_SAMPLE} random "
-                     f"secrets (of {space.size:,}), choosing among {SAMPLE} sampled "
-                     "candidates while more remain than it can score exactly in time; the "
-                     "exact lab of a space this size is out of reach of a web request.")}

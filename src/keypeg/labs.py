@@ -1,0 +1,92 @@
+"""Strategy labs: every table strategy played against every secret (exact), or against
+sampled secrets when the exact lab is out of reach (labelled approximate), and the
+strategies ordered by strength.
+
+Exact labs of the presets whose evaluation takes longer than a request should wait for ship
+with the package (data/lab.json, written by scripts/ship_labs.py), with the optimal row
+where the optimum is known (`hints.shipped_labs` reads them).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .errors import LimitExceededError
+from .feedback import score
+from .game import GameState
+from .hints import bounded_guess, shipped_labs
+from .limits import EXACT_HINT_CODES, HINT_SAMPLE, LAB_SAMPLE_GAMES, LAB_SECONDS
+from .rules import Rules, rules_name
+from .space import get_space
+from .strategies import TABLE_STRATEGIES, evaluate, find_strategy
+
+
+def lab(rules: Rules) -> dict[str, Any]:
+    """Return the lab of `rules`: shipped, else exact when the game is small enough to
+    evaluate in a request, else over sampled secrets (labelled approximate)."""
+    shipped = shipped_labs().get(rules.key)
+    if shipped is not None:
+        return {**shipped, "rules": rules_name(rules)}
+    if get_space(rules).size <= EXACT_HINT_CODES:
+        return exact_lab(rules)
+    return sampled_lab(rules)
+
+
+def exact_lab(rules: Rules) -> dict[str, Any]:
+    """Return the exact lab of `rules`: each table strategy's tree over every secret.
+    Raises `LimitExceededError` for games past `EXACT_HINT_CODES` codes (their whole-tree
+    evaluation takes minutes; use `keypeg evaluate`)."""
+    space = get_space(rules)
+    if space.size > EXACT_HINT_CODES:
+        raise LimitExceededError(
+            f"the exact lab of {space.size:,} codes takes too long to compute here; "
+            "run keypeg evaluate instead."
+        )
+    started = time.perf_counter()
+    trees = evaluate([find_strategy(n) for n in TABLE_STRATEGIES], space)
+    rows = [{**t.summary(), "strategy": n} for n, t in zip(TABLE_STRATEGIES, trees, strict=True)]
+    return {"rules": rules_name(rules), "exact": True, "secrets": space.size, "rows": rows,
+            "seconds": round(time.perf_counter() - started, 3)}
+
+
+def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS) -> dict[str, Any]:
+    """Play each table strategy against sampled secrets within `seconds` (each decision
+    exact when cheap, else made among sampled candidates); the histogram is over the games
+    played. Raises `LimitExceededError` when a strategy cannot finish one game in time."""
+    space = get_space(rules)
+    rng = random.Random(1)
+    started = time.perf_counter()
+    rows = []
+    games = LAB_SAMPLE_GAMES
+    per_strategy = seconds / len(TABLE_STRATEGIES)
+    for name in TABLE_STRATEGIES:
+        counts: list[int] = []
+        deadline = time.perf_counter() + per_strategy
+        while len(counts) < LAB_SAMPLE_GAMES:
+            secret = space.code(rng.randrange(space.size))
+            state = GameState.start(space)
+            while not state.solved and time.perf_counter() < deadline:
+                guess, _ = bounded_guess(state, name)
+                state = state.after(guess, score(secret.symbols, guess.symbols, rules))
+            if not state.solved:
+                break
+            counts.append(len(state.history))
+        if not counts:
+            raise LimitExceededError(
+                f"{name} did not finish a single {rules_name(rules)} game within "
+                f"{per_strategy:.0f} s; the lab of this game is out of reach of a web request."
+            )
+        worst = max(counts)
+        games = min(games, len(counts))
+        hist = [counts.count(d) for d in range(1, worst + 1)]
+        rows.append({"strategy": name, "first_guess": None, "total": sum(counts),
+                     "mean": round(sum(counts) / len(counts), 4), "worst": worst,
+                     "histogram": hist, "games": len(counts)})
+    return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
+            "rows": rows, "seconds": round(time.perf_counter() - started, 3),
+            "note": (f"approximate: each strategy played {games} to {LAB_SAMPLE_GAMES} random "
+                     f"secrets (of {space.size:,}), choosing among {HINT_SAMPLE} sampled "
+                     "candidates while more remain than it can score exactly in time; the "
+                     "exact lab of a game this size is out of reach of a web request.")}
