@@ -120,6 +120,15 @@ def plural(n: float, one: str, many: str | None = None) -> str:
     return f"{int(n):,} {word}" if float(n).is_integer() else f"{n:g} {word}"
 
 
+def bytes_text(n: float) -> str:
+    """Return a byte count for people: '1.0 GiB', '256 TiB', '640 KiB'."""
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" or n >= 100 else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
 def check_max_seconds(value: float | None, option: str = "--max-seconds") -> None:
     """Raise `KeypegError` unless `value` is None or a positive number of seconds."""
     if value is not None and not value > 0:

@@ -27,10 +27,10 @@ import platformdirs
 from ._kernels import feedback as kfb
 from ._kernels import partition as kpart
 from .codes import Code, format_symbols, parse_symbols
-from .errors import InvalidCodeError
+from .errors import InvalidCodeError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
-from .limits import SMALL_SPACE, table_budget
-from .rules import Rules
+from .limits import SMALL_SPACE, bytes_text, table_budget
+from .rules import Rules, rules_name
 
 TABLE_FORMAT_VERSION = 1
 INDEX_DTYPE = np.int32
@@ -54,6 +54,24 @@ def enumerate_codes(rules: Rules) -> np.ndarray:
         count=rules.size * p,
     )
     return perms.reshape(-1, p)
+
+
+def table_bytes(rules: Rules) -> int:
+    """Return the size the full feedback table of `rules` would have, in bytes (known from
+    the rules alone, before any code is enumerated)."""
+    return rules.size * rules.size * np.dtype(response_alphabet(rules).dtype).itemsize
+
+
+def require_table(rules: Rules, job: str) -> None:
+    """Raise `LimitExceededError` at once when `job` (which needs the full feedback table)
+    cannot run under the memory budget: decided from the sizes, before any work."""
+    need, budget = table_bytes(rules), table_budget()
+    if need > budget:
+        raise LimitExceededError(
+            f"{job} needs the full feedback table of {rules_name(rules)} ({rules.size:,} "
+            f"codes, {bytes_text(need)}), over the {bytes_text(budget)} budget "
+            "(KEYPEG_TABLE_BUDGET); play it, or ask for hints, instead."
+        )
 
 
 class CodeSpace:
@@ -159,7 +177,7 @@ class CodeSpace:
     @property
     def table_bytes(self) -> int:
         """Return the size a full feedback table would have, in bytes."""
-        return self.size * self.size * np.dtype(self.alphabet.dtype).itemsize
+        return table_bytes(self.rules)
 
     @property
     def fits_table(self) -> bool:

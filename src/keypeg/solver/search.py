@@ -26,7 +26,7 @@ from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
 from ..game import GameState
 from ..rules import Rules
-from ..space import CodeSpace, get_space
+from ..space import CodeSpace, get_space, require_table
 from ..tree import DecisionTree
 
 #: Deepest tree the search considers when the number of guesses is not capped.
@@ -226,6 +226,7 @@ def solve_optimal(
     the result is the same either way. Raises `KeypegError` when no tree fits,
     `LimitExceededError` past `time_limit` seconds.
     """
+    require_table(rules.rules if isinstance(rules, CodeSpace) else rules, "the optimal search")
     space = rules if isinstance(rules, CodeSpace) else get_space(rules)
     if objective not in OBJECTIVES:
         raise KeypegError(f"objective must be 'total' or 'worst', not {objective!r}.")

@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import KeypegError
 from ..game import GameState
 from ..rules import Rules
-from ..space import CodeSpace
+from ..space import CodeSpace, require_table
 from ..tree import DecisionTree
 from .base import Strategy, as_space
 from .onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
@@ -85,9 +85,13 @@ def evaluate(
 ) -> list[DecisionTree]:
     """Return the decision tree of each strategy, in the order given, computed on `workers`
     threads (the compiled walks release the GIL). `on_done(i, tree)` is called as each
-    finishes."""
+    finishes. Raises `LimitExceededError` at once, from the sizes, when a whole-tree
+    evaluation does not fit the memory budget."""
+    if state is None:
+        require_table(rules if isinstance(rules, Rules) else rules.rules,
+                      "a whole-tree evaluation")
     space = as_space(rules)
-    if state is None and space.fits_table:
+    if state is None:
         space.table()  # load once, before the threads share it
     trees: list[DecisionTree | None] = [None] * len(strategies)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:

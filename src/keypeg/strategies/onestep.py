@@ -24,8 +24,9 @@ from .._kernels import onestep as k
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
 from ..game import GameState
+from ..limits import bytes_text, table_budget
 from ..rules import Rules
-from ..space import CodeSpace
+from ..space import CodeSpace, require_table
 from ..tree import DecisionTree
 from .base import MAX_DEPTH, Strategy, as_space
 
@@ -178,15 +179,18 @@ class OneStepStrategy(Strategy):
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
         if state.count == space.size:
+            require_table(space.rules, "a whole-tree evaluation")
             table = space.table()
-            if table is None:
-                raise LimitExceededError(
-                    f"a whole-tree evaluation of {space.size:,} codes needs the "
-                    f"{space.table_bytes / 2**30:.1f} GiB feedback table, over the memory "
-                    "budget (KEYPEG_TABLE_BUDGET)."
-                )
+            assert table is not None
             ids = space.all()
         else:
+            need = space.size * state.count * np.dtype(space.alphabet.dtype).itemsize
+            if need > table_budget():
+                raise LimitExceededError(
+                    f"a whole-tree evaluation from {state.count:,} candidates needs "
+                    f"{bytes_text(need)} of answers, over the {bytes_text(table_budget())} "
+                    "budget (KEYPEG_TABLE_BUDGET)."
+                )
             table = space.block(None, state.candidates)
             ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
         c = self._common(space)
