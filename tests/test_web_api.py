@@ -6,10 +6,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from keypeg.game import GameState
-from keypeg.hints import hint
+from keypeg.hints import cut, hint
+from keypeg.limits import HINT_LIST, MAX_BODY_BYTES, MAX_CLUES, MAX_ECHO
+from keypeg.published import published
 from keypeg.rules import find_rules
 from keypeg.store import Store
+from keypeg.strategies import TABLE_STRATEGIES
 from keypeg.web.app import create_app
+
+CLASSIC = published()["evaluate"]["classic"]["all_probes"]
+OPTIMAL = published()["optimal"]["classic"]
 
 
 @pytest.fixture()
@@ -35,11 +41,37 @@ def test_rules_lists_every_preset(client):
     assert [f"codebreaker-{i}" for i in range(1, 7)] == names[4:]
 
 
-def test_a_game_to_the_end_never_leaks_the_secret(client):
+def strings(value, path=()):
+    """Yield (path, text) for every string in a JSON value, keys included."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from strings(item, (*path, i))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield (*path, "<key>"), key
+            yield from strings(item, (*path, key))
+
+
+def no_secret(body, secret):
+    """Assert that no string of a response (but its random game id) holds the secret."""
+    found = [path for path, text in strings(body) if path != ("id",) and secret in text]
+    assert not found, f"the secret {secret} is in {found}"
+
+
+def test_a_game_to_the_end_never_leaks_the_secret(client, tmp_path):
+    """Before the game is over the secret is in no answer: not in the game's view, not
+    in a guess's answer, and in the hints only as a listed candidate or a suggested guess,
+    and only as the same hints a server that never saw the game gives for its history."""
+    rules = find_rules("classic")
+    stranger = TestClient(create_app(Store(tmp_path / "stranger.db")))  # knows no secret
     game = new_game(client, seed=11)
-    assert set(game) == {"id", "rules", "max_guesses", "info"} and len(game["id"]) >= 20
-    seen = [json.dumps(game)]
-    state = GameState.start(find_rules("classic"))
+    assert set(game) == {"id", "rules", "max_guesses", "info", "seeded"}
+    assert game["seeded"] is True and len(game["id"]) >= 20
+    answers = [game]
+    hints_seen = []
+    state = GameState.start(rules)
     while True:
         guess = str(hint(state).optimal.guess) if state.count > 1 else state.candidate_texts()[0]
         r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess})
@@ -50,14 +82,55 @@ def test_a_game_to_the_end_never_leaks_the_secret(client):
         if out["over"]:
             break
         assert "secret" not in out
-        seen.append(r.text)
-        seen.append(client.get(f"/api/games/{game['id']}/hints").text)
-        seen.append(client.get(f"/api/games/{game['id']}").text)
-    assert out["solved"] and out["secret"] == guess and out["guesses"] <= 6
-    assert not any(out["secret"] in text for text in seen[1:] if '"list"' not in text)
+        answers.append(out)
+        view = client.get(f"/api/games/{game['id']}").json()
+        assert view["history"] == [[g, f] for g, f in (str(c).split("=") for c in state.history)]
+        answers.append(view)
+        hints = client.get(f"/api/games/{game['id']}/hints").json()
+        assert hints == stranger.post("/api/hints", json={"rules": "classic",
+                                                          "history": view["history"]}).json()
+        want_list = state.candidate_texts() if state.count <= HINT_LIST else None
+        assert hints["list"] == want_list
+        hints_seen.append((hints, state))
+    secret = out["secret"]
+    assert out["solved"] and secret == guess and out["guesses"] <= OPTIMAL["worst"]
+    for body in answers:
+        no_secret(body, secret)
+    listed = 0
+    for hints, at in hints_seen:
+        for path, text in strings(hints):
+            if secret not in text:
+                continue
+            assert path[-1] == "guess" or path[:1] == ("list",), f"the secret is at {path}"
+            assert at.is_candidate(secret)
+            listed += path[:1] == ("list",)
+    assert listed, "the game never reached a listed position: the exemption went untested"
     assert client.get(f"/api/games/{game['id']}").json()["secret"] == guess
     r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": "1111"})
     assert r.status_code == 409 and "over" in r.json()["detail"]
+
+
+def test_seeded_games_say_so(client, db):
+    seeded, unseeded = new_game(client, seed=0), new_game(client)
+    assert seeded["seeded"] is True and unseeded["seeded"] is False
+    again = TestClient(create_app(Store(db)))  # another process, after a restart
+    assert again.get(f"/api/games/{seeded['id']}").json()["seeded"] is True
+    assert again.get(f"/api/games/{unseeded['id']}").json()["seeded"] is False
+    # the same seed, the same secret: predictable, as the documentation says
+    first, second = new_game(client, seed=2**63 - 1), new_game(client, seed=2**63 - 1)
+    for g in (first, second):
+        client.post(f"/api/games/{g['id']}/guesses", json={"guess": "1234"})
+    assert (client.get(f"/api/games/{first['id']}").json()["history"]
+            == client.get(f"/api/games/{second['id']}").json()["history"])
+    doc = client.get("/openapi.json").json()["components"]["schemas"]["NewGame"]
+    assert "predictable" in doc["properties"]["seed"]["description"]
+
+
+@pytest.mark.parametrize("seed", [True, False, "5", 1.5, 5.0, -1, 2**63, [1], {"a": 1}])
+def test_seeds_are_whole_numbers(client, seed):
+    r = client.post("/api/games", json={"rules": "classic", "seed": seed})
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("seed must be a whole number from 0 to 2**63 - 1")
 
 
 def test_board_rows_end_the_game(client):
@@ -87,8 +160,11 @@ def test_hints_match_the_library(client):
 def test_cut(client):
     r = client.post("/api/cut", json={"rules": "classic", "history": [], "guess": "1122"})
     out = r.json()
-    assert out["count"] == 13 and out["largest"] == 256 and out["candidates"] == 1296
-    assert {"feedback": "1B1W", "size": 208} in out["parts"]
+    state = GameState.start(find_rules("classic"))
+    parts = cut(state, "1122")
+    assert out["candidates"] == state.count == 6**4
+    assert out["parts"] == [{"feedback": fb, "size": n} for fb, n in parts]
+    assert out["count"] == len(parts) and out["largest"] == max(n for _, n in parts)
 
 
 def test_watch(client):
@@ -97,13 +173,16 @@ def test_watch(client):
         out = client.post("/api/watch/step", json={"rules": "classic", "strategy": "maxsize",
                                                    "secret": "6543", "history": history}).json()
         history.append([out["guess"], out["feedback"]])
-    assert history[0][0] == "1122" and len(history) <= 5
+    assert history[0][0] == CLASSIC["maxsize"]["first_guess"]
+    assert len(history) <= CLASSIC["maxsize"]["worst"]
     assert client.get("/api/watch/secret?rules=super").json()["secret"].isdigit()
 
 
 def test_lab_is_exact_and_cached(client):
     lab = client.get("/api/lab?rules=classic").json()
-    assert lab["exact"] and [r["total"] for r in lab["rows"]] == [7471, 5801, 5696, 5722, 5668]
+    assert lab["exact"]
+    assert {r["strategy"]: (r["total"], r["worst"]) for r in lab["rows"]} == {
+        name: (CLASSIC[name]["total"], CLASSIC[name]["worst"]) for name in TABLE_STRATEGIES}
     assert client.get("/api/lab?rules=classic").json() == lab
 
 
@@ -118,24 +197,44 @@ def test_a_game_survives_a_restart(db):
                        json={"guess": "3456"}).status_code == 200
 
 
+LONG = "x" * 5000
+
+
 @pytest.mark.parametrize("method,path,body,status,message", [
     ("post", "/api/games", {"rules": "chess"}, 422, "unknown rules 'chess'"),
-    ("post", "/api/games", "not json", 422, "body"),
+    ("post", "/api/games", "not json", 422, "the request body is not valid JSON (expecting "),
+    ("post", "/api/games", {"rules": "classic", "colour": "red"}, 422,
+     "unknown field 'colour' in the request body; this endpoint takes rules, seed."),
+    ("post", "/api/games", [1, 2], 422, "the request body must be a JSON object, not a list"),
+    ("post", "/api/games", {"rules": 7}, 422, "rules must be a string, not a number"),
     ("post", "/api/games/nope/guesses", {"guess": "1122"}, 404, "no game with id"),
     ("get", "/api/games/nope/hints", None, 404, "no game with id"),
     ("post", "/api/cut", {"rules": "classic", "history": [], "guess": "1172"}, 422,
      "unknown symbol '7'"),
     ("post", "/api/cut", {"rules": "classic", "history": [["1122"]], "guess": "1234"}, 422,
-     "history item 1"),
+     "history item 1 must be a [guess, feedback] pair of strings, not a list of 1 item"),
+    ("post", "/api/cut", {"rules": "classic", "history": [["1122", "1B", "2W"]],
+                          "guess": "1234"}, 422, "not a list of 3 items"),
+    ("post", "/api/cut", {"rules": "classic", "history": ["1122=1B"], "guess": "1234"}, 422,
+     "history item 1 must be a [guess, feedback] pair of strings, not a string"),
+    ("post", "/api/cut", {"rules": "classic", "history": [[1122, "1B"]], "guess": "1234"},
+     422, "the guess of history item 1 must be a string, not a number"),
     ("post", "/api/cut", {"rules": "classic", "history": [["1122", "5B"]], "guess": "1234"},
      422, "5 key pegs"),
     ("post", "/api/hints", {"rules": "classic",
                             "history": [["1122", "0B0W"], ["1234", "4B0W"]]}, 422,
      "cannot all hold"),
+    ("post", "/api/hints", {"rules": "classic", "history": [["1122", "1B1W"]] * (MAX_CLUES + 1)},
+     422, f"history has {MAX_CLUES + 1} clues; the web API takes at most {MAX_CLUES} clues"),
+    ("post", "/api/hints", {"rules": "classic", "histroy": []}, 422, "unknown field 'histroy'"),
     ("post", "/api/watch/step", {"rules": "classic", "strategy": "psychic", "secret": "1234"},
      422, "unknown strategy"),
-    ("post", "/api/watch/step", {"rules": "classic", "strategy": "maxsize"}, 422, "secret"),
+    ("post", "/api/watch/step", {"rules": "classic", "strategy": "maxsize"}, 422,
+     "secret is missing"),
     ("get", "/api/lab?rules=chess", None, 422, "unknown rules"),
+    ("get", "/api/lab?rule=super", None, 422, "unknown query parameter 'rule'"),
+    ("get", "/api/rules?x=1", None, 422, "unknown query parameter 'x'"),
+    ("get", "/api/nothing", None, 404, "nothing at /api/nothing"),
 ])
 def test_bad_input(client, method, path, body, status, message):
     if isinstance(body, str):
@@ -146,7 +245,26 @@ def test_bad_input(client, method, path, body, status, message):
         r = getattr(client, method)(path, json=body)
     assert r.status_code == status
     detail = r.json()["detail"]
-    assert isinstance(detail, str) and message in detail
+    assert isinstance(detail, str) and message in detail and detail.endswith(".")
+
+
+@pytest.mark.parametrize("body", [
+    {"rules": LONG},
+    {"rules": "classic", "history": [["1122", LONG]]},
+    {"rules": "classic", "history": [["1 1 2 2 " * 11, "1B"]]},
+    {"rules": "classic", "history": [["1122", "9" * 90 + "B"]]},
+    {"rules": "classic", "history": [["1122", "1B"]], LONG: 1},
+    {"rules": "classic", "strategy": "z" * 90, "secret": "1234"},
+])
+@pytest.mark.parametrize("path", ["/api/hints", "/api/watch/step", "/api/games"])
+def test_messages_never_repeat_long_input(client, path, body):
+    r = client.post(path, json=body)
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    for word in ("x" * (MAX_ECHO + 1), "z" * (MAX_ECHO + 1), "9" * (MAX_ECHO + 1),
+                 "1 1 2 2 " * 6):
+        assert word not in detail
+    assert len(detail) < 400 and detail.endswith(".") and "\n" not in detail
 
 
 def test_guess_errors(client):
@@ -154,20 +272,79 @@ def test_guess_errors(client):
     r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": "11"})
     assert r.status_code == 422 and "has 2 symbols" in r.json()["detail"]
     r = client.post(f"/api/games/{game['id']}/guesses", json={})
-    assert r.status_code == 422 and "guess" in r.json()["detail"]
+    assert r.status_code == 422 and r.json()["detail"] == "guess is missing."
+    r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": 1122})
+    assert r.status_code == 422 and r.json()["detail"] == "guess must be a string, not a number."
+    r = client.get(f"/api/games/{'q' * 3000}")
+    assert r.status_code == 404 and "q" * (MAX_ECHO + 1) not in r.json()["detail"]
+
+
+def test_bodies_over_the_limit_are_refused_unread(client):
+    big = {"rules": "classic", "history": [], "guess": "1" * MAX_BODY_BYTES}
+    r = client.post("/api/cut", json=big)
+    assert r.status_code == 413 and f"{MAX_BODY_BYTES:,} bytes" in r.json()["detail"]
+    assert len(r.content) < 200  # the input is not echoed
+
+    def chunked():  # no Content-Length: the bytes are counted as they come
+        yield b'{"rules": "classic", "history": [], "guess": "'
+        for _ in range(MAX_BODY_BYTES // 1000 + 1):
+            yield b"1" * 1000
+        yield b'"}'
+
+    r = client.post("/api/cut", content=chunked(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.headers["connection"] == "close"
+    r = client.post("/api/cut", content=b"{}", headers={"content-type": "application/json",
+                                                        "content-length": "99999999999"})
+    assert r.status_code == 413
+    # just under the limit, a body is read and answered
+    pad = MAX_BODY_BYTES - len(json.dumps({"rules": "classic", "guess": "1122", "history": []}))
+    r = client.post("/api/cut", content=json.dumps(
+        {"rules": "classic", "guess": "1122", "history": []}) + " " * pad,
+        headers={"content-type": "application/json"})
+    assert r.status_code == 200 and len(r.request.content) == MAX_BODY_BYTES
+
+
+def test_validation_sentences_read_well(client):
+    r = client.post("/api/hints", content=b'{"rules": ', headers={"content-type":
+                                                                  "application/json"})
+    detail = r.json()["detail"]
+    assert detail.startswith("the request body is not valid JSON") and "jSON" not in detail
+    r = client.post("/api/hints", json={"history": [[1, 2], [3]]})
+    assert r.json()["detail"] == ("the guess of history item 1 must be a string, not a number "
+                                  "(and 3 other problems).")
+    r = client.post("/api/hints", json={"history": [[1, "1B"]]})
+    assert "(and" not in r.json()["detail"]
 
 
 def test_big_spaces_answer_in_time(client):
     h = client.post("/api/hints", json={"rules": "codebreaker-4", "history": []}).json()
     assert h["candidates"] == 100000 and h["strategies"]
-    assert h["optimal"] is None and "too many" in h["optimal_note"]
+    assert h["optimal"] is None and "100,000" in h["optimal_note"]
 
 
-def test_openapi_documents_the_paths(client):
-    paths = client.get("/openapi.json").json()["paths"]
+def test_openapi_documents_what_the_api_returns(client):
+    doc = client.get("/openapi.json").json()
+    paths = doc["paths"]
     for path in ("/api/games", "/api/games/{game_id}/guesses", "/api/games/{game_id}/hints",
                  "/api/cut", "/api/lab"):
         assert path in paths
+    assert "ValidationError" not in json.dumps(doc)  # FastAPI's list of errors is not ours
+    error = doc["components"]["schemas"]["Error"]
+    assert error["required"] == ["detail"] and error["properties"]["detail"]["type"] == "string"
+    assert {"error", "conflict", "suspects", "corrections"} <= set(error["properties"])
+    documented = {(method, path): set(op["responses"])
+                  for path, ops in paths.items() for method, op in ops.items()}
+    assert documented[("post", "/api/games/{game_id}/guesses")] >= {
+        "400", "404", "409", "413", "422"}
+    assert documented[("post", "/api/watch/step")] >= {"400", "409", "413", "422"}
+    assert documented[("get", "/api/games/{game_id}")] >= {"404", "422"}
+    for (method, path), statuses in documented.items():
+        assert "422" in statuses, (method, path)
+        for status in statuses - {"200"}:
+            schema = paths[path][method]["responses"][status]["content"]["application/json"]
+            assert schema["schema"] == {"$ref": "#/components/schemas/Error"}
+        if method == "post":
+            assert {"400", "413"} <= statuses, path
     assert client.get("/docs").status_code == 200
 
 

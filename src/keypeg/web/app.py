@@ -1,62 +1,354 @@
 """The web app: a JSON API (FastAPI) and one static page.
 
 Routes are plain `def` functions, so FastAPI runs each request on its thread pool; the
-compiled kernels release the GIL, and a slow request does not stall the others. Bad input
-is a 422 with ``{"detail": "one sentence"}`` (contradictory clues add "conflict",
-"suspects" and "corrections", clue numbers from 1); an unknown game 404; a finished game
-409; a request too expensive to answer in time 413 (or an answer labelled approximate).
+compiled kernels release the GIL, and a slow request does not stall the others.
+
+Every error is ``{"detail": "one sentence"}`` (contradictory clues add "error",
+"conflict", "suspects" and "corrections", clue numbers from 1): bad input 422 (a body
+that cannot be parsed at all 400), an unknown game 404, a finished game 409, a request
+too big or too expensive to answer in time 413 (or an answer labelled approximate).
+Input is strict: strings must be JSON strings, seeds whole numbers, history items
+[guess, feedback] pairs; unknown body fields and query parameters are refused. Input is
+repeated back in a message only up to `limits.MAX_ECHO` characters.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import re
+import signal
+import sys
 import threading
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, MutableMapping
+from contextlib import asynccontextmanager, contextmanager
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any, NotRequired
 
-from fastapi import FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
 
+from .. import limits
 from ..errors import InconsistentHistoryError, KeypegError, LimitExceededError
+from ..limits import MAX_BODY_BYTES, MAX_CLUES, MAX_ECHO, plural, shorten
 from ..store import Store
 from .service import GameNotFound, GameOver, Service, presets
 
 STATIC = resources.files("keypeg") / "web" / "static"
 
+#: Most characters in one text field (a code, feedback, a rules or strategy name): eight
+#: for each peg of the longest code, room for any separators. (To move to keypeg.limits as
+#: MAX_TEXT; read from there once it is defined.)
+MAX_TEXT: int = getattr(limits, "MAX_TEXT", 8 * limits.MAX_PEGS)
 
-class NewGame(BaseModel):
-    rules: str = Field("classic", description="A rules preset, e.g. classic or codebreaker-4.")
-    seed: int | None = Field(None, description="Seed for the secret (tests and replays).")
+#: Environment variable `keypeg serve` sets to its process id, so each worker it starts
+#: knows its parent and exits with it.
+SERVE_PARENT_ENV = "KEYPEG_SERVE_PARENT"
 
-
-class GuessIn(BaseModel):
-    guess: str = Field(..., description="A code in the rules' notation, e.g. 1122.")
-
-
-class CutIn(BaseModel):
-    rules: str = "classic"
-    history: list[list[str]] = Field(default_factory=list,
-                                     description="[[guess, feedback], ...] so far.")
-    guess: str
-
-
-class HintsIn(BaseModel):
-    rules: str = "classic"
-    history: list[list[str]] = Field(default_factory=list)
+# ----------------------------------------------------------------------------- models
+Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+Clue = Annotated[tuple[Text, Text], Field(description='[guess, feedback], e.g. ["1122", "1B1W"].')]
+History = Annotated[list[Clue], Field(
+    max_length=MAX_CLUES,
+    description=f"The clues so far, [[guess, feedback], ...], at most {MAX_CLUES} of them.")]
+Rules = Annotated[Text, Field(description="A rules preset, e.g. classic or codebreaker-4.")]
 
 
-class WatchIn(BaseModel):
-    rules: str = "classic"
-    strategy: str = "maxsize"
-    secret: str
-    history: list[list[str]] = Field(default_factory=list)
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
 
 
+class NewGame(_Body):
+    rules: Rules = "classic"
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = Field(
+        None, description="Seed for the secret, a whole number from 0 to 2**63 - 1, for "
+        "reproducible games in tests and teaching: the secret is then predictable by "
+        "anyone who knows the seed, and the game says so (\"seeded\": true).")
+
+
+class GuessIn(_Body):
+    guess: Text = Field(..., description="A code in the rules' notation, e.g. 1122.")
+
+
+class CutIn(_Body):
+    rules: Rules = "classic"
+    history: History = Field(default_factory=list)
+    guess: Text = Field(..., description="The code whose cut is wanted.")
+
+
+class HintsIn(_Body):
+    rules: Rules = "classic"
+    history: History = Field(default_factory=list)
+
+
+class WatchIn(_Body):
+    rules: Rules = "classic"
+    strategy: Text = Field("maxsize", description="A strategy name, e.g. maxsize.")
+    secret: Text = Field(..., description="The secret the strategy plays against.")
+    history: History = Field(default_factory=list)
+
+
+class Error(TypedDict):
+    """Every error answer: one sentence, plus the structure of a contradiction."""
+
+    detail: Annotated[str, Field(description="What is wrong, in one sentence.")]
+    error: NotRequired[Annotated[str, Field(
+        description='"contradiction" when no code fits the clues (422).')]]
+    conflict: NotRequired[Annotated[list[int], Field(
+        description="Contradictions: a smallest set of clues (numbered from 1) that "
+        "cannot all hold.")]]
+    suspects: NotRequired[Annotated[list[int], Field(
+        description="Contradictions: the clues any one of which, if wrong, explains it.")]]
+    corrections: NotRequired[Annotated[dict[str, list[str]], Field(
+        description="Contradictions: for each suspect, the feedback it could have had.")]]
+
+
+_WHY = {
+    400: "The request body could not be parsed at all.",
+    404: "No game with this id.",
+    409: "The game is over (or the secret already found).",
+    413: f"The request body is over {MAX_BODY_BYTES:,} bytes, or the request would take "
+         "more time or memory than a web request may.",
+    422: "Bad input: a malformed or impossible value, an unknown field or query "
+         "parameter, or clues that contradict each other.",
+}
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of a route (422 always)."""
+    return {s: {"model": Error, "description": _WHY[s]} for s in sorted({*statuses, 422})}
+
+
+_BODY_ERRORS = (400, 413)
+
+
+# ----------------------------------------------------------------------------- messages
+_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a string"),
+    (list, "a list"), (dict, "an object"), (bytes, "raw bytes"),
+)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    for cls, text in _KINDS:
+        if isinstance(value, cls):
+            return text
+    return "a value of another kind"
+
+
+def _lower_first(text: str) -> str:
+    """Lower the first letter of a message, unless its first word is an acronym (JSON)."""
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and first[1:].lower() != first[1:]:
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+_LONG_TOKEN = re.compile(r"\S{" + str(MAX_ECHO + 5) + ",}")
+
+
+def tidy(message: str, inputs: Iterator[str] | list[str] = ()) -> str:
+    """Return `message` with every input longer than MAX_ECHO characters shortened where
+    it is repeated (quoted or not), and any other long run of non-blank characters (an
+    input repeated after normalising) shortened too."""
+    for text in sorted({t for t in inputs if len(t) > MAX_ECHO}, key=len, reverse=True):
+        message = message.replace(repr(text), repr(shorten(text)))
+        message = message.replace(text, shorten(text))
+    return _LONG_TOKEN.sub(lambda m: shorten(m.group()), message)
+
+
+def _texts(*values: Any) -> Iterator[str]:
+    """Every string inside `values` (models, lists, dicts)."""
+    for value in values:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, BaseModel):
+            yield from _texts(*value.__dict__.values())
+        elif isinstance(value, (list, tuple)):
+            yield from _texts(*value)
+        elif isinstance(value, dict):
+            yield from _texts(*value.keys(), *value.values())
+
+
+@contextmanager
+def _echoing(*inputs: Any) -> Iterator[None]:
+    """Shorten the inputs a `KeypegError` raised inside repeats back."""
+    try:
+        yield
+    except KeypegError as exc:
+        exc.args = (tidy(str(exc), list(_texts(*inputs))),)
+        raise
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    """Name the place of a validation error: 'seed', 'history item 3', ..."""
+    parts = list(loc)
+    if parts and parts[0] == "body":
+        parts = parts[1:]
+        if not parts:
+            return "the request body"
+    elif parts and parts[0] == "query":
+        return f"the query parameter {shorten(parts[1])!r}" if len(parts) > 1 else "the query"
+    elif parts and parts[0] == "path":
+        parts = parts[1:]
+    if len(parts) >= 2 and parts[0] == "history" and isinstance(parts[1], int):
+        item = f"history item {parts[1] + 1}"
+        if len(parts) >= 3:
+            part = ("guess", "feedback")[parts[2]] if parts[2] in (0, 1) else "value"
+            return f"the {part} of {item}"
+        return item
+    return ".".join(shorten(p) for p in parts) or "the request"
+
+
+def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None = None) -> str:
+    """Return one sentence for FastAPI's validation errors (the first one, and how many
+    more), never repeating more than MAX_ECHO characters of the input."""
+    if not errors:
+        return "the request is not valid for this endpoint."
+    first = errors[0]
+    kind = str(first.get("type", ""))
+    loc = tuple(first.get("loc", ()))
+    value = first.get("input")
+    ctx = first.get("ctx") or {}
+    where = _where(loc)
+    name = loc[-1] if loc else None
+    pair = "a [guess, feedback] pair of strings"
+    if kind == "json_invalid":
+        error = _lower_first(str(ctx.get("error", "malformed")))
+        at = f" at character {loc[1]:,}" if len(loc) > 1 and isinstance(loc[1], int) else ""
+        text = f"the request body is not valid JSON ({shorten(error, 80)}{at})"
+    elif kind == "missing" and loc[:1] == ("body",) and len(loc) == 1:
+        text = "the request needs a JSON object as its body"
+    elif loc[1:2] == ("history",) and len(loc) == 2 and kind == "too_long":
+        n = ctx.get("actual_length")
+        have = plural(n, "clue") if isinstance(n, int) else "more clues"
+        text = (f"history has {have}; the web API takes at most "
+                f"{plural(MAX_CLUES, 'clue')} in one request")
+    elif loc[1:2] == ("history",) and len(loc) == 2:
+        text = f"history must be a list of [guess, feedback] pairs, not {_kind(value)}"
+    elif loc[1:2] == ("history",) and (len(loc) == 3 or kind == "missing"):
+        if isinstance(value, list | tuple):
+            have = f"a list of {plural(len(value), 'item')}"
+        elif kind == "missing":
+            have = "a list of 1 item"
+        else:
+            have = _kind(value)
+        text = f"history item {loc[2] + 1} must be {pair}, not {have}"
+    elif kind == "missing":
+        text = f"{where} is missing"
+    elif kind == "extra_forbidden":
+        text = f"unknown field {shorten(name)!r} in the request body"
+        if fields:
+            text += f"; this endpoint takes {', '.join(fields)}"
+    elif kind in ("dict_type", "model_attributes_type", "model_type") and len(loc) <= 1:
+        text = "the request body must be a JSON object"
+        if isinstance(value, (bytes, str)):
+            text += " sent with Content-Type: application/json"
+        else:
+            text += f", not {_kind(value)}"
+    elif name == "seed":
+        shown = shorten(value) if isinstance(value, (int, float)) and not isinstance(
+            value, bool) else _kind(value)
+        text = f"seed must be a whole number from 0 to 2**63 - 1 (or null), not {shown}"
+    elif kind == "string_type":
+        text = f"{where} must be a string, not {_kind(value)}"
+    elif kind == "string_too_long":
+        text = (f"{where} has {plural(len(value), 'character')}; at most "
+                f"{plural(MAX_TEXT, 'character')} are allowed")
+    else:
+        msg = _lower_first(shorten(str(first.get("msg", "invalid value")), 120))
+        text = f"{where}: {msg}"
+    if len(errors) > 1:
+        text += f" (and {plural(len(errors) - 1, 'other problem')})"
+    return tidy(_sentence(text))
+
+
+# ----------------------------------------------------------------------------- body limit
+class BodyLimit:
+    """ASGI middleware: refuse a request body over `max_bytes` with 413 before the app
+    reads it: at once when Content-Length says so, else (chunked) as soon as the bytes
+    received pass the limit. The body is read here and handed on to the app."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], max_bytes: int = MAX_BODY_BYTES):
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Callable[..., Any],
+                       send: Callable[..., Any]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name.lower() == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = self.max_bytes + 1
+                if declared > self.max_bytes:
+                    await self._refuse(send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        pending = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+
+        async def replay() -> Any:
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Callable[..., Any]) -> None:
+        detail = (f"the request body is over {MAX_BODY_BYTES:,} bytes; the web API takes at "
+                  f"most {MAX_BODY_BYTES:,} bytes in one request.")
+        response = JSONResponse({"detail": detail}, status_code=413,
+                                headers={"connection": "close"})
+        await response({"type": "http"}, _nothing, send)
+
+
+async def _nothing() -> dict[str, Any]:
+    return {"type": "http.disconnect"}
+
+
+def _only_query(*names: str) -> Any:
+    """A dependency refusing query parameters other than `names`."""
+
+    def check(request: Request) -> None:
+        for key in request.query_params:
+            if key not in names:
+                takes = (f"this endpoint takes {', '.join(names)}" if names
+                         else "this endpoint takes none")
+                raise KeypegError(f"unknown query parameter {shorten(key)!r}; {takes}.")
+
+    return Depends(check)
+
+
+# ----------------------------------------------------------------------------- the app
 def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     """Return the app, with its games in `store` (the default database when None). With
     `warm_up`, the kernels are compiled in the background as the server starts."""
@@ -70,17 +362,21 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
 
     app = FastAPI(
         title="keypeg",
-        description="Exact Mastermind-family engine: play, hints, strategies, optimal trees.",
+        description="Exact Mastermind-family engine: play, hints, strategies, optimal trees. "
+                    "Every error is {\"detail\": \"one sentence\"}.",
         version="0.1.0",
         lifespan=lifespan,
     )
     app.state.service = service
+    app.add_middleware(BodyLimit)  # type: ignore[arg-type]
+    bodies: dict[str, type[BaseModel]] = {}
 
     @app.exception_handler(KeypegError)
     def keypeg_error(_: Request, exc: KeypegError) -> JSONResponse:
+        detail = tidy(str(exc))
         if isinstance(exc, InconsistentHistoryError):
             return JSONResponse({
-                "detail": str(exc),
+                "detail": detail,
                 "error": "contradiction",
                 "conflict": [i + 1 for i in exc.conflict],
                 "suspects": [i + 1 for i in exc.suspects],
@@ -93,67 +389,105 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
             status = 409
         elif isinstance(exc, LimitExceededError):
             status = 413
-        return JSONResponse({"detail": str(exc)}, status_code=status)
+        return JSONResponse({"detail": detail}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
-    def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        text = "the request is not valid for this endpoint."
-        if errors:
-            first = errors[0]
-            names = [str(x) for x in first.get("loc", ()) if isinstance(x, str) and x != "body"]
-            where = ".".join(names) or "request body"
-            msg = str(first.get("msg", "invalid value"))
-            text = f"{where}: {msg[:1].lower() + msg[1:]}."
-        return JSONResponse({"detail": text}, status_code=422)
+    def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        route = request.scope.get("route")
+        model = bodies.get(getattr(route, "path", ""))
+        fields = list(model.model_fields) if model is not None else None
+        return JSONResponse({"detail": validation_sentence(list(exc.errors()), fields)},
+                            status_code=422)
 
-    @app.get("/api/rules", summary="Every rules preset")
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Any:
+        path = shorten(request.url.path)
+        detail = {
+            400: "the request body could not be parsed as JSON.",
+            404: f"nothing at {path}; the API is described at /docs.",
+            405: f"{shorten(request.method)} is not allowed on {path}; the API is "
+                 "described at /docs.",
+        }.get(exc.status_code)
+        if detail is None:
+            return await http_exception_handler(request, exc)
+        return JSONResponse({"detail": detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    @app.get("/api/rules", summary="Every rules preset", responses=_errors(),
+             dependencies=[_only_query()])
     def list_rules() -> list[dict[str, Any]]:
         return presets()
 
-    @app.post("/api/games", summary="Start a game (the secret stays on the server)")
+    @app.post("/api/games", summary="Start a game (the secret stays on the server)",
+              description="Answers the game's id and rules, and \"seeded\": whether a seed "
+              "chose the secret (then predictable).",
+              responses=_errors(*_BODY_ERRORS), dependencies=[_only_query()])
     def new_game(body: NewGame) -> dict[str, Any]:
-        return service.new_game(body.rules, body.seed)
+        with _echoing(body):
+            return service.new_game(body.rules, body.seed)
 
-    @app.get("/api/games/{game_id}", summary="A game's history (the secret once over)")
+    @app.get("/api/games/{game_id}", summary="A game's history (the secret once over)",
+             responses=_errors(404), dependencies=[_only_query()])
     def get_game(game_id: str) -> dict[str, Any]:
-        return service.game(game_id)
+        with _echoing(game_id):
+            return service.game(game_id)
 
-    @app.post("/api/games/{game_id}/guesses", summary="Play a guess")
+    @app.post("/api/games/{game_id}/guesses", summary="Play a guess",
+              responses=_errors(404, 409, *_BODY_ERRORS), dependencies=[_only_query()])
     async def play(game_id: str, body: GuessIn) -> Any:
         # one filter from the cached position before: cheap, so no thread hop (a game not
         # in memory, after a restart, is rebuilt on the thread pool)
-        if service.has_position(game_id):
-            return JSONResponse(service.guess(game_id, body.guess))
-        return JSONResponse(await run_in_threadpool(service.guess, game_id, body.guess))
+        with _echoing(game_id, body):
+            if service.has_position(game_id):
+                return JSONResponse(service.guess(game_id, body.guess))
+            return JSONResponse(await run_in_threadpool(service.guess, game_id, body.guess))
 
-    @app.get("/api/games/{game_id}/hints", summary="Hints for the game's position")
+    @app.get("/api/games/{game_id}/hints", summary="Hints for the game's position",
+             responses=_errors(404, 413), dependencies=[_only_query()])
     async def game_hints(game_id: str) -> Any:
         # positions repeat: answer from the cache on the event loop, compute on the pool
-        cached = service.cached_game_hints(game_id)
-        if cached is None:
-            cached = await run_in_threadpool(service.game_hints, game_id)
+        with _echoing(game_id):
+            cached = service.cached_game_hints(game_id)
+            if cached is None:
+                cached = await run_in_threadpool(service.game_hints, game_id)
         return JSONResponse(cached)
 
-    @app.post("/api/hints", summary="Hints for any position (assist mode)")
+    @app.post("/api/hints", summary="Hints for any position (assist mode)",
+              responses=_errors(*_BODY_ERRORS), dependencies=[_only_query()])
     def hints(body: HintsIn) -> dict[str, Any]:
-        return service.hints(body.rules, body.history)
+        with _echoing(body):
+            return service.hints(body.rules, [list(c) for c in body.history])
 
-    @app.post("/api/cut", summary="How a guess would cut the codes still possible")
+    @app.post("/api/cut", summary="How a guess would cut the codes still possible",
+              responses=_errors(*_BODY_ERRORS), dependencies=[_only_query()])
     def cut(body: CutIn) -> dict[str, Any]:
-        return service.cut(body.rules, body.history, body.guess)
+        with _echoing(body):
+            return service.cut(body.rules, [list(c) for c in body.history], body.guess)
 
-    @app.post("/api/watch/step", summary="A strategy's next guess against a chosen secret")
+    @app.post("/api/watch/step", summary="A strategy's next guess against a chosen secret",
+              responses=_errors(409, *_BODY_ERRORS), dependencies=[_only_query()])
     def watch_step(body: WatchIn) -> dict[str, Any]:
-        return service.watch_step(body.rules, body.strategy, body.secret, body.history)
+        with _echoing(body):
+            return service.watch_step(body.rules, body.strategy, body.secret,
+                                      [list(c) for c in body.history])
 
-    @app.get("/api/watch/secret", summary="A random secret for Watch")
-    def watch_secret(rules: str = Query("classic")) -> dict[str, str]:
-        return {"secret": service.random_secret(rules)}
+    @app.get("/api/watch/secret", summary="A random secret for Watch", responses=_errors(),
+             dependencies=[_only_query("rules")])
+    def watch_secret(rules: Annotated[str, Query(max_length=MAX_TEXT)] = "classic"
+                     ) -> dict[str, str]:
+        with _echoing(rules):
+            return {"secret": service.random_secret(rules)}
 
-    @app.get("/api/lab", summary="Every strategy's evaluation (exact, or labelled approximate)")
-    def lab(rules: str = Query("classic")) -> dict[str, Any]:
-        return service.lab(rules)
+    @app.get("/api/lab", summary="Every strategy's evaluation (exact, or labelled approximate)",
+             responses=_errors(413), dependencies=[_only_query("rules")])
+    def lab(rules: Annotated[str, Query(max_length=MAX_TEXT)] = "classic") -> dict[str, Any]:
+        with _echoing(rules):
+            return service.lab(rules)
+
+    for path, model in (("/api/games", NewGame), ("/api/games/{game_id}/guesses", GuessIn),
+                        ("/api/hints", HintsIn), ("/api/cut", CutIn),
+                        ("/api/watch/step", WatchIn)):
+        bodies[path] = model
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -163,10 +497,39 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     return app
 
 
+# ----------------------------------------------------------------------------- workers
+def exit_with_parent(parent: int, *, grace: float = 10.0, interval: float = 0.5) -> None:
+    """Make this process end when `parent` does (so a `kill -9` of `keypeg serve` frees
+    the port): on Linux the kernel sends SIGTERM (prctl PR_SET_PDEATHSIG); everywhere a
+    watchdog thread notices the new parent id, sends SIGTERM if the kernel did not, and
+    ends the process outright if it is still there `grace` seconds later."""
+    kernel = False
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            kernel = libc.prctl(pr_set_pdeathsig, int(signal.SIGTERM), 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            kernel = False
+    if os.getppid() != parent:  # the parent died before the kernel was told
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        if not kernel:
+            os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(grace)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="keypeg-parent-watch", daemon=True).start()
+
+
 def serve_app() -> FastAPI:
     """Build the app for one server process (`keypeg serve` runs one or more)."""
-    import sys
-
+    parent = os.environ.get(SERVE_PARENT_ENV, "")
+    if parent.isdigit() and int(parent) != os.getpid():
+        exit_with_parent(int(parent))
     # requests on the event loop and work on the thread pool share the GIL: hand it over
     # every millisecond rather than every five, so short requests wait less
     sys.setswitchinterval(0.001)
