@@ -19,8 +19,6 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the web page: play, hints, watch a strategy, strategy lab, assist."""
-    import uvicorn
-
     n = workers if workers is not None else min(2, os.cpu_count() or 1)
     if n < 1:
         raise KeypegError(f"--workers must be at least 1, not {n}.")
@@ -28,5 +26,11 @@ def serve(
         raise KeypegError(f"--port must be from 1 to 65535, not {port}.")
     console.print(f"keypeg is serving on [bold]http://{host}:{port}/[/] with {n} process"
                   f"{'es' if n > 1 else ''} (Ctrl-C stops it)")
+    import uvicorn
+
+    from ..web.app import SERVE_PARENT_ENV
+
+    # each worker ends with this process, even after a kill -9 (see serve_app)
+    os.environ[SERVE_PARENT_ENV] = str(os.getpid())
     uvicorn.run("keypeg.web.app:serve_app", factory=True, host=host, port=port, workers=n,
                 log_level="warning")

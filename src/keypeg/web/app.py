@@ -498,13 +498,14 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
 
 
 # ----------------------------------------------------------------------------- workers
-def exit_with_parent(parent: int, *, grace: float = 10.0, interval: float = 0.5) -> None:
+def exit_with_parent(parent: int, *, grace: float = 10.0, interval: float = 0.5,
+                     use_prctl: bool = True) -> None:
     """Make this process end when `parent` does (so a `kill -9` of `keypeg serve` frees
     the port): on Linux the kernel sends SIGTERM (prctl PR_SET_PDEATHSIG); everywhere a
     watchdog thread notices the new parent id, sends SIGTERM if the kernel did not, and
     ends the process outright if it is still there `grace` seconds later."""
     kernel = False
-    if sys.platform.startswith("linux"):
+    if use_prctl and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
             pr_set_pdeathsig = 1
