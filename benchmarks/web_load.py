@@ -1,6 +1,6 @@
 """Load the hints endpoint of a running keypeg server from many clients at once.
 
-    python benchmarks/web_load.py [--clients 20] [--games 6]
+    python benchmarks/web_load.py [--clients 20] [--games 6] [--settle 5]
 
 Starts `keypeg serve` on a free loopback port (a separate process), then runs the clients
 concurrently (asyncio, one keep-alive connection each): each plays classic games through
@@ -8,13 +8,16 @@ the API, asking for hints before every guess and playing the optimal hint, until
 Prints the hint latencies (median, p95, max) in milliseconds.
 
 The clients speak HTTP/1.1 over raw asyncio streams: on a 2-core machine a full client
-library would spend more CPU than the server and mostly measure itself.
+library would spend more CPU than the server and mostly measure itself. The few set-up
+requests use the standard library (http.client), so the benchmark needs nothing beyond
+what ``pip install -e '.[dev]'`` installs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import socket
@@ -23,14 +26,31 @@ import subprocess
 import sys
 import tempfile
 import time
-
-import httpx
+from typing import Any
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def call(url: str, method: str, path: str, body: object = None,
+         timeout: float = 120.0) -> Any:
+    """One JSON request with the standard library (set-up, not measured)."""
+    host, port = url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data,
+                     headers={} if data is None else {"Content-Type": "application/json"})
+        response = conn.getresponse()
+        payload = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{method} {path} answered {response.status}: {payload[:200]!r}")
+        return json.loads(payload)
+    finally:
+        conn.close()
 
 
 def start_server() -> tuple[subprocess.Popen[bytes], str]:
@@ -41,9 +61,9 @@ def start_server() -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
-            httpx.get(url + "/api/rules", timeout=1)
+            call(url, "GET", "/api/rules", timeout=1)
             return proc, url
-        except httpx.HTTPError:
+        except (OSError, http.client.HTTPException):
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the server did not start")
@@ -100,12 +120,12 @@ async def _run(url: str, clients: int, games: int) -> list[float]:
     return latencies
 
 
-def run(clients: int = 20, games: int = 6) -> dict[str, float]:
+def run(clients: int = 20, games: int = 6, settle: float = 5.0) -> dict[str, float]:
     proc, url = start_server()
     try:
-        warm = httpx.post(url + "/api/games", json={"rules": "classic"}).json()
-        httpx.get(url + f"/api/games/{warm['id']}/hints", timeout=120)
-        time.sleep(5)  # let every server process finish compiling and warming up
+        warm = call(url, "POST", "/api/games", {"rules": "classic"})
+        call(url, "GET", f"/api/games/{warm['id']}/hints")
+        time.sleep(settle)  # let every server process finish compiling and warming up
         latencies = sorted(asyncio.run(_run(url, clients, games)))
     finally:
         proc.terminate()
@@ -118,7 +138,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="seconds to let the server warm up before the load")
     args = parser.parse_args()
-    result = run(args.clients, args.games)
+    result = run(args.clients, args.games, args.settle)
     print(json.dumps({k: (round(v * 1000, 1) if k != "requests" else v)
                       for k, v in result.items()}))
