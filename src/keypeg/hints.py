@@ -37,9 +37,9 @@ from .limits import (
     HINT_SAMPLE,
     plural,
 )
+from .onestep import scoring_work
 from .rules import Rules
 from .strategies import ONE_STEP_NAMES, find_strategy
-from .strategies.onestep import scoring_work
 
 #: Order of the one-step strategies when no exact lab of the game is known: roughly how
 #: they compare on the published games (entropy and parts lead as games grow).

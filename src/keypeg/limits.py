@@ -26,7 +26,7 @@ MAX_SYMBOLS = 35
 #: Default bytes for one game's full feedback table (``KEYPEG_TABLE_BUDGET`` overrides).
 DEFAULT_TABLE_BUDGET = 2 * 1024**3
 #: Default bytes for the optimal search's memo over all workers (``KEYPEG_MEMO_BUDGET``).
-DEFAULT_MEMO_BUDGET = 512 * 1024**2
+DEFAULT_MEMO_BUDGET = 1024**3
 #: Spaces up to this many codes build their whole table whenever answers are needed.
 SMALL_SPACE = 8192
 

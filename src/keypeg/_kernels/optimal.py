@@ -42,7 +42,8 @@ O_SIZE = 10
 # stats
 S_NODES, S_PROBES, S_MEMO_HITS, S_SHORTCUTS, S_ROOT_DONE, S_ROOT_TOTAL, S_BEST, S_ABORT = range(8)
 S_TRACE_N, S_PARTS_DONE, S_PARTS_TOTAL = 8, 10, 11  # 9: S_MEMO_RESETS (memo.py)
-S_SIZE = 12
+S_ROOT_LB = 12  # the best lower bound proven for the root set so far
+S_SIZE = 13
 # trace rows: kind, probe, a, b, c, d
 T_PROBE, T_PART, T_DONE, T_PRUNED = 1, 2, 3, 4
 T_COLS = 6
@@ -255,11 +256,15 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
         # table[g, s] == table[s, g]: read each candidate's row once, in probe order (a
         # few cache lines per candidate) instead of m scattered bytes per probe
         for j in range(m):
+            if stats[S_ABORT] != 0:
+                break  # the caller gave up: the counts are not used
             s = S[j]
             for t in range(P):
                 counts[t, table[s, probes[t]]] += 1
     else:
         for t in range(P):
+            if stats[S_ABORT] != 0:
+                break
             g = probes[t]
             for j in range(m):
                 counts[t, table[g, S[j]]] += 1
@@ -282,6 +287,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
     lbS = ltab[kS, m]
     if lbS > lb:
         lb = lbS
+    if dist == 0 and lb > stats[S_ROOT_LB]:
+        stats[S_ROOT_LB] = lb
     if lb >= budget:
         return probes, counts, nparts, lbs_empty(P), probes[:0], probes[:0], kS, lb, INF, is_cand
     # bounds, feasibility under the depth cap, and the order of the probes
@@ -400,6 +407,8 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
         S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask, iperms,
         ltab, ctab, opts, stats, trace, canon_cache)
     P = probes.shape[0]
+    if stats[S_ABORT] != 0:
+        return max(lb, budget)  # stopped on purpose: nothing is stored
     if lb >= budget:
         memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
         return lb

@@ -2,14 +2,17 @@
 
 import functools
 import inspect
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 
 from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError
+from ..limits import shorten
 from ..rules import Rules, find_rules, preset_names, rules_name
 from ..space import CodeSpace, get_space
 
@@ -100,8 +103,25 @@ def build_rules(
             digits=digits,
         )
         return rules.with_max_guesses(max_guesses)
-    rules = find_rules(rules_name or "classic")
+    rules = find_rules("classic" if rules_name is None else rules_name)
     return rules if max_guesses is None else rules.with_max_guesses(max_guesses)
+
+
+def check_output_path(path: Path | None, option: str) -> None:
+    """Raise `KeypegError` at once (before any work) unless `path` can be written: its
+    folder exists and it is not itself a folder."""
+    if path is None:
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise KeypegError(f"{option} {shorten(path)!r} is a folder; give a file name, "
+                          "like tree.json.")
+    if not folder.is_dir():
+        raise KeypegError(f"{option} {shorten(path)!r}: the folder {shorten(folder)!r} "
+                          "does not exist; create it first or choose another path.")
+    if not os.access(folder, os.W_OK):
+        raise KeypegError(f"{option} {shorten(path)!r}: the folder {shorten(folder)!r} "
+                          "cannot be written to.")
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -10,10 +10,11 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..errors import KeypegError
+from ..limits import check_seed
 from ..rules import Rules, rules_name
 from ..strategies import ENTROPY_SPELLINGS, TABLE_STRATEGIES, evaluate, find_strategy
 from ..tree import DecisionTree
-from .common import command, console, err_console
+from .common import check_output_path, command, console, err_console
 
 
 def evaluation_rows(trees: list[DecisionTree], names: list[str]) -> list[dict[str, object]]:
@@ -25,6 +26,11 @@ def evaluation_rows(trees: list[DecisionTree], names: list[str]) -> list[dict[st
         row["label"] = tree.strategy
         rows.append(row)
     return rows
+
+
+def tree_path(template: Path | None, name: str) -> Path | None:
+    """Return where the tree of strategy `name` is saved ({strategy} in the name)."""
+    return None if template is None else Path(str(template).replace("{strategy}", name))
 
 
 def histogram_text(histogram: list[int]) -> str:
@@ -62,6 +68,9 @@ def evaluate_command(
     names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
     if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
         raise KeypegError("with several strategies, put {strategy} in the --save-tree name.")
+    check_seed(seed)
+    for name in names:
+        check_output_path(tree_path(save_tree, name), "--save-tree")
     strategies = []
     for name in names:
         options: dict[str, object] = {"first": first}
@@ -96,8 +105,8 @@ def evaluate_command(
         trees = evaluate(strategies, rules, on_done=done)
     seconds = time.perf_counter() - started
     for name, tree in zip(names, trees, strict=True):
-        if save_tree is not None:
-            path = Path(str(save_tree).replace("{strategy}", name))
+        path = tree_path(save_tree, name)
+        if path is not None:
             tree.save(path)
             err_console.print(f"saved {tree.strategy} tree to {path}")
     rows = evaluation_rows(trees, [s.name for s in strategies])

@@ -3,27 +3,65 @@ the published table of optima)."""
 
 import json
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..errors import KeypegError
+from ..limits import check_max_seconds, shorten
 from ..rules import Rules, rules_name
 from ..solver import OBJECTIVES
 from ..solver.cached import optimal
 from ..solver.ledger import LEDGER_CELLS, format_grid, run_ledger
 from ..store import Store
-from .common import command, console, err_console
+from .common import check_output_path, command, console, err_console
 from .evaluate import histogram_text
 
+#: Seconds between plain progress lines when stderr is not a terminal.
+PLAIN_PROGRESS_EVERY = 15.0
 
-def _progress() -> Progress:
-    return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                    TextColumn("{task.completed}/{task.total} first guesses"),
-                    TimeElapsedColumn(), console=err_console, transient=True,
-                    disable=not err_console.is_terminal)
+
+def progress_text(d: dict[str, Any]) -> str:
+    """Return one line saying where a search stands: phase, sets, bounds, elapsed."""
+    text = f"{d['phase']}: {d['nodes']:,} sets"
+    if d.get("upper"):
+        text += f", best total so far {d['upper']:,}"
+    if d.get("lower"):
+        text += f", at least {d['lower']:,}"
+    if d.get("root_total"):
+        text += f", first guess {d['root_done']}/{d['root_total']}"
+    return text + f", {d['elapsed']:.0f} s"
+
+
+@contextmanager
+def search_progress(title: str) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """Yield a progress callback for `solve_optimal`: a live display on a terminal (phase,
+    sets expanded, the bounds, elapsed time and a bar over the first guesses), a plain
+    line every `PLAIN_PROGRESS_EVERY` seconds on stderr otherwise."""
+    if not err_console.is_terminal:
+        last = [time.perf_counter()]
+
+        def plain(d: dict[str, Any]) -> None:
+            if time.perf_counter() - last[0] >= PLAIN_PROGRESS_EVERY:
+                last[0] = time.perf_counter()
+                err_console.print(f"{title}: {progress_text(d)}", soft_wrap=True)
+
+        yield plain
+        return
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TimeElapsedColumn(), console=err_console, transient=True) as progress:
+        task = progress.add_task(f"{title}: starting", total=None)
+
+        def live(d: dict[str, Any]) -> None:
+            progress.update(task, total=d["root_total"] or None, completed=d["root_done"],
+                            description=f"{title}: {progress_text(d)}")
+
+        yield live
 
 
 @command
@@ -53,19 +91,11 @@ def optimal_command(
 ) -> None:
     """Compute the exact optimal strategy: fewest guesses in total over every secret."""
     if objective not in OBJECTIVES:
-        from ..errors import KeypegError
-
-        raise KeypegError(f"--objective must be 'total' or 'worst', not {objective!r}.")
+        raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
+    check_max_seconds(max_seconds)
+    check_output_path(save, "--save")
     store = Store()
-    with _progress() as progress:
-        task = progress.add_task(f"{rules_name(rules)}: searching", total=None)
-
-        def report(d: dict[str, int]) -> None:
-            progress.update(task, total=d["root_total"] or None, completed=d["root_done"],
-                            description=f"{rules_name(rules)}: best {d['best'] or '-'}, "
-                                        f"parts {d['parts_done']}/{d['parts_total']} of the "
-                                        f"current first guess, {d['nodes']:,} sets")
-
+    with search_progress(rules_name(rules)) as report:
         result, cached = optimal(
             rules, objective=objective, max_guesses=rules.max_guesses,
             possible_only=possible_only, first=first, store=store,
@@ -106,6 +136,7 @@ def ledger_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the cells as JSON.")] = False,
 ) -> None:
     """Recompute the published table of optimal totals and compare every cell."""
+    check_max_seconds(max_seconds)
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                   TimeElapsedColumn(), console=err_console, transient=True,

@@ -25,18 +25,23 @@ from .._kernels import optimal as k
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
 from ..game import GameState
+from ..limits import PARALLEL_MIN_CODES, check_max_seconds, memo_budget, plural
+from ..onestep import OneStepStrategy
 from ..rules import Rules
 from ..space import CodeSpace, get_space, require_table
+from ..strategy import evaluate
 from ..tree import DecisionTree
 
 #: Deepest tree the search considers when the number of guesses is not capped.
 DEPTH_UNCAPPED = 40
 OBJECTIVES = ("total", "worst")
-#: Sets at least this big are solved with the parts of each first guess on both cores.
-PARALLEL_MIN = 2000
-#: Memo capacity: sets remembered, and codes stored over all of them (about 200 MB in all).
+#: Most memo entries (sets remembered) and memo codes (over all of them) of one search; the
+#: memory budget (KEYPEG_MEMO_BUDGET, shared by all workers) may allow fewer.
 MEMO_ENTRIES = 1 << 21
 MEMO_POOL = 1 << 26
+#: Bytes per memo entry (its row and its share of the hash heads) and per memo code.
+_ENTRY_BYTES = 8 * (km.M_COLS + 1)
+_CODE_BYTES = 4
 
 
 @dataclass
@@ -92,7 +97,9 @@ class _Search:
     """One search context: tables, symmetry group, memo and counters."""
 
     def __init__(self, space: CodeSpace, *, possible_only: bool, capped: bool,
-                 first: int, symmetry: bool, trace: bool, n_max: int) -> None:
+                 first: int, symmetry: bool, trace: bool, n_max: int,
+                 memo_bytes: int = MEMO_ENTRIES * _ENTRY_BYTES + MEMO_POOL * _CODE_BYTES
+                 ) -> None:
         table = space.table()
         if table is None:
             raise LimitExceededError(
@@ -123,11 +130,17 @@ class _Search:
         self.opts[k.O_FIRST] = first
         self.opts[k.O_SYMMETRIC_TABLE] = rules.feedback == "blackwhite"
         self.stats = np.zeros(k.S_SIZE, dtype=np.int64)
-        entries = int(min(MEMO_ENTRIES, max(1 << 12, 512 * n_max)))
+        # the memo: a bounded cache (it starts over when full), sized by the memory budget
+        # (about 37 % for entries, 63 % for the sets' codes), never smaller than one root
+        entries = min(MEMO_ENTRIES, max(1 << 12, 512 * n_max),
+                      int(0.37 * memo_bytes) // _ENTRY_BYTES)
+        entries = max(entries, 1 << 10)
+        codes = min(MEMO_POOL, max(1 << 16, 16384 * n_max), int(0.63 * memo_bytes) // _CODE_BYTES)
+        codes = max(codes, 4 * n_max + 1024)
         heads = 1 << int(np.ceil(np.log2(entries)))
         self.mheads = np.full(heads, -1, dtype=np.int64)
         self.ment = np.empty((entries, km.M_COLS), dtype=np.int64)
-        self.mpool = np.empty(int(min(MEMO_POOL, max(1 << 16, 16384 * n_max))), np.int32)
+        self.mpool = np.empty(codes, np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
         self.trace = np.zeros((4096 if trace else 1, k.T_COLS), dtype=np.int64)
         #: Searches run by workers on parts of the root, and the root's optimal guess they
@@ -213,7 +226,7 @@ def solve_optimal(
     symmetry: bool = True,
     trace: bool = False,
     time_limit: float | None = None,
-    progress: Callable[[dict[str, int]], None] | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
     workers: int | None = None,
 ) -> OptimalResult:
     """Return an optimal strategy tree and its total.
@@ -223,13 +236,31 @@ def solve_optimal(
     minimises the worst case, then the total. `possible_only` plays only codes that could be
     the secret (MM*). `first` forces the first guess. `workers` threads solve the parts of
     each first guess in parallel (by default both cores for sets of 2,000 codes or more);
-    the result is the same either way. Raises `KeypegError` when no tree fits,
-    `LimitExceededError` past `time_limit` seconds.
+    the result is the same either way. `progress` is called about five times a second with
+    the phase, elapsed seconds, sets expanded and the bounds so far. Raises `KeypegError`
+    when no tree fits, `LimitExceededError` once `time_limit` seconds have passed (counted
+    from the call, table and heuristic bounds included).
     """
+    watch = _Watch(time_limit, progress)
     require_table(rules.rules if isinstance(rules, CodeSpace) else rules, "the optimal search")
-    space = rules if isinstance(rules, CodeSpace) else get_space(rules)
     if objective not in OBJECTIVES:
         raise KeypegError(f"objective must be 'total' or 'worst', not {objective!r}.")
+    if max_guesses is not None and max_guesses < 1:
+        raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
+    memo_bytes = memo_budget()
+    return watch.run(lambda: _solve(
+        watch, rules, state, max_guesses, possible_only, first, objective, symmetry, trace,
+        workers, memo_bytes))
+
+
+def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
+           max_guesses: int | None, possible_only: bool, first: str | Code | None,
+           objective: str, symmetry: bool, trace: bool, workers: int | None,
+           memo_bytes: int) -> OptimalResult:
+    """The body of `solve_optimal`, run under `watch` (which may stop it)."""
+    watch.phase = "preparing the feedback table"
+    space = rules if isinstance(rules, CodeSpace) else get_space(rules)
+    space.table()
     state = state or GameState.start(space)
     guesses = [c.guess.index for c in state.history]
     first_index = -1
@@ -239,15 +270,15 @@ def solve_optimal(
         first_index = space.index(first)
         if possible_only and first_index not in set(state.candidates.tolist()):
             raise KeypegError("with possible codes only, the first guess must be a candidate.")
-    if max_guesses is not None and max_guesses < 1:
-        raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     S = state.candidates
-    started = time.perf_counter()
     # an upper bound to prune with from the start: Kooi's rule is the best one-step total on
     # every game tried; with a cap, the worst cases of the entropy and maxsize rules count too
+    watch.phase = "bounding with one-step strategies"
     names = ("parts",) if max_guesses is None and objective == "total" else (
         "parts", "entropy", "maxsize")
     heuristics = _heuristic_trees(space, state, possible_only, first, names)
+    watch.upper = min(t for t, _ in heuristics)
+    watch.check()
     # (cap the search runs under, cap the tree must meet)
     attempts: list[tuple[int | None, int | None]]
     if objective == "worst":
@@ -261,28 +292,36 @@ def solve_optimal(
     else:
         attempts = [(max_guesses, max_guesses)]
     offset = len(guesses) * int(S.size)  # guesses already played, over every candidate
+    watch.offset = offset
+    n_workers = workers if workers is not None else (
+        min(2, os.cpu_count() or 1) if S.size >= PARALLEL_MIN_CODES else 1)
+    n_workers = n_workers if n_workers > 1 and not trace and S.size > 2 else 1
+    memo_share = memo_bytes // (1 + (n_workers if n_workers > 1 else 0))
     for cap, need in attempts:
         capped = cap is not None
         depth = (cap - len(guesses)) if cap is not None else DEPTH_UNCAPPED
         if depth < 1:
-            raise KeypegError(f"no guesses are left within {cap}.")
+            raise KeypegError(f"no guesses are left within {plural(cap or 0, 'guess', 'guesses')}.")
         def new_search(trace: bool = trace, capped: bool = capped) -> _Search:
             return _Search(space, possible_only=possible_only, capped=capped,
                            first=first_index, symmetry=symmetry, trace=trace,
-                           n_max=int(S.size))
+                           n_max=int(S.size), memo_bytes=memo_share)
 
+        watch.phase = "searching" if objective == "total" else (
+            f"searching within {plural(cap or 0, 'guess', 'guesses')}")
         search = new_search()
+        if n_workers > 1:
+            search.helpers = [new_search(trace=False) for _ in range(n_workers)]
+        watch.searches = [search, *search.helpers]
         fits = [t for t, w in heuristics if cap is None or w <= cap]
         budget = min(fits) - offset + 1 if fits else int(k.INF)
-        n_workers = workers if workers is not None else (
-            min(2, os.cpu_count() or 1) if S.size >= PARALLEL_MIN else 1)
-        if n_workers > 1 and not trace and S.size > 2:
-            search.helpers = [new_search(trace=False) for _ in range(n_workers)]
-        cost = _run_watched(search, S, depth, budget, guesses, time_limit, started, progress)
+        cost = _run(search, S, depth, budget, guesses)
+        watch.check()
         if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
             raise KeypegError("internal error: the search missed the heuristic tree.")
         if cost >= int(k.INF):
             continue
+        watch.phase = "rebuilding the tree"
         tree = _rebuild(search, S, depth, guesses, state)
         if tree.total != cost + offset:
             raise KeypegError(f"internal error: rebuilt tree has {tree.total}, not "
@@ -292,10 +331,11 @@ def solve_optimal(
         return OptimalResult(
             space.rules, tree.total, tree, objective=objective, max_guesses=need,
             possible_only=possible_only, first=None if first is None else str(first),
-            seconds=time.perf_counter() - started, stats=_counters(search),
+            seconds=time.perf_counter() - watch.started, stats=_counters(search),
             trace=format_trace(search) if trace else [],
         )
-    limit = f"within {max_guesses} guesses" if max_guesses is not None else "at all"
+    limit = (f"within {plural(max_guesses, 'guess', 'guesses')}" if max_guesses is not None
+             else "at all")
     raise KeypegError(f"no strategy finds every secret {limit} under these conditions.")
 
 
@@ -309,59 +349,94 @@ def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
                      first: str | Code | None, names: tuple[str, ...]) -> list[tuple[int, int]]:
     """Return (total, worst) of some one-step strategies' trees: upper bounds that let the
     search prune from the start."""
-    from ..strategies import evaluate, find_strategy
-
-    strategies = [find_strategy(n, possible_only=possible_only, first=first) for n in names]
+    strategies = [OneStepStrategy(n, possible_only=possible_only, first=first) for n in names]
     return [(t.total, t.worst) for t in evaluate(strategies, space, state=state)]
 
 
-def _run_watched(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int],
-                 time_limit: float | None, started: float,
-                 progress: Callable[[dict[str, int]], None] | None) -> int:
-    """Run the search (in parallel when it has helpers) in a thread, since the kernel
-    releases the GIL, while this thread reports progress and enforces the time limit."""
+def _run(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int]) -> int:
+    """Run the search on S, in parallel when it has helpers."""
     from .parallel import solve_root
 
-    def run() -> int:
-        if not search.helpers:
-            return search.run(S, depth, budget, guesses)
-        cost, guess = solve_root(search, search.helpers, S, depth, budget, guesses)
-        search.root_guess = guess
-        return cost
+    if not search.helpers:
+        return search.run(S, depth, budget, guesses)
+    cost, guess = solve_root(search, search.helpers, S, depth, budget, guesses)
+    search.root_guess = guess
+    return cost
 
-    if time_limit is None and progress is None:
-        return run()
-    result: list[int] = []
-    error: list[BaseException] = []
 
-    def work() -> None:
-        try:
-            result.append(run())
-        except BaseException as exc:  # noqa: BLE001 - re-raised below
-            error.append(exc)
+class _Watch:
+    """Runs a search in a thread (the kernels release the GIL) while the caller's thread
+    reports progress and enforces the time limit: past it, every search is told to stop
+    (the kernels check between candidate rows) and `LimitExceededError` is raised."""
 
-    everyone = [search, *search.helpers]
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.2)
-        if progress is not None:
-            s = search.stats
-            progress({"root_done": int(s[k.S_ROOT_DONE]), "root_total": int(s[k.S_ROOT_TOTAL]),
-                      "parts_done": int(s[k.S_PARTS_DONE]),
-                      "parts_total": int(s[k.S_PARTS_TOTAL]),
-                      "best": int(s[k.S_BEST]),
-                      "nodes": sum(int(x.stats[k.S_NODES]) for x in everyone)})
-        if time_limit is not None and time.perf_counter() - started > time_limit:
-            for x in everyone:
-                x.stats[k.S_ABORT] = 1
-            worker.join()
+    #: Seconds a search has to stop after being told to, before the caller stops waiting.
+    GRACE = 1.0
+
+    def __init__(self, time_limit: float | None,
+                 progress: Callable[[dict[str, Any]], None] | None) -> None:
+        check_max_seconds(time_limit, "time_limit")
+        self.started = time.perf_counter()
+        self.time_limit = time_limit
+        self.progress = progress
+        self.phase = "starting"
+        self.searches: list[_Search] = []
+        self.upper: int | None = None  # best total known (heuristic tree, then the search)
+        self.offset = 0
+        self.stopped = False
+
+    def check(self) -> None:
+        """Raise `LimitExceededError` when the time limit has passed."""
+        if self.stopped or (self.time_limit is not None
+                            and time.perf_counter() - self.started > self.time_limit):
+            self.stopped = True
             raise LimitExceededError(
-                f"the optimal search did not finish within {time_limit:g} s."
-            )
-    if error:
-        raise error[0]
-    return result[0]
+                f"the optimal search did not finish within "
+                f"{plural(self.time_limit or 0, 'second')}.")
+
+    def report(self) -> dict[str, Any]:
+        """Return where the search stands (what `progress` receives)."""
+        main = self.searches[0].stats if self.searches else np.zeros(k.S_SIZE, np.int64)
+        best = int(main[k.S_BEST])
+        upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
+        lower = int(main[k.S_ROOT_LB])
+        return {"phase": self.phase, "elapsed": time.perf_counter() - self.started,
+                "root_done": int(main[k.S_ROOT_DONE]), "root_total": int(main[k.S_ROOT_TOTAL]),
+                "parts_done": int(main[k.S_PARTS_DONE]),
+                "parts_total": int(main[k.S_PARTS_TOTAL]), "best": best,
+                "upper": upper, "lower": lower + self.offset if lower else None,
+                "nodes": sum(int(x.stats[k.S_NODES]) for x in self.searches)}
+
+    def run(self, work: Callable[[], OptimalResult]) -> OptimalResult:
+        """Return `work()`, run in a thread while this one watches it."""
+        if self.time_limit is None and self.progress is None:
+            return work()
+        result: list[OptimalResult] = []
+        error: list[BaseException] = []
+
+        def target() -> None:
+            try:
+                result.append(work())
+            except BaseException as exc:  # noqa: BLE001 - re-raised below
+                error.append(exc)
+
+        worker = threading.Thread(target=target, daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.2)
+            if self.progress is not None and worker.is_alive():
+                self.progress(self.report())
+            if worker.is_alive() and self.time_limit is not None and (
+                    time.perf_counter() - self.started > self.time_limit):
+                self.stopped = True
+                for search in self.searches:
+                    search.stats[k.S_ABORT] = 1
+                # a search stops within milliseconds; a one-step bound or a table build
+                # cannot be interrupted, and is left to finish in the background
+                worker.join(self.GRACE)
+                self.check()
+        if error:
+            raise error[0]
+        return result[0]
 
 
 def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],

@@ -8,17 +8,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from ..errors import KeypegError
-from ..game import GameState
-from ..rules import Rules
-from ..space import CodeSpace, require_table
-from ..tree import DecisionTree
-from .base import Strategy, as_space
-from .onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
+from ..onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
+from ..strategy import Strategy, evaluate
 from .optimal import OptimalStrategy
 
 #: Registry order: the order of tables and hints.
@@ -73,35 +67,6 @@ def find_strategy(name: str, **options: Any) -> Strategy:
     except TypeError as exc:
         raise KeypegError(f"strategy {name!r} does not take the option(s) {exc}.") from None
     raise KeypegError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
-
-
-def evaluate(
-    strategies: list[Strategy],
-    rules: Rules | CodeSpace,
-    *,
-    state: GameState | None = None,
-    workers: int = 2,
-    on_done: Callable[[int, DecisionTree], None] | None = None,
-) -> list[DecisionTree]:
-    """Return the decision tree of each strategy, in the order given, computed on `workers`
-    threads (the compiled walks release the GIL). `on_done(i, tree)` is called as each
-    finishes. Raises `LimitExceededError` at once, from the sizes, when a whole-tree
-    evaluation does not fit the memory budget."""
-    if state is None:
-        require_table(rules if isinstance(rules, Rules) else rules.rules,
-                      "a whole-tree evaluation")
-    space = as_space(rules)
-    if state is None:
-        space.table()  # load once, before the threads share it
-    trees: list[DecisionTree | None] = [None] * len(strategies)
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {pool.submit(s.tree, space, state): i for i, s in enumerate(strategies)}
-        for future in as_completed(futures):
-            i = futures[future]
-            trees[i] = future.result()
-            if on_done is not None:
-                on_done(i, trees[i])  # type: ignore[arg-type]
-    return trees  # type: ignore[return-value]
 
 
 __all__ = [

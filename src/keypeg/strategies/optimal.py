@@ -13,8 +13,8 @@ from ..game import GameState
 from ..limits import LIVE_OPTIMAL_CANDIDATES, LIVE_OPTIMAL_SECONDS, SMALL_SPACE, plural
 from ..rules import Rules
 from ..space import CodeSpace
+from ..strategy import Strategy, as_space
 from ..tree import DecisionTree
-from .base import Strategy, as_space
 
 
 class OptimalStrategy(Strategy):

@@ -7,20 +7,23 @@ played so far, which code (probe, from the allowed probes G) does it play next? 
 
 from __future__ import annotations
 
+import queue
+import threading
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..codes import Code
-from ..errors import KeypegError, LimitExceededError
-from ..game import GameState
-from ..rules import Rules
-from ..space import CodeSpace, get_space
-from ..tree import DecisionTree
+from .codes import Code
+from .errors import KeypegError, LimitExceededError
+from .game import GameState
+from .limits import MAX_GUESSES_PER_GAME
+from .rules import Rules
+from .space import CodeSpace, get_space, require_table
+from .tree import DecisionTree
 
 #: A strategy that needs more guesses than this for some secret is reported as looping.
-MAX_DEPTH = 60
+MAX_DEPTH = MAX_GUESSES_PER_GAME
 
 
 def as_space(rules: Rules | CodeSpace) -> CodeSpace:
@@ -56,6 +59,57 @@ class Strategy(ABC):
         space = as_space(rules)
         state = state or GameState.start(space)
         return python_walk(self, space, state)
+
+
+def evaluate(
+    strategies: Sequence[Strategy],
+    rules: Rules | CodeSpace,
+    *,
+    state: GameState | None = None,
+    workers: int = 2,
+    on_done: Callable[[int, DecisionTree], None] | None = None,
+) -> list[DecisionTree]:
+    """Return the decision tree of each strategy, in the order given, computed on `workers`
+    threads (the compiled walks release the GIL). `on_done(i, tree)` is called, in this
+    thread, as each finishes. Raises `LimitExceededError` at once, from the sizes, when a
+    whole-tree evaluation does not fit the memory budget.
+
+    The threads are daemons: a caller that gives up (a time limit, Ctrl-C) does not wait
+    for a walk to finish, and neither does the process as it exits."""
+    if state is None:
+        require_table(rules if isinstance(rules, Rules) else rules.rules,
+                      "a whole-tree evaluation")
+    space = as_space(rules)
+    if state is None:
+        space.table()  # load once, before the threads share it
+    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for i in range(len(strategies)):
+        todo.put(i)
+    done: queue.SimpleQueue[tuple[int, DecisionTree | None, BaseException | None]] = (
+        queue.SimpleQueue())
+
+    def work() -> None:
+        while True:
+            try:
+                i = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.put((i, strategies[i].tree(space, state), None))
+            except BaseException as exc:  # noqa: BLE001 - re-raised by the caller
+                done.put((i, None, exc))
+
+    for _ in range(max(1, min(workers, len(strategies)))):
+        threading.Thread(target=work, daemon=True).start()
+    trees: list[DecisionTree | None] = [None] * len(strategies)
+    for _ in strategies:
+        i, tree, error = done.get()
+        if error is not None:
+            raise error
+        trees[i] = tree
+        if on_done is not None:
+            on_done(i, tree)  # type: ignore[arg-type]
+    return trees  # type: ignore[return-value]
 
 
 def python_walk(strategy: Strategy, space: CodeSpace, state: GameState) -> DecisionTree:

@@ -20,15 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from .._kernels import onestep as k
-from ..codes import Code
-from ..errors import KeypegError, LimitExceededError
-from ..game import GameState
-from ..limits import bytes_text, table_budget
-from ..rules import Rules
-from ..space import CodeSpace, require_table
-from ..tree import DecisionTree
-from .base import MAX_DEPTH, Strategy, as_space
+from ._kernels import onestep as k
+from .codes import Code
+from .errors import KeypegError, LimitExceededError
+from .game import GameState
+from .limits import bytes_text, table_budget
+from .rules import Rules
+from .space import CodeSpace, require_table
+from .strategy import MAX_DEPTH, Strategy, as_space
+from .tree import DecisionTree
 
 KINDS = {
     "consistent": k.CONSISTENT,
