@@ -21,8 +21,10 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
+from unicodedata import normalize
 
 from .errors import InvalidCodeError
+from .limits import MAX_PEGS, plural, shorten
 from .rules import Rules, rules_name
 
 COLOR_ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -76,24 +78,29 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
     Raises `InvalidCodeError` for a wrong length, an unknown symbol or a forbidden repeat;
     the message says what is allowed.
     """
-    raw = "".join(ch for ch in str(text).strip() if ch not in _SEPARATORS)
+    text = str(text)
+    # full-width and other compatibility forms read as their plain letters and digits
+    raw = "".join(ch for ch in normalize("NFKC", text[: 4 * MAX_PEGS + 64]).strip()
+                  if ch not in _SEPARATORS)
     example = format_symbols(tuple(i % rules.symbols for i in range(rules.pegs)), rules)
     if not raw:
         raise InvalidCodeError(
-            f"empty code; {rules_name(rules)} codes have {rules.pegs} symbols, e.g. {example}, "
-            f"using {allowed_text(rules)}."
+            f"empty code; {rules_name(rules)} codes have {plural(rules.pegs, 'symbol')}, e.g. "
+            f"{example}, using {allowed_text(rules)}."
         )
     symbols: list[int] = []
-    for ch in raw:
+    for ch in raw[: rules.pegs + 1]:
         s = _symbol_index(ch, rules)
         if s is None:
             raise InvalidCodeError(
-                f"{text!r} has an unknown symbol {ch!r}; allowed are {allowed_text(rules)}."
+                f"{shorten(text)!r} has an unknown symbol {ch!r}; allowed are "
+                f"{allowed_text(rules)}."
             )
         symbols.append(s)
-    if len(symbols) != rules.pegs:
+    length = len(raw) if len(text) <= 4 * MAX_PEGS + 64 else len(text)
+    if length != rules.pegs:
         raise InvalidCodeError(
-            f"{text!r} has {len(symbols)} symbols; {rules_name(rules)} codes have "
+            f"{shorten(text)!r} has {plural(length, 'symbol')}; {rules_name(rules)} codes have "
             f"{rules.pegs}, e.g. {example}, using {allowed_text(rules)}."
         )
     if not rules.repeats:
@@ -101,7 +108,7 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
         for s in symbols:
             if s in seen:
                 raise InvalidCodeError(
-                    f"{text!r} repeats {symbol_text(s, rules)!r}; in {rules_name(rules)} "
+                    f"{shorten(text)!r} repeats {symbol_text(s, rules)!r}; in {rules_name(rules)} "
                     f"each symbol may appear at most once."
                 )
             seen.add(s)

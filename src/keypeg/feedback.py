@@ -23,19 +23,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from unicodedata import normalize
 
 import numpy as np
 
 from .errors import InvalidFeedbackError
+from .limits import shorten
 from .rules import Rules
 
 GRAY, AMBER, GREEN = 0, 1, 2
 MARK_TEXT = {GRAY: "-", AMBER: "A", GREEN: "G"}
 _MARK_INPUT = {"G": GREEN, "A": AMBER, "Y": AMBER, "-": GRAY, ".": GRAY, "X": GRAY, "_": GRAY}
 _BW_PATTERNS = (
-    re.compile(r"^(?P<b>\d+)\s*B\s*(?:(?P<w>\d+)\s*W)?$", re.I),
-    re.compile(r"^(?P<w>\d+)\s*W$", re.I),
-    re.compile(r"^(?P<b>\d+)\s*[,/]\s*(?P<w>\d+)$"),
+    re.compile(r"^(?P<b>[0-9]{1,3})\s*B\s*(?:(?P<w>[0-9]{1,3})\s*W)?$", re.I),
+    re.compile(r"^(?P<w>[0-9]{1,3})\s*W$", re.I),
+    re.compile(r"^(?P<b>[0-9]{1,3})\s*[,/]\s*(?P<w>[0-9]{1,3})$"),
 )
 
 
@@ -66,10 +68,11 @@ class Feedback:
         """
         if isinstance(text, Feedback):
             fb = text
-        elif rules.feedback == "blackwhite":
-            fb = _parse_blackwhite(str(text), rules)
         else:
-            fb = _parse_positional(str(text), rules)
+            # full-width and other compatibility forms read as plain letters and digits
+            raw = normalize("NFKC", str(text)[:256]) if len(str(text)) <= 256 else str(text)
+            fb = (_parse_blackwhite if rules.feedback == "blackwhite" else _parse_positional)(
+                raw, rules)
         check_feedback(fb, rules)
         return fb
 
@@ -106,7 +109,8 @@ def _parse_blackwhite(text: str, rules: Rules) -> Feedback:
             white = int(m.groupdict().get("w") or 0)
             return Feedback.blackwhite(black, white)
     raise InvalidFeedbackError(
-        f"cannot read feedback {text!r}; write blacks and whites like 2B1W (or 2B, 1W, 0B0W)."
+        f"cannot read feedback {shorten(text)!r}; write blacks and whites like 2B1W "
+        "(or 2B, 1W, 0B0W)."
     )
 
 
@@ -117,13 +121,13 @@ def _parse_positional(text: str, rules: Rules) -> Feedback:
         mark = _MARK_INPUT.get(ch.upper())
         if mark is None:
             raise InvalidFeedbackError(
-                f"feedback {text!r} has an unknown mark {ch!r}; use G (green), A (amber) "
+                f"feedback {shorten(text)!r} has an unknown mark {ch!r}; use G (green), A (amber) "
                 f"and - (gray), one per peg, like {'GA-' + '-' * max(0, rules.pegs - 3)}."
             )
         marks.append(mark)
     if len(marks) != rules.pegs:
         raise InvalidFeedbackError(
-            f"feedback {text!r} has {len(marks)} marks; give one per peg ({rules.pegs}), "
+            f"feedback {shorten(text)!r} has {len(marks)} marks; give one per peg ({rules.pegs}), "
             f"each G, A or -."
         )
     return Feedback.positional(marks)

@@ -25,7 +25,7 @@ import numpy as np
 from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
-from .limits import CONFLICT_WORK
+from .limits import CONFLICT_WORK, shorten
 from .rules import Rules
 from .space import CodeSpace, get_space
 
@@ -46,7 +46,7 @@ class Clue:
         guess, sep, fb = str(text).partition("=")
         if not sep:
             raise InvalidCodeError(
-                f"clue {text!r} has no '='; write each clue as GUESS=FEEDBACK, like "
+                f"clue {shorten(text)!r} has no '='; write each clue as GUESS=FEEDBACK, like "
                 + ("1122=1B1W." if rules.feedback == "blackwhite" else "01234=GA--A.")
             )
         return cls.make(guess, fb, rules)

@@ -24,7 +24,7 @@ from ._kernels import onestep as k
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import bytes_text, table_budget
+from .limits import bytes_text, shorten, table_budget
 from .rules import Rules
 from .space import CodeSpace, require_table
 from .strategy import MAX_DEPTH, Strategy, as_space
@@ -80,12 +80,14 @@ class OneStepStrategy(Strategy):
         symmetry: bool = True,
     ) -> None:
         if name not in KINDS:
-            raise KeypegError(f"unknown one-step strategy {name!r}; use {', '.join(KINDS)}.")
+            raise KeypegError(f"unknown one-step strategy {shorten(name)!r}; use "
+                              f"{', '.join(KINDS)}.")
         if tie not in TIE_RULES:
-            raise KeypegError(f"tie rule must be 'first' or 'last', not {tie!r}.")
+            raise KeypegError(f"tie rule must be 'first' or 'last', not {shorten(tie)!r}.")
         if entropy not in ENTROPY_SPELLINGS:
             raise KeypegError(
-                f"entropy spelling must be one of {', '.join(ENTROPY_SPELLINGS)}, not {entropy!r}."
+                f"entropy spelling must be one of {', '.join(ENTROPY_SPELLINGS)}, not "
+                f"{shorten(entropy)!r}."
             )
         if entropy != "exact" and name != "entropy":
             raise KeypegError("--entropy applies only to the entropy strategy.")

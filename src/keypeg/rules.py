@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .errors import InvalidRulesError, UnknownRulesError
-from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS
+from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, shorten
 
 FeedbackModel = Literal["blackwhite", "positional"]
 FEEDBACK_MODELS: tuple[str, ...] = ("blackwhite", "positional")
@@ -41,11 +41,11 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.pegs, int) or not 1 <= self.pegs <= MAX_PEGS:
             raise InvalidRulesError(
-                f"pegs must be a whole number from 1 to {MAX_PEGS}, not {self.pegs!r}."
+                f"pegs must be a whole number from 1 to {MAX_PEGS}, not {shorten(self.pegs)!r}."
             )
         if not isinstance(self.colors, int) or self.colors < 1:
             raise InvalidRulesError(
-                f"colors must be a whole number of at least 1, not {self.colors!r}."
+                f"colors must be a whole number of at least 1, not {shorten(self.colors)!r}."
             )
         limit = MAX_SYMBOLS + (1 if self.digits else 0)
         if self.colors > limit:
@@ -54,7 +54,7 @@ class Rules:
             )
         if self.feedback not in FEEDBACK_MODELS:
             raise InvalidRulesError(
-                f"feedback must be 'blackwhite' or 'positional', not {self.feedback!r}."
+                f"feedback must be 'blackwhite' or 'positional', not {shorten(self.feedback)!r}."
             )
         if not self.repeats and self.symbols < self.pegs:
             raise InvalidRulesError(
@@ -65,7 +65,8 @@ class Rules:
             not isinstance(self.max_guesses, int) or self.max_guesses < 1
         ):
             raise InvalidRulesError(
-                f"max_guesses must be a whole number of at least 1, not {self.max_guesses!r}."
+                "max_guesses must be a whole number of at least 1, not "
+                f"{shorten(self.max_guesses)!r}."
             )
         if self.size > MAX_CODES:
             raise InvalidRulesError(
@@ -184,7 +185,7 @@ def find_rules(name: str) -> Rules:
     preset = _BY_NAME.get(key)
     if preset is None:
         raise UnknownRulesError(
-            f"unknown rules {name!r}; choose one of: {', '.join(preset_names())}."
+            f"unknown rules {shorten(name)!r}; choose one of: {', '.join(preset_names())}."
         )
     return preset.rules
 

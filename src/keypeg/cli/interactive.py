@@ -12,7 +12,7 @@ from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
-from ..limits import check_seed, plural
+from ..limits import check_seed, plural, shorten
 from ..rules import Rules, rules_name
 from ..space import CodeSpace
 from .common import ask, command, console, load_space
@@ -145,7 +145,7 @@ def _parse_entry(line: str, rules: Rules) -> Clue:
     parts = line.split()
     if len(parts) < 2:
         raise KeypegError(
-            f"{line!r} is not a clue; enter a guess and its feedback, like "
+            f"{shorten(line)!r} is not a clue; enter a guess and its feedback, like "
             + ("'1122 1B1W'." if rules.feedback == "blackwhite" else "'01234 GA--A'.")
         )
     return Clue.make(parts[0], "".join(parts[1:]), rules)

@@ -26,16 +26,15 @@ from .evaluate import histogram_text
 PLAIN_PROGRESS_EVERY = 15.0
 
 
-def progress_text(d: dict[str, Any]) -> str:
+def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
     """Return one line saying where a search stands: phase, sets, bounds, elapsed."""
     text = f"{d['phase']}: {d['nodes']:,} sets"
     if d.get("upper"):
-        text += f", best total so far {d['upper']:,}"
-    if d.get("lower"):
-        text += f", at least {d['lower']:,}"
+        text += f", total {d['lower']:,}-{d['upper']:,}" if d.get("lower") else (
+            f", total at most {d['upper']:,}")
     if d.get("root_total"):
         text += f", first guess {d['root_done']}/{d['root_total']}"
-    return text + f", {d['elapsed']:.0f} s"
+    return text + (f", {d['elapsed']:.0f} s" if elapsed else "")
 
 
 @contextmanager
@@ -59,7 +58,7 @@ def search_progress(title: str) -> Iterator[Callable[[dict[str, Any]], None]]:
 
         def live(d: dict[str, Any]) -> None:
             progress.update(task, total=d["root_total"] or None, completed=d["root_done"],
-                            description=f"{title}: {progress_text(d)}")
+                            description=f"{title}: {progress_text(d, elapsed=False)}")
 
         yield live
 

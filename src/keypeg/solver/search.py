@@ -25,7 +25,7 @@ from .._kernels import optimal as k
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
 from ..game import GameState
-from ..limits import PARALLEL_MIN_CODES, check_max_seconds, memo_budget, plural
+from ..limits import PARALLEL_MIN_CODES, check_max_seconds, memo_budget, plural, shorten
 from ..onestep import OneStepStrategy
 from ..rules import Rules
 from ..space import CodeSpace, get_space, require_table
@@ -244,7 +244,7 @@ def solve_optimal(
     watch = _Watch(time_limit, progress)
     require_table(rules.rules if isinstance(rules, CodeSpace) else rules, "the optimal search")
     if objective not in OBJECTIVES:
-        raise KeypegError(f"objective must be 'total' or 'worst', not {objective!r}.")
+        raise KeypegError(f"objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     if max_guesses is not None and max_guesses < 1:
         raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     memo_bytes = memo_budget()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import KeypegError
+from ..limits import shorten
 from ..onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
 from ..strategy import Strategy, evaluate
 from .optimal import OptimalStrategy
@@ -65,8 +66,10 @@ def find_strategy(name: str, **options: Any) -> Strategy:
         if key in KINDS:
             return OneStepStrategy(key, **options)
     except TypeError as exc:
-        raise KeypegError(f"strategy {name!r} does not take the option(s) {exc}.") from None
-    raise KeypegError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
+        raise KeypegError(
+            f"strategy {shorten(name)!r} does not take the option(s) {exc}.") from None
+    raise KeypegError(
+        f"unknown strategy {shorten(name)!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from ..feedback import score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
 from ..labs import lab
-from ..limits import CACHED_POSITIONS, LIVE_OPTIMAL_SECONDS
+from ..limits import CACHED_POSITIONS, LIVE_OPTIMAL_SECONDS, shorten
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
@@ -26,6 +26,10 @@ from ..store import Store
 
 class GameNotFound(KeypegError):
     """Raised for an unknown game id."""
+
+
+def _not_found(game_id: str) -> GameNotFound:
+    return GameNotFound(f"no game with id {shorten(game_id)!r}; start one with POST /api/games.")
 
 
 class GameOver(KeypegError):
@@ -120,7 +124,7 @@ class Service:
     def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, GameState]:
         game = self._load(game_id)
         if game is None:
-            raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
+            raise _not_found(game_id)
         rules = find_rules(game["rules"])
         return game, rules, self.state(rules, game["history"])
 
@@ -182,14 +186,14 @@ class Service:
             return history, over
 
         if not self.store.update_game_with(game_id, play):
-            raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
+            raise _not_found(game_id)
         return out
 
     def game_hints(self, game_id: str) -> dict[str, Any]:
         """Return the hints for a game's current position."""
         game = self._load(game_id)
         if game is None:
-            raise GameNotFound(f"no game with id {game_id!r}; start one with POST /api/games.")
+            raise _not_found(game_id)
         return self.hints(game["rules"], game["history"])
 
     def cached_hints(self, rules_text: str, history: list[Any]) -> dict[str, Any] | None:
@@ -282,6 +286,7 @@ def _clues(rules: Rules, history: list[Any]) -> list[Clue]:
     clues = []
     for i, item in enumerate(history):
         if not isinstance(item, (list, tuple)) or len(item) != 2:
-            raise KeypegError(f"history item {i + 1} must be [guess, feedback], not {item!r}.")
+            raise KeypegError(
+                f"history item {i + 1} must be [guess, feedback], not {shorten(item)!r}.")
         clues.append(Clue.make(str(item[0]), str(item[1]), rules))
     return clues
