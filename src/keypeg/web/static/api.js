@@ -1,0 +1,78 @@
+/* The JSON API, one function per call. An error answer becomes an ApiError carrying the
+ * server's one-sentence "detail" (and, for contradictory clues, "conflict" and "suspects",
+ * clue numbers from 1). */
+
+export class ApiError extends Error {
+  constructor(status, detail, body = null) {
+    super(detail);
+    this.status = status;
+    this.detail = detail;
+    this.body = body || {};
+  }
+}
+
+const LONG_MS = 120_000;
+
+async function request(method, path, body, { timeoutMs = 0 } = {}) {
+  let res;
+  const abort = new AbortController();
+  const timer = timeoutMs ? setTimeout(() => abort.abort(), timeoutMs) : null;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: abort.signal,
+    });
+  } catch (e) {
+    if (abort.signal.aborted) {
+      throw new ApiError(0, `the server did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+    }
+    throw new ApiError(0, `could not reach the keypeg server (${e.message}).`);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch (_) {
+    data = null;
+  }
+  if (!res.ok) {
+    const detail = data && typeof data.detail === "string"
+      ? data.detail
+      : `the server answered HTTP ${res.status} ${res.statusText}${text ? ": " + text.slice(0, 200) : ""}.`;
+    throw new ApiError(res.status, detail, data);
+  }
+  if (data === null) throw new ApiError(res.status, "the server sent an answer that is not JSON.");
+  return data;
+}
+
+const q = encodeURIComponent;
+
+/** Every rules preset, with its notation (symbols, letters, colour names, key-peg terms). */
+export const rules = () => request("GET", "/api/rules");
+
+/** Start a game; the secret stays on the server (the page never sends a seed). */
+export const newGame = (rulesName) => request("POST", "/api/games", { rules: rulesName });
+
+export const guess = (id, code) => request("POST", `/api/games/${q(id)}/guesses`, { guess: code });
+
+export const giveUp = (id) => request("POST", `/api/games/${q(id)}/give-up`, {});
+
+export const gameHints = (id) => request("GET", `/api/games/${q(id)}/hints`);
+
+export const hints = (rulesName, history) => request("POST", "/api/hints",
+  { rules: rulesName, history });
+
+export const cut = (rulesName, history, code) => request("POST", "/api/cut",
+  { rules: rulesName, history, guess: code });
+
+export const watchStep = (rulesName, strategy, secret, history) => request("POST",
+  "/api/watch/step", { rules: rulesName, strategy, secret, history }, { timeoutMs: LONG_MS });
+
+export const watchSecret = (rulesName) => request("GET", `/api/watch/secret?rules=${q(rulesName)}`);
+
+export const lab = (rulesName) => request("GET", `/api/lab?rules=${q(rulesName)}`, undefined,
+  { timeoutMs: LONG_MS });

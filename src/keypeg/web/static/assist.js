@@ -1,0 +1,214 @@
+/* Assist: the clues of a game played on a real board; the hints panel shows what is still
+ * possible and what to play next. Contradictory clues are kept and the suspects outlined,
+ * so the wrong one can be edited. */
+
+import * as api from "./api.js";
+import { marksLegend, rowEl, symbolEl } from "./board.js";
+import { refreshCut, resetCut } from "./cut.js";
+import { $, clearMessage, count, el, plural, reportError, sentence } from "./dom.js";
+import { CodeEntry } from "./entry.js";
+import { refreshHints } from "./hints.js";
+import { N, S, modes } from "./state.js";
+
+const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [], busy: false };
+let entry = null;
+
+export function setupAssist() {
+  entry = new CodeEntry({
+    input: $("#assist-guess"), palette: $("#assist-palette"), note: $("#assist-note"),
+    prefix: "assist-palette",
+    onChange: () => {
+      renderMarks();
+      refreshCut();
+    },
+    onEnter: add,
+  });
+  $("#assist-add").addEventListener("click", add);
+  $("#assist-cancel").addEventListener("click", () => {
+    A.editing = null;
+    setForm();
+    renderClues();
+    refreshCut();
+  });
+  $("#assist-clear").addEventListener("click", () => {
+    clearMessage();
+    reset();
+    resetCut();
+    refreshHints();
+  });
+  modes.assist = {
+    enter: () => {},
+    reset: () => {
+      const had = A.clues.length > 0;
+      reset();
+      return had;
+    },
+    history,
+    composed: () => entry.code,
+    use: (code) => {
+      entry.set(code);
+      $("#assist-guess").focus({ preventScroll: true });
+      $("#assist-guess").scrollIntoView({ block: "nearest" });
+    },
+    fetchHints: (h) => api.hints(S.rules.name, h),
+    hintsOk: () => setError(null),
+    hintsFailed: (err) => {
+      if (!isContradiction(err)) return false;
+      setError(err);
+      return true;
+    },
+  };
+}
+
+const history = () => A.clues.map((c) => [c.guess, c.feedback]);
+
+const isContradiction = (err) => err && err.status === 422
+  && (err.body.error === "contradiction" || /^no code fits these clues/i.test(err.detail || ""));
+
+/** New rules: a new form (black/white counts or per-peg marks, the palette), no clues. */
+function reset() {
+  const n = N();
+  A.clues = [];
+  A.editing = null;
+  entry.rebuild();
+  $("#assist-bw").hidden = n.positional;
+  $("#assist-pos").hidden = !n.positional;
+  $("#assist-black-label").textContent = sentence(n.term("black", 2));
+  $("#assist-white-label").textContent = sentence(n.term("white", 2));
+  const opts = () => Array.from({ length: n.pegs + 1 }, (_, i) => el("option", { value: i, text: String(i) }));
+  $("#assist-black").replaceChildren(...opts());
+  $("#assist-white").replaceChildren(...opts());
+  $("#assist-marks-legend").replaceChildren(marksLegend());
+  setError(null);
+  setForm();
+}
+
+function renderMarks() {
+  const n = N();
+  const guess = entry.code;
+  $("#assist-marks").replaceChildren(...A.marks.map((m, i) => el("button", {
+    type: "button", id: `assist-mark-${i}`, class: `cell mark-${n.markClass(m)}`,
+    "data-mark": n.markChar(m), "data-pos": i, "aria-label": `Peg ${i + 1}: ${n.markWord(m)}`,
+    title: `Peg ${i + 1}: ${n.markWord(m)} (click to change)`,
+    onclick: () => {
+      A.marks[i] = (A.marks[i] + 1) % 3;
+      renderMarks();
+    } }, guess[i] ? symbolEl(guess[i]) : el("span", { class: "hole" }))));
+}
+
+function formFeedback() {
+  const n = N();
+  if (n.positional) return n.format(A.marks);
+  return n.format([Number($("#assist-black").value), Number($("#assist-white").value)]);
+}
+
+function setForm(guess = "", feedback = null) {
+  const n = N();
+  entry.set(guess, { quiet: true });
+  if (n.positional) {
+    A.marks = feedback ? n.parse(feedback) : Array(n.pegs).fill(0);
+  } else {
+    const [b, w] = feedback ? n.parse(feedback) : [0, 0];
+    $("#assist-black").value = String(b);
+    $("#assist-white").value = String(w);
+  }
+  renderMarks();
+}
+
+/** Show a contradiction (or clear it with null): the server's sentence, the suspects. */
+function setError(err) {
+  const box = $("#assist-error");
+  A.conflict = err ? (err.body.conflict || []).map((i) => i - 1) : [];
+  A.suspects = err ? (err.body.suspects || []).map((i) => i - 1) : [];
+  box.hidden = !err;
+  box.replaceChildren(...(err ? [
+    el("strong", { class: "assist-error-title", text: "Contradictory clues" }),
+    el("span", { id: "assist-error-text", "data-testid": "assist-error-text", text: sentence(err.detail) }),
+    el("div", { class: "assist-error-help",
+      text: A.suspects.length ? "The suspect clues are outlined below: edit or remove the wrong one."
+        : "Edit or remove the wrong clues below." }),
+  ] : []));
+  renderClues();
+}
+
+function renderClues() {
+  const n = N();
+  $("#assist-clues").replaceChildren(...A.clues.map((c, i) => {
+    const suspect = A.suspects.includes(i);
+    const cls = ["clue", suspect ? "suspect" : "", A.conflict.includes(i) ? "conflict" : "",
+      A.editing === i ? "editing" : ""].filter(Boolean).join(" ");
+    return el("li", { class: cls, "data-index": i, "data-guess": c.guess, "data-feedback": c.feedback },
+      rowEl(c.guess, c.feedback, i),
+      el("span", { class: "clue-actions" },
+        suspect ? el("span", { class: "tag warn", text: "suspect" }) : null,
+        el("button", { type: "button", class: "button small ghost", id: `assist-edit-${i}`,
+          "aria-label": `Edit clue ${i + 1}`, onclick: () => edit(i), text: "Edit" }),
+        el("button", { type: "button", class: "button small ghost danger", id: `assist-remove-${i}`,
+          "aria-label": `Remove clue ${i + 1}`, onclick: () => remove(i), text: "Remove" })));
+  }));
+  $("#assist-clues").dataset.count = String(A.clues.length);
+  $("#assist-clues-title").textContent = A.clues.length
+    ? `${count(A.clues.length, "clue")} so far (${n.positional ? "marks" : `${plural(n.terms.black, 2)} and ${plural(n.terms.white, 2)}`})`
+    : "No clues yet.";
+  $("#assist-add").textContent = A.editing === null ? "Add clue" : `Update clue ${A.editing + 1}`;
+  $("#assist-cancel").hidden = A.editing === null;
+}
+
+async function add() {
+  const n = N();
+  if (A.busy) return;
+  const guess = entry.code;
+  if (guess.length !== n.pegs) {
+    entry.reject(`a clue's guess needs ${count(n.pegs, n.digits ? "digit" : "peg")}; this one has ${guess.length}.`);
+    return;
+  }
+  const feedback = formFeedback();
+  const clues = A.clues.slice();
+  if (A.editing !== null && A.editing < clues.length) clues[A.editing] = { guess, feedback };
+  else clues.push({ guess, feedback });
+  $("#assist-add").disabled = true;
+  A.busy = true;
+  try {
+    // Check the clue first: a malformed clue is refused; a contradiction is kept so the
+    // wrong clue can be found and fixed.
+    try {
+      await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]));
+    } catch (err) {
+      if (!isContradiction(err)) {
+        reportError(err, `clue ${guess}=${feedback} not added`);
+        return;
+      }
+    }
+    clearMessage();
+    A.clues = clues;
+    A.editing = null;
+    setForm();
+    renderClues();
+    $("#assist-guess").focus({ preventScroll: true });
+    resetCut();
+    await refreshHints();
+  } finally {
+    A.busy = false;
+    $("#assist-add").disabled = false;
+  }
+}
+
+function edit(i) {
+  A.editing = i;
+  setForm(A.clues[i].guess, A.clues[i].feedback);
+  renderClues();
+  $("#assist-guess").focus({ preventScroll: true });
+  refreshCut();
+}
+
+function remove(i) {
+  A.clues.splice(i, 1);
+  if (A.editing === i) {
+    A.editing = null;
+    setForm();
+  } else if (A.editing !== null && A.editing > i) {
+    A.editing -= 1;
+  }
+  renderClues();
+  refreshHints();
+}

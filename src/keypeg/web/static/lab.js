@@ -1,0 +1,108 @@
+/* Lab: every strategy played against every secret of the rules (or a sample, labelled so),
+ * the optimal row first where the optimum is known. */
+
+import * as api from "./api.js";
+import { codeWithText } from "./board.js";
+import { $, clearMessage, count, el, fmt, reportError, sentence } from "./dom.js";
+import { strategyInfo } from "./hints.js";
+import { S, modes } from "./state.js";
+
+const cache = new Map();
+let seq = 0;
+let timer = null;
+
+export function setupLab() {
+  $("#lab-run").addEventListener("click", () => {
+    clearMessage();
+    loadLab(true);
+  });
+  modes.lab = { enter: () => loadLab(), reset: () => S.mode === "lab" && loadLab() };
+}
+
+async function loadLab(force = false) {
+  const rules = S.rules.name;
+  const table = $("#lab-table");
+  if (!force && cache.has(rules)) {
+    renderLab(cache.get(rules));
+    return;
+  }
+  const s = ++seq;
+  table.dataset.state = "loading";
+  table.dataset.rules = rules;
+  $("#lab-table tbody").replaceChildren();
+  $("#lab-note").hidden = true;
+  $("#lab-meta").textContent = "";
+  const what = S.rules.codes > 8192
+    ? `Playing every strategy against sampled secrets of these ${fmt(S.rules.codes)} codes (this can take a while)…`
+    : `Playing every strategy against all ${count(S.rules.codes, "secret")}…`;
+  const started = Date.now();
+  const tick = () => {
+    const secs = Math.round((Date.now() - started) / 1000);
+    $("#lab-loading-text").textContent = secs >= 2 ? `${what} ${secs} s` : what;
+  };
+  tick();
+  clearInterval(timer);
+  timer = setInterval(tick, 1000);
+  $("#lab-loading").hidden = false;
+  $("#lab-run").disabled = true;
+  try {
+    const res = await api.lab(rules);
+    if (s !== seq) return;
+    cache.set(rules, res);
+    if (S.rules.name === rules) renderLab(res);
+  } catch (err) {
+    if (s !== seq) return;
+    table.dataset.state = "error";
+    reportError(err, `no lab for ${rules}`);
+  } finally {
+    if (s === seq) {
+      clearInterval(timer);
+      $("#lab-loading").hidden = true;
+      $("#lab-run").disabled = false;
+    }
+  }
+}
+
+function histogram(r) {
+  const top = Math.max(...r.histogram, 1);
+  return el("div", { class: "hist", role: "img",
+    "aria-label": `found on guess 1 to ${r.histogram.length}: ${r.histogram.join(", ")}` },
+  r.histogram.map((k, i) => el("div", { class: "hist-col", "data-guess": i + 1, "data-count": k,
+    title: `${count(k, "secret")} found on guess ${i + 1}` },
+  el("span", { class: "hist-n", text: k ? fmt(k) : "" }),
+  el("span", { class: "hist-bar", style: `height:${k ? Math.max(2, (40 * k) / top) : 0}px` }),
+  el("span", { class: "hist-x", text: String(i + 1) }))));
+}
+
+function renderLab(res) {
+  const table = $("#lab-table");
+  // the optimum first, where it is known; then the strategies as the server lists them
+  const rows = [...res.rows.filter((r) => r.strategy === "optimal"),
+    ...res.rows.filter((r) => r.strategy !== "optimal")];
+  const best = Math.min(...rows.filter((r) => r.strategy !== "optimal").map((r) => r.mean));
+  table.dataset.rules = res.rules;
+  table.dataset.exact = String(res.exact);
+  $("#lab-table tbody").replaceChildren(...rows.map((r) => {
+    const optimal = r.strategy === "optimal";
+    const cls = optimal ? "optimal" : r.mean === best ? "best" : "";
+    return el("tr", { "data-strategy": r.strategy, "data-total": r.total, "data-mean": r.mean,
+      "data-worst": r.worst, "data-first-guess": r.first_guess || "", class: cls || null },
+    el("td", { class: "strat-name c-name", title: strategyInfo(r.strategy) }, r.strategy,
+      optimal ? el("span", { class: "tag rec", text: "best possible" })
+        : cls === "best" ? el("span", { class: "tag", text: "best strategy" }) : null),
+    el("td", { class: "c-first" }, r.first_guess ? codeWithText(r.first_guess) : "—"),
+    el("td", { class: "num c-total", "data-label": "Total", text: fmt(r.total) }),
+    el("td", { class: "num c-mean", "data-label": "Mean", text: r.mean.toFixed(4) }),
+    el("td", { class: "num c-worst", "data-label": "Worst", text: String(r.worst) }),
+    el("td", { class: "c-hist" }, histogram(r)));
+  }));
+  const games = res.rows[0] && res.rows[0].games;
+  $("#lab-meta").textContent = res.exact
+    ? `exact · all ${count(res.secrets, "secret")} · ${res.seconds} s`
+    : `approximate · ${games ? `${count(games, "sampled secret")} each, of ${fmt(res.secrets)}` : count(res.secrets, "secret")} · ${res.seconds} s`;
+  const note = $("#lab-note");
+  note.hidden = res.exact;
+  note.textContent = res.exact ? "" : sentence(res.note || "approximate results.");
+  $("#lab-optimal-missing").hidden = rows.some((r) => r.strategy === "optimal");
+  table.dataset.state = "ready";
+}

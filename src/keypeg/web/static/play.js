@@ -1,0 +1,227 @@
+/* Play: a game against a secret kept on the server. */
+
+import * as api from "./api.js";
+import { codeEl, emptyRowEl, rowEl } from "./board.js";
+import { refreshCut, resetCut } from "./cut.js";
+import { $, clearMessage, count, reportError, showMessage } from "./dom.js";
+import { CodeEntry } from "./entry.js";
+import { refreshHints } from "./hints.js";
+import { N, S, modes } from "./state.js";
+
+const fresh = () => ({ id: null, history: [], over: false, solved: false, gaveUp: false,
+  secret: null, busy: false });
+let P = fresh();
+let gameSeq = 0;
+let entry = null;
+
+export function setupPlay() {
+  entry = new CodeEntry({
+    input: $("#guess-input"), palette: $("#palette"), slots: $("#guess-slots"),
+    note: $("#play-note"), prefix: "palette",
+    onChange: () => {
+      renderComposer();
+      refreshCut();
+    },
+    onEnter: submitGuess,
+    locked: () => (P.over ? "the game is over: press New game to play again."
+      : !P.id ? "the game is still starting; try again in a moment." : null),
+  });
+  $("#new-game").addEventListener("click", () => {
+    clearMessage();
+    newGame();
+  });
+  $("#give-up").addEventListener("click", giveUp);
+  $("#submit-guess").addEventListener("click", submitGuess);
+  $("#backspace").addEventListener("click", () => {
+    entry.backspace();
+    entry.focus();
+  });
+  modes.play = {
+    enter: () => entry.focus(),
+    reset: () => entry.rebuild(),
+    history: () => P.history.map(([g, f]) => [g, f]),
+    composed: () => (P.over ? "" : entry.code),
+    use,
+    over: overText,
+    fetchHints: () => (P.id ? api.gameHints(P.id) : null),
+    key: onKey,
+  };
+}
+
+/** Keys typed while no text box has the focus. */
+function onKey(e) {
+  if (P.over && e.key.length === 1 && e.key !== " ") {
+    showMessage("this game is over: press New game to play again.", "info");
+    return;
+  }
+  if (e.key === "Enter") {
+    e.preventDefault();
+    submitGuess();
+  } else if (e.key === "Backspace") {
+    e.preventDefault();
+    entry.backspace();
+    entry.focus();
+  } else if (e.key.length === 1 && e.key !== " ") {
+    e.preventDefault();
+    entry.add(e.key);
+    entry.focus();
+  }
+}
+
+function use(code) {
+  if (P.over) return;
+  entry.set(code);
+  entry.focus();
+  $("#composer").scrollIntoView({ block: "nearest" });
+}
+
+function overText() {
+  if (!P.over) return null;
+  const what = P.solved ? "You found the code" : P.gaveUp ? "You gave up this game"
+    : "This game is over";
+  return `${what}: there are no more guesses to suggest. Press New game for a fresh game and fresh hints.`;
+}
+
+export async function newGame() {
+  const s = ++gameSeq;
+  P = { ...fresh(), busy: true };
+  entry.set("", { quiet: true });
+  entry.clearNote();
+  resetCut();
+  renderPlay();
+  try {
+    const game = await api.newGame(S.rules.name);
+    if (s !== gameSeq) return;
+    P.id = game.id;
+    P.busy = false;
+    document.body.dataset.game = game.id;
+    renderPlay();
+    if (S.mode === "play") {
+      refreshHints();
+      entry.focus();
+    }
+  } catch (err) {
+    if (s !== gameSeq) return;
+    P.busy = false;
+    renderPlay();
+    reportError(err, "could not start a game");
+  }
+}
+
+async function submitGuess() {
+  const p = P;
+  const guess = entry.code;
+  if (p.busy || !p.id) return;
+  if (p.over) {
+    entry.reject("the game is over: press New game to play again.");
+    return;
+  }
+  const n = N();
+  if (guess.length !== n.pegs) {
+    entry.reject(`a guess needs ${count(n.pegs, n.digits ? "digit" : "peg")}; this one has ${guess.length}.`);
+    return;
+  }
+  clearMessage();
+  p.busy = true;
+  renderComposer();
+  try {
+    const res = await api.guess(p.id, guess);
+    if (P !== p) return;
+    p.history.push([res.guess, res.feedback]);
+    p.over = res.over;
+    p.solved = res.solved;
+    if (res.secret) p.secret = res.secret;
+    p.busy = false;
+    entry.set("", { quiet: true });
+    resetCut();
+    renderPlay();
+    refreshHints();
+    entry.focus();
+  } catch (err) {
+    if (P !== p) return;
+    p.busy = false;
+    if (err.status === 409) p.over = true;
+    renderPlay();
+    if (p.over) refreshHints();
+    reportError(err, `guess ${guess} not played`);
+  }
+}
+
+async function giveUp() {
+  const p = P;
+  if (!p.id || p.over || p.busy) return;
+  clearMessage();
+  p.busy = true;
+  renderComposer();
+  try {
+    const res = await api.giveUp(p.id);
+    if (P !== p) return;
+    p.secret = res.secret || null;
+  } catch (err) {
+    if (P !== p) return;
+    // a server without the give-up call: the game ends here, its secret stays hidden
+    if (!(err.status === 404 || err.status === 405) || /no game/i.test(err.detail)) {
+      p.busy = false;
+      renderComposer();
+      reportError(err, "could not give up");
+      return;
+    }
+  }
+  p.over = true;
+  p.gaveUp = true;
+  p.busy = false;
+  entry.set("", { quiet: true });
+  renderPlay();
+  refreshHints();
+}
+
+export function renderPlay() {
+  const p = P;
+  const n = N();
+  const board = $("#board");
+  const rows = p.history.map(([g, f], i) => rowEl(g, f, i));
+  const max = S.rules.max_guesses;
+  if (!p.over) {
+    const last = max ? max : p.history.length + 1;
+    for (let i = p.history.length; i < last; i++) rows.push(emptyRowEl(i));
+  }
+  board.replaceChildren(...rows);
+  board.dataset.rows = String(p.history.length);
+  const left = $("#attempts-left");
+  if (max) {
+    const k = Math.max(0, max - p.history.length);
+    left.textContent = `${k} of ${max} attempts left`;
+    left.dataset.left = String(k);
+  } else {
+    left.textContent = `${count(p.history.length, "guess")} · no limit`;
+    left.dataset.left = "";
+  }
+  const result = $("#play-result");
+  result.hidden = !p.over;
+  result.dataset.result = p.over ? (p.solved ? "win" : p.gaveUp ? "gave-up" : "loss") : "";
+  if (p.over) {
+    const k = p.history.length;
+    $("#play-result-text").textContent = p.solved ? `Solved in ${count(k, "guess")}!`
+      : p.gaveUp ? `You gave up after ${count(k, "guess")}.`
+        : `Out of attempts: the code was not found in ${count(k, "guess")}.`;
+    const secret = $("#secret");
+    secret.dataset.code = p.secret || "";
+    secret.replaceChildren(p.secret ? codeEl(p.secret) : "hidden");
+  }
+  $("#panel-play").dataset.state = p.over ? (p.solved ? "won" : p.gaveUp ? "gave-up" : "lost")
+    : "playing";
+  $("#input-help").textContent = n.typingHelp();
+  renderComposer();
+}
+
+function renderComposer() {
+  const p = P;
+  const done = p.over || !p.id;
+  $("#guess-input").disabled = done;
+  $("#submit-guess").disabled = done || p.busy || entry.code.length !== N().pegs;
+  $("#backspace").disabled = done || entry.code.length === 0;
+  $("#give-up").disabled = done || p.busy;
+  $("#composer").classList.toggle("done", p.over);
+  $("#composer").hidden = p.over;
+  entry.render();
+}

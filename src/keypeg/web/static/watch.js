@@ -1,0 +1,148 @@
+/* Watch: one strategy plays against a secret you choose, a guess at a time. */
+
+import * as api from "./api.js";
+import { codeEl, rowEl } from "./board.js";
+import { $, clearMessage, count, delay, el, reportError, showMessage } from "./dom.js";
+import { N, S, modes } from "./state.js";
+
+const DELAY_MS = 220;
+const MAX_STEPS = 60;
+const fresh = () => ({ history: [], secret: null, running: false, solved: false,
+  approximate: false, candidates: null, busy: false });
+let W = fresh();
+
+export function setupWatch() {
+  $("#watch-step").addEventListener("click", () => {
+    clearMessage();
+    step();
+  });
+  $("#watch-play").addEventListener("click", play);
+  $("#watch-reset").addEventListener("click", () => {
+    clearMessage();
+    reset();
+  });
+  $("#watch-random").addEventListener("click", randomSecret);
+  $("#watch-secret").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      play();
+    }
+  });
+  modes.watch = { reset };
+}
+
+function reset() {
+  W = fresh();
+  if (!S.rules) return;
+  $("#watch-secret").placeholder = `e.g. ${N().example()}`;
+  render();
+}
+
+const locked = () => W.history.length > 0 || W.running;
+
+function render() {
+  const w = W;
+  const max = S.rules.max_guesses;
+  const name = $("#watch-strategy").value;
+  $("#watch-board").replaceChildren(...w.history.map(([g, f], i) =>
+    rowEl(g, f, i, max && i >= max ? "beyond" : "")));
+  $("#watch-board").dataset.rows = String(w.history.length);
+  for (const id of ["#watch-secret", "#watch-strategy", "#watch-random"]) $(id).disabled = locked();
+  $("#watch-step").disabled = w.solved || w.running || w.busy;
+  $("#watch-play").disabled = w.solved;
+  $("#watch-play").textContent = w.running ? "Stop" : "Play to the end";
+  const view = $("#watch-secret-view");
+  view.hidden = !(locked() && w.secret);
+  if (!view.hidden) {
+    view.replaceChildren(el("span", { class: "label-text", text: "Secret" }), codeEl(w.secret),
+      el("span", { class: "code-text", text: w.secret }));
+  }
+  const status = $("#watch-status");
+  const n = w.history.length;
+  status.dataset.guesses = String(n);
+  const approx = w.approximate ? " · approximate play" : "";
+  if (w.solved) {
+    status.dataset.state = "solved";
+    const beyond = max && n > max ? ` (more than the board's ${max} rows)` : "";
+    status.textContent = `${name} solved it in ${count(n, "guess")}${beyond}${approx}`;
+  } else if (w.busy) {
+    status.dataset.state = "running";
+    status.textContent = `${name} is choosing guess ${n + 1}…`;
+  } else if (n) {
+    status.dataset.state = w.running ? "running" : "paused";
+    status.textContent = `${count(n, "guess")} · ${count(w.candidates, "code")} still possible${approx}`;
+  } else {
+    status.dataset.state = w.running ? "running" : "idle";
+    status.textContent = "Choose a strategy and a secret, then Step or Play.";
+  }
+}
+
+/** Play one step; returns true when another step may follow. */
+async function step() {
+  const w = W;
+  if (w.solved || w.busy) return false;
+  const n = N();
+  if (!w.history.length) {
+    const raw = $("#watch-secret").value.trim();
+    const { code, rejected } = n.read(raw.replace(/\s/g, ""));
+    if (code.length !== n.pegs || rejected.length) {
+      showMessage(raw
+        ? `the secret ${raw} is not a code of ${S.rules.name}: ${rejected[0] || `it needs ${count(n.pegs, n.kind)}.`} Type another or press Random.`
+        : "type a secret or press Random first.", "error");
+      return false;
+    }
+    w.secret = code;
+    $("#watch-secret").value = code;
+  }
+  const rules = S.rules.name;
+  w.busy = true;
+  render();
+  try {
+    const res = await api.watchStep(rules, $("#watch-strategy").value, w.secret, w.history);
+    if (W !== w || S.rules.name !== rules) return false;
+    w.history.push([res.guess, res.feedback]);
+    w.solved = res.solved;
+    w.candidates = res.candidates;
+    w.approximate = w.approximate || res.approximate;
+    if (!w.solved && w.history.length >= MAX_STEPS) {
+      showMessage(`stopped after ${count(MAX_STEPS, "guess")}.`, "error");
+      return false;
+    }
+    return !w.solved;
+  } catch (err) {
+    if (W === w) reportError(err, "watch step failed");
+    return false;
+  } finally {
+    w.busy = false;
+    if (W === w) render();
+  }
+}
+
+async function play() {
+  const w = W;
+  if (w.running) {
+    w.running = false;
+    render();
+    return;
+  }
+  clearMessage();
+  w.running = true;
+  render();
+  while (W === w && w.running) {
+    const more = await step();
+    if (!more || !w.running) break;
+    await delay(DELAY_MS);
+  }
+  w.running = false;
+  if (W === w) render();
+}
+
+async function randomSecret() {
+  try {
+    const res = await api.watchSecret(S.rules.name);
+    $("#watch-secret").value = res.secret;
+    clearMessage();
+  } catch (err) {
+    reportError(err, "no random secret");
+  }
+}
