@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError
-from ..limits import shorten
+from ..limits import memo_budget, shorten, table_budget
 from ..rules import Rules, find_rules, preset_names, rules_name
 from ..space import CodeSpace, get_space
 
@@ -139,6 +139,7 @@ def command(func: F) -> F:
     @functools.wraps(func)
     def wrapper(**kwargs: Any) -> Any:
         try:
+            table_budget(), memo_budget()  # a bad KEYPEG_*_BUDGET is reported up front
             if takes_rules:
                 rule_kwargs = {name: kwargs.pop(name) for name in _RULE_NAMES}
                 kwargs["rules"] = build_rules(**rule_kwargs)
