@@ -114,6 +114,41 @@ def stop(proc: subprocess.Popen[bytes], pids: list[int]) -> None:
         proc.wait(10)
 
 
+def raw(port: int, head: bytes, chunks: list[bytes]) -> bytes:
+    """Send a request by hand and return the answer's first bytes (whatever was read
+    when the server answered or closed)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(head)
+        for chunk in chunks:
+            try:
+                s.sendall(chunk)
+            except OSError:  # the server answered and closed: it read no further
+                break
+        answer = b""
+        with contextlib.suppress(OSError):
+            while b"\r\n\r\n" not in answer:
+                data = s.recv(4096)
+                if not data:
+                    break
+                answer += data
+        return answer
+
+
+def refuses_big_bodies(port: int) -> None:
+    """Through uvicorn itself: a body declared too big is refused before it is sent, and a
+    chunked one as soon as it passes the limit."""
+    from keypeg.limits import MAX_BODY_BYTES
+
+    declared = (b"POST /api/hints HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 1000000000\r\n\r\n")
+    assert raw(port, declared, []).startswith(b"HTTP/1.1 413")  # no body sent at all
+    chunked = (b"POST /api/hints HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n")
+    piece = b"4000\r\n" + b" " * 0x4000 + b"\r\n"
+    answer = raw(port, chunked, [piece] * (MAX_BODY_BYTES // 0x4000 + 2))
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+
+
 def test_workers_exit_when_the_parent_is_killed(tmp_path):
     port = free_port()
     first = start(port, tmp_path, "first")
@@ -141,6 +176,7 @@ def test_workers_exit_when_the_parent_is_killed(tmp_path):
         wait_until_serving(second, port, tmp_path)
         status, _ = get(port, "/api/games/nope")
         assert status == 404
+        refuses_big_bodies(port)
     finally:
         stop(second, children(second.pid))
     assert second.returncode is not None
