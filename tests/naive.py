@@ -145,3 +145,22 @@ def naive_optimal(
         best = min(best, total)
     memo[key] = best
     return best
+
+
+def naive_consistent_total(pegs: int, colors: int, first: tuple[int, ...] | None = None) -> int:
+    """Total guesses of the consistent strategy (play the lexically first code that could
+    still be the secret; `first` forces the opening) over every secret of MM(pegs, colors).
+
+    Walks the strategy's tree: each node scores one guess against the codes that reach it,
+    so the work is the total itself."""
+    total = 0
+    stack = [(all_codes(pegs, colors), first)]
+    while stack:
+        cands, forced = stack.pop()
+        guess = forced if forced is not None else cands[0]
+        total += len(cands)
+        parts: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for s in cands:
+            parts.setdefault(blackwhite(s, guess), []).append(s)
+        stack.extend((part, None) for fb, part in parts.items() if fb != (pegs, 0))
+    return total
