@@ -21,7 +21,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, MutableMapping
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    MutableMapping,
+)
 from contextlib import asynccontextmanager, contextmanager
 from importlib import resources
 from typing import Annotated, Any, NotRequired
@@ -162,7 +169,7 @@ def _sentence(text: str) -> str:
 _LONG_TOKEN = re.compile(r"\S{" + str(MAX_ECHO + 5) + ",}")
 
 
-def tidy(message: str, inputs: Iterator[str] | list[str] = ()) -> str:
+def tidy(message: str, inputs: Iterable[str] = ()) -> str:
     """Return `message` with every input longer than MAX_ECHO characters shortened where
     it is repeated (quoted or not), and any other long run of non-blank characters (an
     input repeated after normalising) shortened too."""
@@ -267,7 +274,7 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
         text = f"seed must be a whole number from 0 to 2**63 - 1 (or null), not {shown}"
     elif kind == "string_type":
         text = f"{where} must be a string, not {_kind(value)}"
-    elif kind == "string_too_long":
+    elif kind == "string_too_long" and isinstance(value, str):
         text = (f"{where} has {plural(len(value), 'character')}; at most "
                 f"{plural(MAX_TEXT, 'character')} are allowed")
     else:
@@ -368,7 +375,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.service = service
-    app.add_middleware(BodyLimit)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit)
     bodies: dict[str, type[BaseModel]] = {}
 
     @app.exception_handler(KeypegError)
