@@ -10,7 +10,8 @@ import { CodeEntry } from "./entry.js";
 import { refreshHints } from "./hints.js";
 import { N, S, modes } from "./state.js";
 
-const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [], busy: false };
+const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [],
+  queue: Promise.resolve(), gen: 0 };
 let entry = null;
 
 export function setupAssist() {
@@ -70,6 +71,7 @@ function reset() {
   const n = N();
   A.clues = [];
   A.editing = null;
+  A.gen += 1;
   entry.rebuild();
   $("#assist-bw").hidden = n.positional;
   $("#assist-pos").hidden = !n.positional;
@@ -154,43 +156,48 @@ function renderClues() {
   $("#assist-cancel").hidden = A.editing === null;
 }
 
-async function add() {
+/** Add (or update) the clue in the form. The form is read at once; the check waits for
+ * the clue before it, so quick clicks add every clue, in order. */
+function add() {
   const n = N();
-  if (A.busy) return;
   const guess = entry.code;
   if (guess.length !== n.pegs) {
     entry.reject(`a clue's guess needs ${count(n.pegs, n.digits ? "digit" : "peg")}; this one has ${guess.length}.`);
-    return;
+    return Promise.resolve();
   }
-  const feedback = formFeedback();
+  const clue = { guess, feedback: formFeedback() };
+  const editing = A.editing;
+  const gen = A.gen;
+  A.editing = null;
+  setForm();
+  renderClues();
+  entry.focus();
+  A.queue = A.queue.then(() => check(clue, editing, gen));
+  return A.queue;
+}
+
+async function check(clue, editing, gen) {
+  if (gen !== A.gen) return; // the clues were cleared (or the rules changed) meanwhile
   const clues = A.clues.slice();
-  if (A.editing !== null && A.editing < clues.length) clues[A.editing] = { guess, feedback };
-  else clues.push({ guess, feedback });
-  $("#assist-add").disabled = true;
-  A.busy = true;
+  if (editing !== null && editing < clues.length) clues[editing] = clue;
+  else clues.push(clue);
   try {
-    // Check the clue first: a malformed clue is refused; a contradiction is kept so the
-    // wrong clue can be found and fixed.
-    try {
-      await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]));
-    } catch (err) {
-      if (!isContradiction(err)) {
-        reportError(err, `clue ${guess}=${feedback} not added`);
-        return;
-      }
+    // A malformed clue is refused; a contradiction is kept so the wrong clue can be found.
+    await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]));
+  } catch (err) {
+    if (gen !== A.gen) return;
+    if (!isContradiction(err)) {
+      reportError(err, `clue ${clue.guess}=${clue.feedback} not added`);
+      if (!entry.code) setForm(clue.guess, clue.feedback); // give it back to fix
+      return;
     }
-    clearMessage();
-    A.clues = clues;
-    A.editing = null;
-    setForm();
-    renderClues();
-    $("#assist-guess").focus({ preventScroll: true });
-    resetCut();
-    await refreshHints();
-  } finally {
-    A.busy = false;
-    $("#assist-add").disabled = false;
   }
+  if (gen !== A.gen) return;
+  clearMessage();
+  A.clues = clues;
+  renderClues();
+  resetCut();
+  await refreshHints();
 }
 
 function edit(i) {
