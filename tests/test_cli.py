@@ -291,11 +291,10 @@ def test_evaluate_optimal():
 
 
 def test_ledger_small_cells(monkeypatch):
-    import keypeg.cli.optimal as cli_optimal
+    import keypeg.solver.ledger as ledger
 
-    real = cli_optimal.run_ledger
-    monkeypatch.setattr(cli_optimal, "run_ledger",
-                        lambda **kw: real(max_codes=100, **kw))
+    real = ledger.run_ledger
+    monkeypatch.setattr(ledger, "run_ledger", lambda **kw: real(max_codes=100, **kw))
     result = run(["ledger", "--json"])
     assert result.exit_code == 0
     cells = json.loads(result.stdout)

@@ -3,27 +3,40 @@
 >>> from keypeg import find_rules, GameState
 >>> GameState.start(find_rules("classic")).after("1122", "1B1W").count
 208
+
+The names below are loaded on first use, so that ``import keypeg`` (and ``keypeg --help``)
+does not load numpy and numba before they are needed.
 """
 
-from .codes import Code
-from .errors import (
-    InconsistentHistoryError,
-    InvalidCodeError,
-    InvalidFeedbackError,
-    InvalidRulesError,
-    KeypegError,
-    LimitExceededError,
-    UnknownRulesError,
-)
-from .feedback import Feedback, score
-from .game import Clue, GameState
-from .rules import PRESETS, Rules, find_rules
-from .space import CodeSpace, get_space
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "Code": "codes",
+    "InconsistentHistoryError": "errors",
+    "InvalidCodeError": "errors",
+    "InvalidFeedbackError": "errors",
+    "InvalidRulesError": "errors",
+    "KeypegError": "errors",
+    "LimitExceededError": "errors",
+    "UnknownRulesError": "errors",
+    "Feedback": "feedback",
+    "score": "feedback",
+    "Clue": "game",
+    "GameState": "game",
+    "PRESETS": "rules",
+    "Rules": "rules",
+    "find_rules": "rules",
+    "CodeSpace": "space",
+    "get_space": "space",
+}
+
 __all__ = [
-    "PRESETS",
     "Clue",
     "Code",
     "CodeSpace",
@@ -35,9 +48,43 @@ __all__ = [
     "InvalidRulesError",
     "KeypegError",
     "LimitExceededError",
+    "PRESETS",
     "Rules",
     "UnknownRulesError",
     "find_rules",
     "get_space",
     "score",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'keypeg' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+assert sorted(__all__) == sorted(_EXPORTS)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
+
+if TYPE_CHECKING:  # the names as type checkers see them
+    from .codes import Code
+    from .errors import (
+        InconsistentHistoryError,
+        InvalidCodeError,
+        InvalidFeedbackError,
+        InvalidRulesError,
+        KeypegError,
+        LimitExceededError,
+        UnknownRulesError,
+    )
+    from .feedback import Feedback, score
+    from .game import Clue, GameState
+    from .rules import PRESETS, Rules, find_rules
+    from .space import CodeSpace, get_space

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import onestep as k
+from .catalog import ENTROPY_SPELLING_NAMES, TIE_RULES
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
@@ -37,14 +38,14 @@ KINDS = {
     "entropy": k.ENTROPY,
     "parts": k.PARTS,
 }
-ENTROPY_SPELLINGS = {
+ENTROPY_SPELLINGS = {  # keys: catalog.ENTROPY_SPELLING_NAMES
     "exact": None,
     "nlog2n": k.NLOG2N,
     "plog2p": k.PLOG2P,
     "plnp": k.PLNP,
     "plog2p-float32": k.PLOG2P_F32,
 }
-TIE_RULES = ("first", "last")
+assert tuple(ENTROPY_SPELLINGS) == ENTROPY_SPELLING_NAMES
 
 _QTAB: dict[int, np.ndarray] = {}
 

@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -14,7 +14,9 @@ from rich.console import Console
 from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError
 from ..limits import memo_budget, shorten, table_budget
 from ..rules import Rules, find_rules, preset_names, rules_name
-from ..space import CodeSpace, get_space
+
+if TYPE_CHECKING:
+    from ..space import CodeSpace
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -165,8 +167,10 @@ def command(func: F) -> F:
 SPINNER_CODES = 1_000_000
 
 
-def load_space(rules: Rules) -> CodeSpace:
+def load_space(rules: Rules) -> "CodeSpace":
     """Return the code space of `rules`, with a spinner when preparing it takes a while."""
+    from ..space import get_space
+
     if rules.size <= SPINNER_CODES:
         return get_space(rules)
     with err_console.status(f"preparing the {rules.size:,} codes of {rules_name(rules)}"):

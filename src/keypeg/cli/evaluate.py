@@ -3,21 +3,23 @@
 import json
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..catalog import ENTROPY_SPELLING_NAMES, TABLE_STRATEGIES
 from ..errors import KeypegError
 from ..limits import check_seed
 from ..rules import Rules, rules_name
-from ..strategies import ENTROPY_SPELLINGS, TABLE_STRATEGIES, evaluate, find_strategy
-from ..tree import DecisionTree
 from .common import check_output_path, command, console, err_console
 
+if TYPE_CHECKING:
+    from ..tree import DecisionTree
 
-def evaluation_rows(trees: list[DecisionTree], names: list[str]) -> list[dict[str, object]]:
+
+def evaluation_rows(trees: list["DecisionTree"], names: list[str]) -> list[dict[str, object]]:
     """Return the JSON rows of an evaluation."""
     rows = []
     for name, tree in zip(names, trees, strict=True):
@@ -54,7 +56,7 @@ def evaluate_command(
         str, typer.Option("--tie", help="Tie rule after 'could be the secret': first or last.")
     ] = "first",
     entropy: Annotated[
-        str, typer.Option("--entropy", help="Entropy spelling: " + ", ".join(ENTROPY_SPELLINGS)
+        str, typer.Option("--entropy", help="Entropy spelling: " + ", ".join(ENTROPY_SPELLING_NAMES)
                           + ".")
     ] = "exact",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
@@ -65,6 +67,9 @@ def evaluate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
 ) -> None:
     """Evaluate strategies exactly over every secret: total, mean, worst, histogram."""
+    from ..strategies import evaluate, find_strategy
+    from ..tree import DecisionTree
+
     names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
     if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
         raise KeypegError("with several strategies, put {strategy} in the --save-tree name.")

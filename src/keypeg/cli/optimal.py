@@ -12,13 +12,10 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..catalog import OBJECTIVES
 from ..errors import KeypegError
 from ..limits import check_max_seconds, shorten
 from ..rules import Rules, rules_name
-from ..solver import OBJECTIVES
-from ..solver.cached import optimal
-from ..solver.ledger import LEDGER_CELLS, format_grid, run_ledger
-from ..store import Store
 from .common import check_output_path, command, console, err_console
 from .evaluate import histogram_text
 
@@ -93,6 +90,9 @@ def optimal_command(
         raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     check_max_seconds(max_seconds)
     check_output_path(save, "--save")
+    from ..solver.cached import optimal
+    from ..store import Store
+
     store = Store()
     with search_progress(rules_name(rules)) as report:
         result, cached = optimal(
@@ -135,6 +135,8 @@ def ledger_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the cells as JSON.")] = False,
 ) -> None:
     """Recompute the published table of optimal totals and compare every cell."""
+    from ..solver.ledger import LEDGER_CELLS, format_grid, run_ledger
+
     check_max_seconds(max_seconds)
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),

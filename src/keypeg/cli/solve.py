@@ -5,11 +5,9 @@ from typing import Annotated
 
 import typer
 
-from ..game import GameState
+from ..limits import SOLVE_LIST
 from ..rules import Rules
 from .common import command, console
-
-LIST_LIMIT = 50
 
 
 @command
@@ -22,6 +20,8 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print {count, codes} as JSON.")] = False,
 ) -> None:
     """List the codes that fit every clue. Exit 1 when the clues contradict each other."""
+    from ..game import GameState
+
     state = GameState.from_clues(rules, clues)
     codes = state.candidate_texts()
     if as_json:
@@ -30,7 +30,7 @@ def solve(
     noun = "code fits" if state.count == 1 else "codes fit"
     console.print(f"[bold]{state.count:,}[/] {noun} {len(clues)} clue{'s' * (len(clues) != 1)} "
                   f"({state.bits:.2f} bits still missing).")
-    shown = codes[:LIST_LIMIT]
+    shown = codes[:SOLVE_LIST]
     console.print(" ".join(shown))
-    if len(codes) > LIST_LIMIT:
-        console.print(f"... and {len(codes) - LIST_LIMIT:,} more (--json lists them all).")
+    if len(codes) > SOLVE_LIST:
+        console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")

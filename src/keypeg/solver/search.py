@@ -22,6 +22,7 @@ from numba.typed import Dict
 
 from .._kernels import memo as km
 from .._kernels import optimal as k
+from ..catalog import OBJECTIVES
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
 from ..game import GameState
@@ -34,7 +35,6 @@ from ..tree import DecisionTree
 
 #: Deepest tree the search considers when the number of guesses is not capped.
 DEPTH_UNCAPPED = 40
-OBJECTIVES = ("total", "worst")
 #: Most memo entries (sets remembered) and memo codes (over all of them) of one search; the
 #: memory budget (KEYPEG_MEMO_BUDGET, shared by all workers) may allow fewer.
 MEMO_ENTRIES = 1 << 21

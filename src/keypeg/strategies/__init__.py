@@ -10,28 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..catalog import ALIASES, ONE_STEP_NAMES, STRATEGY_NAMES, TABLE_STRATEGIES, TIE_RULES
 from ..errors import KeypegError
 from ..limits import shorten
-from ..onestep import ENTROPY_SPELLINGS, KINDS, TIE_RULES, OneStepStrategy, RandomStrategy
+from ..onestep import ENTROPY_SPELLINGS, KINDS, OneStepStrategy, RandomStrategy
 from ..strategy import Strategy, evaluate
 from .optimal import OptimalStrategy
-
-#: Registry order: the order of tables and hints.
-STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts", "optimal")
-#: The one-step strategies (cheap to ask for a hint at any time).
-ONE_STEP_NAMES = STRATEGY_NAMES[:-1]
-#: The five strategies of the published tables.
-TABLE_STRATEGIES = ("consistent", "maxsize", "expsize", "entropy", "parts")
-ALIASES = {
-    "knuth": "maxsize",
-    "minimax": "maxsize",
-    "irving": "expsize",
-    "neuwirth": "entropy",
-    "kooi": "parts",
-    "most-parts": "parts",
-    "random-consistent": "random",
-    "lexical": "consistent",
-}
 
 
 def strategy_names() -> list[str]:

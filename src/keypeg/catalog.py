@@ -1,0 +1,29 @@
+"""The names keypeg's strategies, options and objectives go by: plain data, importable
+without numpy or numba, so the command line can describe them (``keypeg --help``) at once.
+"""
+
+from __future__ import annotations
+
+#: Registry order: the order of tables and hints.
+STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts", "optimal")
+#: The one-step strategies (cheap to ask for a hint at any time).
+ONE_STEP_NAMES = STRATEGY_NAMES[:-1]
+#: The five strategies of the published tables.
+TABLE_STRATEGIES = ("consistent", "maxsize", "expsize", "entropy", "parts")
+#: Other names people use for the strategies.
+ALIASES = {
+    "knuth": "maxsize",
+    "minimax": "maxsize",
+    "irving": "expsize",
+    "neuwirth": "entropy",
+    "kooi": "parts",
+    "most-parts": "parts",
+    "random-consistent": "random",
+    "lexical": "consistent",
+}
+#: How entropy can be compared: exactly, or in one of seed 000's floating-point spellings.
+ENTROPY_SPELLING_NAMES = ("exact", "nlog2n", "plog2p", "plnp", "plog2p-float32")
+#: Tie rules after "could be the secret": the lexically first or last probe.
+TIE_RULES = ("first", "last")
+#: What the optimal search minimises: total guesses, or the worst case first.
+OBJECTIVES = ("total", "worst")

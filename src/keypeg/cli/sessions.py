@@ -1,0 +1,261 @@
+"""The terminal sessions behind `keypeg play` (you break the computer's secret) and
+`keypeg assist` (you play on a real board and keypeg follows along). Loaded only when a
+session starts (the command definitions in `interactive` stay light for --help)."""
+
+import random
+
+from rich.table import Table
+
+from ..codes import Code, allowed_text
+from ..errors import InconsistentHistoryError, KeypegError
+from ..feedback import score
+from ..game import Clue, GameState
+from ..hints import Hint, cut, hint
+from ..limits import check_seed, plural, shorten
+from ..rules import Rules, rules_name
+from ..space import CodeSpace
+from .common import ask, console, load_space
+
+QUIT_WORDS = {"quit", "q", "exit"}
+
+
+def thinking_hint(state: GameState, **options: object) -> Hint:
+    """Return the hint for `state`, with a spinner while it is computed (the first hint of
+    a fresh install compiles the kernels, which takes a while)."""
+    with console.status("thinking (the first hint after installing compiles the kernels)"):
+        return hint(state, **options)  # type: ignore[arg-type]
+
+
+def print_hint(h: Hint) -> None:
+    """Print a hint: count, bits, the candidates when few, the recommended guess, then each
+    strategy's guess, strongest first."""
+    console.print(f"  [bold]{plural(h.count, 'code')}[/] still possible, "
+                  f"{h.bits:.2f} bits missing.")
+    if h.candidates is not None:
+        console.print("  possible: " + " ".join(h.candidates))
+    best = h.recommended
+    if best is not None:
+        why = "the best possible guess" if best is h.optimal else f"{best.name}'s guess"
+        console.print(f"  try [bold]{best.guess}[/] ({why}; it leaves at most "
+                      f"{plural(best.largest_part, 'code')}).")
+    if h.strategies:
+        table = Table(box=None, padding=(0, 2), show_header=True, header_style="dim")
+        table.add_column("strategy")
+        table.add_column("would play")
+        table.add_column("largest part", justify="right")
+        for s in [*([h.optimal] if h.optimal else []), *h.strategies]:
+            mark = "" if s.possible else " [dim](cannot be the secret)[/]"
+            table.add_row(s.name, s.guess + mark, f"{s.largest_part:,}")
+        console.print(table)
+    if h.optimal_note:
+        console.print(f"  [dim]optimal: {h.optimal_note}[/]")
+    if h.note:
+        console.print(f"  [dim]{h.note}[/]")
+
+
+def print_cut(state: GameState, words: list[str]) -> None:
+    """Print how a guess would cut the candidates ('cut CODE')."""
+    if len(words) != 2:
+        raise KeypegError("give the guess to cut with, like 'cut 1122'.")
+    parts = cut(state, words[1])
+    biggest = max(n for _, n in parts)
+    console.print(f"  {words[1]} cuts {state.count:,} codes into {len(parts)} parts, "
+                  f"the largest {biggest:,}:")
+    for fb, n in parts:
+        console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
+
+
+def print_state_line(state: GameState) -> None:
+    console.print(f"  {plural(state.count, 'code')} still possible, "
+                  f"{state.bits:.2f} bits missing.")
+
+
+def play_game(rules: Rules, seed: int | None) -> None:
+    """Play one game in the terminal: the computer picks a secret, the person guesses."""
+    check_seed(seed)
+    space = load_space(rules)
+    secret = space.code(random.Random(seed).randrange(space.size))
+    state = GameState.start(space)
+    limit = rules.max_guesses
+    console.print(
+        f"[bold]{rules_name(rules)}[/]: {rules.describe()}. I picked a secret among "
+        f"{space.size:,} codes ({allowed_text(rules)})."
+    )
+    console.print(
+        "Type a guess like "
+        f"{space.text(0 if space.size == 1 else min(space.size - 1, 7))}, or 'hint', "
+        "'cut CODE', 'give up', 'quit'."
+    )
+    while True:
+        turn = len(state.history) + 1
+        if limit is not None and turn > limit:
+            console.print(f"[bold red]Out of guesses.[/] The secret was [bold]{secret}[/].")
+            return
+        left = f"/{limit}" if limit else ""
+        line = ask(f"guess {turn}{left}> ")
+        if line is None or line.lower() in QUIT_WORDS:
+            console.print("Bye.")
+            return
+        word = line.lower()
+        if not word:
+            continue
+        if word in ("hint", "h", "?"):
+            print_hint(thinking_hint(state))
+            continue
+        if word in ("give up", "giveup", "resign"):
+            console.print(f"The secret was [bold]{secret}[/].")
+            return
+        if word == "help":
+            console.print("Type a code, 'hint', 'cut CODE', 'give up' or 'quit'.")
+            continue
+        if word.startswith("cut"):
+            try:
+                print_cut(state, line.split())
+            except KeypegError as exc:
+                console.print(f"[red]{exc}[/]")
+            continue
+        try:
+            guess = Code.parse(line, rules)
+        except KeypegError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        fb = score(secret.symbols, guess.symbols, rules)
+        state = state.after(guess, fb)
+        console.print(f"  {turn}. [bold]{guess}[/]  {fb}")
+        if state.solved:
+            console.print(f"[bold green]Solved in {turn} guess{'es' * (turn != 1)}![/]")
+            return
+        print_state_line(state)
+
+
+ASSIST_HELP = (
+    "Enter each guess with the feedback you received, like '1122 1B1W' or '1122=1B1W'.\n"
+    "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, quit."
+)
+
+
+def _parse_entry(line: str, rules: Rules) -> Clue:
+    if "=" in line:
+        return Clue.parse(line, rules)
+    parts = line.split()
+    if len(parts) < 2:
+        raise KeypegError(
+            f"{shorten(line)!r} is not a clue; enter a guess and its feedback, like "
+            + ("'1122 1B1W'." if rules.feedback == "blackwhite" else "'01234 GA--A'.")
+        )
+    return Clue.make(parts[0], "".join(parts[1:]), rules)
+
+
+def _show_history(clues: list[Clue]) -> None:
+    if not clues:
+        console.print("  no clues yet.")
+    for i, clue in enumerate(clues, 1):
+        console.print(f"  {i}. {clue.guess}  {clue.feedback}")
+
+
+def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> bool:
+    """Offer to correct or drop the suspect clue after a contradiction; return True when
+    the clues were changed."""
+    console.print(f"[bold red]Contradiction:[/] {exc}")
+    if len(exc.suspects) != 1:
+        console.print("Use 'fix N FEEDBACK' or 'drop N' to repair the clues.")
+        return False
+    i = exc.suspects[0]
+    options = ", ".join(exc.corrections.get(i, ()))
+    while True:
+        answer = ask(
+            f"Correct clue {i + 1} ({clues[i]}): type its feedback ({options}), "
+            "'drop' to remove it, or Enter to keep it: "
+        )
+        if not answer:
+            return False
+        if answer.lower() == "drop":
+            del clues[i]
+            return True
+        try:
+            clues[i] = Clue.make(clues[i].guess, answer, rules)
+            return True
+        except KeypegError as exc2:
+            console.print(f"[red]{exc2}[/]")
+
+
+def assist_game(rules: Rules) -> None:
+    """Follow a game on a real board in the terminal."""
+    space = load_space(rules)
+    clues: list[Clue] = []
+    console.print(f"[bold]{rules_name(rules)}[/]: {rules.describe()}; {space.size:,} codes.")
+    console.print(ASSIST_HELP)
+    state: GameState | None = GameState.start(space)
+    while True:
+        line = ask(f"clue {len(clues) + 1}> ")
+        if line is None or line.lower() in QUIT_WORDS:
+            console.print("Bye.")
+            return
+        words = line.split()
+        cmd = words[0].lower() if words else ""
+        try:
+            if not cmd:
+                continue
+            if cmd == "help":
+                console.print(ASSIST_HELP)
+                continue
+            if cmd == "history":
+                _show_history(clues)
+                continue
+            if cmd in ("list", "hint", "h", "?", "cut"):
+                if state is None:
+                    console.print("[red]The clues contradict each other; fix or drop one.[/]")
+                elif cmd == "list":
+                    console.print(" ".join(state.candidate_texts(200)))
+                elif cmd == "cut":
+                    print_cut(state, words)
+                else:
+                    print_hint(thinking_hint(state))
+                continue
+            if cmd == "undo":
+                if clues:
+                    clues.pop()
+            elif cmd in ("drop", "fix"):
+                n = _clue_number(words, len(clues))
+                if cmd == "drop":
+                    del clues[n]
+                else:
+                    clues[n] = Clue.make(clues[n].guess, "".join(words[2:]), rules)
+            else:
+                clues.append(_parse_entry(line, rules))
+        except KeypegError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        state = _recompute(space, clues, rules)
+        if state is not None:
+            if state.solved:
+                console.print("[bold green]Solved![/] Type 'undo' to go back or 'quit'.")
+                continue
+            print_hint(hint(state, strategies=False))
+
+
+def _recompute(space: CodeSpace, clues: list[Clue], rules: Rules) -> GameState | None:
+    """Return the state after `clues`, or None (after offering a repair) when they
+    contradict each other."""
+    try:
+        return GameState(space, clues)
+    except InconsistentHistoryError as exc:
+        if not _resolve(clues, exc, rules):
+            return None
+    try:
+        return GameState(space, clues)
+    except InconsistentHistoryError as exc:
+        console.print(f"[red]Still contradictory:[/] {exc}")
+        return None
+
+
+def _clue_number(words: list[str], count: int) -> int:
+    if len(words) < 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= count:
+        raise KeypegError(
+            f"give a clue number from 1 to {count}, like '{words[0]} 2'."
+            if count
+            else "there are no clues yet."
+        )
+    if words[0].lower() == "fix" and len(words) < 3:
+        raise KeypegError("give the corrected feedback too, like 'fix 2 1B1W'.")
+    return int(words[1]) - 1
