@@ -371,3 +371,42 @@ def test_big_games_answer_quickly(client):
     assert time.perf_counter() - started < 30
     info = client.get("/api/rules").json()[0]
     assert info["letters"] == list("RGBYOP") and info["names"][0] == "red"
+
+
+def test_giving_up_reveals_the_secret_and_ends_the_game(client):
+    game = new_game(client, seed=4)
+    client.post(f"/api/games/{game['id']}/guesses", json={"guess": "1122"})
+    out = client.post(f"/api/games/{game['id']}/give-up")
+    assert out.status_code == 200
+    body = out.json()
+    assert body["over"] and not body["solved"] and body["guesses"] == 1
+    view = client.get(f"/api/games/{game['id']}").json()
+    assert view["over"] and view["secret"] == body["secret"]
+    r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": body["secret"]})
+    assert r.status_code == 409
+    assert client.post("/api/games/nope/give-up").status_code == 404
+
+
+def test_a_stored_game_cannot_grow_past_the_clue_limit(client, monkeypatch):
+    import keypeg.web.service as service
+
+    monkeypatch.setattr(service, "MAX_CLUES", 3)
+    twin = new_game(client, rules="mini", seed=1)  # same seed, same secret
+    secret = client.post(f"/api/games/{twin['id']}/give-up").json()["secret"]
+    wrong = "1111" if secret != "1111" else "2222"
+    game = new_game(client, rules="mini", seed=1)  # mini has no board limit
+    for _ in range(3):
+        r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": wrong})
+        assert r.status_code == 200 and not r.json()["over"]
+    r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": wrong})
+    assert r.status_code == 409 and "the most one game may have" in r.json()["detail"]
+
+
+def test_seeded_games_say_so_and_survive_a_restart(db):
+    first = TestClient(create_app(Store(db)))
+    seeded = first.post("/api/games", json={"rules": "classic", "seed": 3}).json()
+    plain = first.post("/api/games", json={"rules": "classic"}).json()
+    assert seeded["seeded"] and not plain["seeded"]
+    again = TestClient(create_app(Store(db)))
+    assert again.get(f"/api/games/{seeded['id']}").json()["seeded"] is True
+    assert again.get(f"/api/games/{plain['id']}").json()["seeded"] is False

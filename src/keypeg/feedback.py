@@ -28,7 +28,7 @@ from unicodedata import normalize
 import numpy as np
 
 from .errors import InvalidFeedbackError
-from .limits import shorten
+from .limits import plural, shorten
 from .rules import Rules
 
 GRAY, AMBER, GREEN = 0, 1, 2
@@ -127,8 +127,8 @@ def _parse_positional(text: str, rules: Rules) -> Feedback:
         marks.append(mark)
     if len(marks) != rules.pegs:
         raise InvalidFeedbackError(
-            f"feedback {shorten(text)!r} has {len(marks)} marks; give one per peg ({rules.pegs}), "
-            f"each G, A or -."
+            f"feedback {shorten(text)!r} has {plural(len(marks), 'mark')}; give one per peg "
+            f"({rules.pegs}), each G, A or -."
         )
     return Feedback.positional(marks)
 

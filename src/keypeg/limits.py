@@ -35,6 +35,8 @@ SMALL_SPACE = 8192
 MAX_CLUES = 200
 #: Most bytes in one web API request body.
 MAX_BODY_BYTES = 64 * 1024
+#: Most characters in one text field of a web request (a code, feedback, a rules name).
+MAX_TEXT = 8 * MAX_PEGS
 #: Most characters of a user's input repeated back in an error message.
 MAX_ECHO = 40
 

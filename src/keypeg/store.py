@@ -24,7 +24,7 @@ from typing import Any
 
 import platformdirs
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _MIGRATIONS: dict[int, str] = {
     1: """
     CREATE TABLE results (
@@ -47,6 +47,10 @@ _MIGRATIONS: dict[int, str] = {
         value TEXT NOT NULL,
         created REAL NOT NULL
     );
+    """,
+    # whether a seed chose the secret (so it is predictable); the game says so
+    2: """
+    ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0;
     """,
 }
 
@@ -132,14 +136,16 @@ class Store:
             )
 
     # ------------------------------------------------------------------ games
-    def create_game(self, game_id: str, rules: str, secret: str) -> None:
-        """Record a new game (the secret never leaves the server)."""
+    def create_game(self, game_id: str, rules: str, secret: str, *,
+                    seeded: bool = False) -> None:
+        """Record a new game (the secret never leaves the server); `seeded` when a seed
+        chose the secret."""
         now = time.time()
         with self._connect() as db:
             db.execute(
-                "INSERT INTO games (id, rules, secret, history, over, created, updated) "
-                "VALUES (?,?,?,?,0,?,?)",
-                (game_id, rules, secret, "[]", now, now),
+                "INSERT INTO games (id, rules, secret, history, over, seeded, created, "
+                "updated) VALUES (?,?,?,?,0,?,?,?)",
+                (game_id, rules, secret, "[]", int(seeded), now, now),
             )
 
     def get_game(self, game_id: str) -> dict[str, Any] | None:
@@ -161,14 +167,6 @@ class Store:
                        (json.dumps(history), int(over), time.time(), game_id))
         return True
 
-    def update_game(self, game_id: str, history: list[list[str]], over: bool) -> None:
-        """Save a game's history and whether it is over."""
-        with self._connect() as db:
-            db.execute(
-                "UPDATE games SET history = ?, over = ?, updated = ? WHERE id = ?",
-                (json.dumps(history), int(over), time.time(), game_id),
-            )
-
     # ------------------------------------------------------------------ cache
     def get_cached(self, key: str) -> Any:
         """Return a cached JSON value, or None."""
@@ -184,9 +182,9 @@ class Store:
 
 def _read_game(db: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
     row = db.execute(
-        "SELECT rules, secret, history, over FROM games WHERE id = ?", (game_id,)
+        "SELECT rules, secret, history, over, seeded FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     if row is None:
         return None
     return {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
-            "over": bool(row[3])}
+            "over": bool(row[3]), "seeded": bool(row[4])}

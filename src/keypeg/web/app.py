@@ -51,10 +51,7 @@ from .service import GameNotFound, GameOver, Service, presets
 
 STATIC = resources.files("keypeg") / "web" / "static"
 
-#: Most characters in one text field (a code, feedback, a rules or strategy name): eight
-#: for each peg of the longest code, room for any separators. (To move to keypeg.limits as
-#: MAX_TEXT; read from there once it is defined.)
-MAX_TEXT: int = getattr(limits, "MAX_TEXT", 8 * limits.MAX_PEGS)
+MAX_TEXT = limits.MAX_TEXT
 
 #: Environment variable `keypeg serve` sets to its process id, so each worker it starts
 #: knows its parent and exits with it.
@@ -448,6 +445,12 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
             if service.has_position(game_id):
                 return JSONResponse(service.guess(game_id, body.guess))
             return JSONResponse(await run_in_threadpool(service.guess, game_id, body.guess))
+
+    @app.post("/api/games/{game_id}/give-up", summary="End the game and reveal the secret",
+              responses=_errors(404, *_BODY_ERRORS), dependencies=[_only_query()])
+    def give_up(game_id: str) -> dict[str, Any]:
+        with _echoing(game_id):
+            return service.give_up(game_id)
 
     @app.get("/api/games/{game_id}/hints", summary="Hints for the game's position",
              responses=_errors(404, 413), dependencies=[_only_query()])

@@ -18,7 +18,7 @@ from ..feedback import score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
 from ..labs import lab
-from ..limits import CACHED_POSITIONS, LIVE_OPTIMAL_SECONDS, shorten
+from ..limits import CACHED_POSITIONS, LIVE_OPTIMAL_SECONDS, MAX_CLUES, check_seed, plural, shorten
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
@@ -91,17 +91,13 @@ class Service:
     def new_game(self, rules_name_: str, seed: int | None = None) -> dict[str, Any]:
         """Start a game; the secret stays in the store. A seed (0 to 2**63 - 1) makes the
         secret reproducible, so predictable: such a game says so ("seeded": true)."""
-        from ..limits import check_seed
-
         check_seed(seed, "seed")
         rules = find_rules(rules_name_)
         space = get_space(rules)
         rng = random.Random(seed) if seed is not None else random.SystemRandom()
         secret = space.text(rng.randrange(space.size))
         game_id = secrets.token_urlsafe(16)
-        if seed is not None:  # flagged before the game exists, so never missing
-            self.store.put_cached(f"seeded-game:{game_id}", True)
-        self.store.create_game(game_id, rules_name(rules), secret)
+        self.store.create_game(game_id, rules_name(rules), secret, seeded=seed is not None)
         return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
                 "info": rules_info(rules), "seeded": seed is not None}
 
@@ -154,7 +150,7 @@ class Service:
         out = {"id": game_id, "rules": game["rules"], "max_guesses": rules.max_guesses,
                "info": rules_info(rules), "history": game["history"], "over": game["over"],
                "solved": state.solved, "candidates": state.count,
-               "seeded": bool(self.store.get_cached(f"seeded-game:{game_id}"))}
+               "seeded": game["seeded"]}
         if game["over"]:
             out["secret"] = game["secret"]
         return out
@@ -167,6 +163,9 @@ class Service:
         def play(game: dict[str, Any]) -> tuple[list[list[str]], bool]:
             if game["over"]:
                 raise GameOver("this game is over; start a new one.")
+            if len(game["history"]) >= MAX_CLUES:
+                raise GameOver(f"this game has {plural(MAX_CLUES, 'guess', 'guesses')}, the "
+                               "most one game may have; start a new one.")
             rules = find_rules(game["rules"])
             state = self.state(rules, game["history"])
             guess = Code.parse(guess_text, rules)
@@ -186,6 +185,20 @@ class Service:
             return history, over
 
         if not self.store.update_game_with(game_id, play):
+            raise _not_found(game_id)
+        return out
+
+    def give_up(self, game_id: str) -> dict[str, Any]:
+        """End a game without solving it and reveal the secret (once over, it stays over)."""
+        out: dict[str, Any] = {}
+
+        def stop(game: dict[str, Any]) -> tuple[list[list[str]], bool]:
+            solved = bool(game["history"]) and game["history"][-1][0] == game["secret"]
+            out.update(over=True, solved=solved, secret=game["secret"],
+                       guesses=len(game["history"]))
+            return game["history"], True
+
+        if not self.store.update_game_with(game_id, stop):
             raise _not_found(game_id)
         return out
 
