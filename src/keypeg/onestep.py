@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from ._kernels import onestep as k
+from ._kernels import slots
 from .catalog import ENTROPY_SPELLING_NAMES, TIE_RULES
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
@@ -54,6 +54,11 @@ def _qtab(n: int) -> np.ndarray:
     if n not in _QTAB:
         _QTAB[n] = k.entropy_qtab(n)
     return _QTAB[n]
+
+
+def _code_set(space: CodeSpace) -> slots.Codes:
+    """Return the codes of `space` as the one-step kernels take them."""
+    return slots.Codes(space.codes, space.colmask, space.rules.repeats, space.rules.symbols)
 
 
 def _transposed(space: CodeSpace) -> np.ndarray:
@@ -129,19 +134,11 @@ class OneStepStrategy(Strategy):
     def _first_index(self, space: CodeSpace) -> int:
         return -1 if self.first is None else space.index(self.first)
 
-    def _common(self, space: CodeSpace) -> dict[str, Any]:
+    def _scoring(self, space: CodeSpace) -> slots.Scoring:
+        """Return how this strategy scores probes, as the kernels take it."""
         kind, fvariant = self._kind()
-        return {
-            "kind": kind,
-            "fvariant": fvariant,
-            "order": self._order(space),
-            "tie_last": self.tie == "last",
-            "possible_only": self.possible_only,
-            "qtab": _qtab(space.size),
-            "use_symmetry": self.symmetry,
-            "repeats": space.rules.repeats,
-            "nsym": space.rules.symbols,
-        }
+        return slots.Scoring(kind, fvariant, self._order(space), self.tie == "last",
+                             self.possible_only, _qtab(space.size), self.symmetry)
 
     # ------------------------------------------------------------------ play
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
@@ -149,7 +146,7 @@ class OneStepStrategy(Strategy):
             return self._first_index(space)
         cands = np.ascontiguousarray(candidates, dtype=np.int32)
         played = np.uint64(space.played_mask(list(guesses)))
-        c = self._common(space)
+        scoring = self._scoring(space)
         is_cand = np.zeros(space.size, dtype=np.bool_)
         table_t = _transposed(space)
         if space.has_table or space.size <= 8192:
@@ -157,25 +154,22 @@ class OneStepStrategy(Strategy):
             if table is not None:
                 return int(k.choose(
                     table, table_t, np.arange(space.size),
-                    np.arange(space.size, dtype=np.int32),
-                    space.codes, space.colmask, cands, c["kind"], c["fvariant"], c["order"],
-                    c["tie_last"], c["possible_only"], played, c["qtab"], c["use_symmetry"],
-                    c["repeats"], c["nsym"], is_cand))
+                    np.arange(space.size, dtype=np.int32), cands, played, is_cand,
+                    _code_set(space), scoring))
         if self.possible_only:
             probes = cands
-        elif self.symmetry and c["kind"] != k.CONSISTENT:
-            probes = k.canonical_probes(space.codes, space.colmask, cands, played, c["nsym"],
-                                        c["repeats"], c["tie_last"])
+        elif self.symmetry and scoring.kind != k.CONSISTENT:
+            probes = k.canonical_probes(space.codes, space.colmask, cands, played,
+                                        space.rules.symbols, space.rules.repeats,
+                                        scoring.tie_last)
         else:
             probes = space.all()
-        if c["kind"] == k.CONSISTENT or cands.size <= 2:
+        if scoring.kind == k.CONSISTENT or cands.size <= 2:
             probes = probes[:0]
         block = space.block(probes, cands)
         return int(k.choose(
-            block, table_t, probes, cands, space.codes, space.colmask,
-            np.arange(cands.size, dtype=np.int32), c["kind"], c["fvariant"], c["order"],
-            c["tie_last"], c["possible_only"], played, c["qtab"], c["use_symmetry"],
-            c["repeats"], c["nsym"], is_cand))
+            block, table_t, probes, cands, np.arange(cands.size, dtype=np.int32), played,
+            is_cand, _code_set(space), scoring))
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
         space = as_space(rules)
@@ -196,15 +190,10 @@ class OneStepStrategy(Strategy):
                 )
             table = space.block(None, state.candidates)
             ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
-        c = self._common(space)
         first = self._first_index(space) if not guesses else -1
         played = np.uint64(space.played_mask(guesses))
-        out = k.walk(
-            table, _transposed(space), ids, space.codes, space.colmask, played,
-            len(guesses) + 1, first, c["kind"], c["fvariant"], c["order"], c["tie_last"],
-            c["possible_only"], c["qtab"], c["use_symmetry"], c["repeats"], c["nsym"],
-            space.win, MAX_DEPTH,
-        )
+        out = k.walk(table, _transposed(space), ids, played, len(guesses) + 1, first,
+                     space.win, MAX_DEPTH, _code_set(space), self._scoring(space))
         guess, parent, response, depth, size, _hist = out
         if guess.size == 0:
             raise LimitExceededError(f"{self.label} needs over {MAX_DEPTH} guesses here.")

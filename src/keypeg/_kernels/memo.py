@@ -11,14 +11,21 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit
+from .slots import (
+    ENTRY_COLUMNS,
+    ENTRY_GUESS,
+    ENTRY_GUESSES_LEFT,
+    ENTRY_HASH,
+    ENTRY_LENGTH,
+    ENTRY_NEXT,
+    ENTRY_OFFSET,
+    ENTRY_VALUE,
+    MEMO_USED_CODES,
+    MEMO_USED_ENTRIES,
+    N_MEMO_RESETS,
+)
 
-# memo entry columns
-M_NEXT, M_OFF, M_LEN, M_DEPTH, M_VAL, M_GUESS, M_HASH = range(7)
-M_COLS = 7
-# mmeta slots
-MM_ENTRIES, MM_POOL = 0, 1
-#: stats slot counting resets (shared with the search's counters)
-S_MEMO_RESETS = 9
+__all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_store", "rebuild"]
 
 
 @jit
@@ -38,8 +45,9 @@ def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
     e = mheads[np.int64(h & np.uint64(mheads.shape[0] - 1))]
     m = S.shape[0]
     while e >= 0:
-        if ment[e, M_HASH] == np.int64(h) and ment[e, M_LEN] == m and ment[e, M_DEPTH] == depth:
-            off = ment[e, M_OFF]
+        if (ment[e, ENTRY_HASH] == np.int64(h) and ment[e, ENTRY_LENGTH] == m
+                and ment[e, ENTRY_GUESSES_LEFT] == depth):
+            off = ment[e, ENTRY_OFFSET]
             same = True
             for i in range(m):
                 if mpool[off + i] != S[i]:
@@ -47,7 +55,7 @@ def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
                     break
             if same:
                 return e
-        e = ment[e, M_NEXT]
+        e = ment[e, ENTRY_NEXT]
     return -1
 
 
@@ -56,32 +64,32 @@ def memo_store(S, depth, value, guess, mheads, ment, mpool, mmeta, stats):  # pr
     """Record an exact value (guess >= 0) or a lower bound (guess = -1) for S."""
     e = memo_find(S, depth, mheads, ment, mpool)
     if e >= 0:
-        if ment[e, M_GUESS] >= 0:
+        if ment[e, ENTRY_GUESS] >= 0:
             return
-        if guess >= 0 or value > ment[e, M_VAL]:
-            ment[e, M_VAL] = value
-            ment[e, M_GUESS] = guess
+        if guess >= 0 or value > ment[e, ENTRY_VALUE]:
+            ment[e, ENTRY_VALUE] = value
+            ment[e, ENTRY_GUESS] = guess
         return
     m = S.shape[0]
-    if mmeta[MM_ENTRIES] >= ment.shape[0] or mmeta[MM_POOL] + m > mpool.shape[0]:
+    if mmeta[MEMO_USED_ENTRIES] >= ment.shape[0] or mmeta[MEMO_USED_CODES] + m > mpool.shape[0]:
         mheads[:] = -1  # full: start over (the memo is only a cache)
-        mmeta[MM_ENTRIES] = 0
-        mmeta[MM_POOL] = 0
-        stats[S_MEMO_RESETS] += 1
-    e = mmeta[MM_ENTRIES]
-    mmeta[MM_ENTRIES] += 1
-    off = mmeta[MM_POOL]
-    mmeta[MM_POOL] += m
+        mmeta[MEMO_USED_ENTRIES] = 0
+        mmeta[MEMO_USED_CODES] = 0
+        stats[N_MEMO_RESETS] += 1
+    e = mmeta[MEMO_USED_ENTRIES]
+    mmeta[MEMO_USED_ENTRIES] += 1
+    off = mmeta[MEMO_USED_CODES]
+    mmeta[MEMO_USED_CODES] += m
     mpool[off:off + m] = S
     h = _hash(S, depth)
     b = np.int64(h & np.uint64(mheads.shape[0] - 1))
-    ment[e, M_NEXT] = mheads[b]
-    ment[e, M_OFF] = off
-    ment[e, M_LEN] = m
-    ment[e, M_DEPTH] = depth
-    ment[e, M_VAL] = value
-    ment[e, M_GUESS] = guess
-    ment[e, M_HASH] = np.int64(h)
+    ment[e, ENTRY_NEXT] = mheads[b]
+    ment[e, ENTRY_OFFSET] = off
+    ment[e, ENTRY_LENGTH] = m
+    ment[e, ENTRY_GUESSES_LEFT] = depth
+    ment[e, ENTRY_VALUE] = value
+    ment[e, ENTRY_GUESS] = guess
+    ment[e, ENTRY_HASH] = np.int64(h)
     mheads[b] = e
 
 
@@ -89,8 +97,8 @@ def memo_store(S, depth, value, guess, mheads, ment, mpool, mmeta, stats):  # pr
 def lookup_guess(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
     """Return (value, guess) of the exact memo entry for S, or (-1, -1)."""
     e = memo_find(S, depth, mheads, ment, mpool)
-    if e >= 0 and ment[e, M_GUESS] >= 0:
-        return ment[e, M_VAL], ment[e, M_GUESS]
+    if e >= 0 and ment[e, ENTRY_GUESS] >= 0:
+        return ment[e, ENTRY_VALUE], ment[e, ENTRY_GUESS]
     return np.int64(-1), np.int64(-1)
 
 
@@ -130,9 +138,9 @@ def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool):  # pragma: no
             g = np.int64(cands[0])
         else:
             e = memo_find(cands, left if capped else 0, mheads, ment, mpool)
-            if e < 0 or ment[e, M_GUESS] < 0:
+            if e < 0 or ment[e, ENTRY_GUESS] < 0:
                 return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
-            g = ment[e, M_GUESS]
+            g = ment[e, ENTRY_GUESS]
         if nn == n_cap:
             return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
         me = nn

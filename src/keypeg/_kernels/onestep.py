@@ -234,10 +234,10 @@ def _count_columns(table_t, ids, cands, probe_ids, todo, n_todo, cm):  # pragma:
 
 
 @jit
-def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant, order,
-           tie_last, possible_only, played, qtab, use_symmetry, repeats, nsym,
-           is_cand):  # pragma: no cover
-    """Return the probe (a code index) the strategy plays on the candidates `cands`.
+def choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
+           scoring):  # pragma: no cover
+    """Return the probe (a code index) the strategy plays on the candidates `cands`
+    (`code_set` a `slots.Codes`, `scoring` a `slots.Scoring`).
 
     Row i of `table` is probe ``probe_ids[i]`` (ascending); column `col` is the code
     ``ids[col]``; `cands` holds column numbers, ascending. `is_cand` is an all-False scratch
@@ -246,6 +246,11 @@ def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant
     symmetric, so it is the table itself): big sets are then counted one secret at a time,
     streaming along its row, instead of one probe at a time across scattered columns.
     """
+    codes, colmask = code_set.codes, code_set.colours
+    repeats, nsym = code_set.repeats, code_set.symbols
+    kind, fvariant, order = scoring.kind, scoring.float_spelling, scoring.answer_order
+    tie_last, possible_only = scoring.tie_last, scoring.possible_only
+    qtab, use_symmetry = scoring.entropy_table, scoring.use_symmetry
     m = cands.shape[0]
     if m == 1:
         return ids[cands[0]]
@@ -339,18 +344,19 @@ def choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant
 
 
 @jit
-def walk(table, table_t, ids, codes, colmask, played0, depth0, first, kind, fvariant, order,
-         tie_last, possible_only, qtab, use_symmetry, repeats, nsym, win, max_depth):
+def walk(table, table_t, ids, played0, depth0, first, win, max_depth, code_set, scoring):
     """Play the strategy against every secret ``ids[col]`` (the columns of `table`, whose
     rows are every code) at once.
 
     Returns node arrays (guess, parent, response, depth, size) in depth-first order, and
     the histogram of the depth at which each secret is found. A node's depth is the number
     of the guess it plays (``depth0`` at the root). Returns an empty node list if some
-    secret would need more than `max_depth` guesses.
+    secret would need more than `max_depth` guesses. `code_set` and `scoring` are
+    `slots.Codes` and `slots.Scoring`.
     """  # pragma: no cover
+    colmask = code_set.colours
     n_all = table.shape[0]
-    R = order.shape[0]
+    R = scoring.answer_order.shape[0]
     is_cand = np.zeros(n_all, dtype=np.bool_)
     probe_ids = np.arange(n_all)
     m0 = table.shape[1]
@@ -397,9 +403,8 @@ def walk(table, table_t, ids, codes, colmask, played0, depth0, first, kind, fvar
         if first >= 0 and depth == depth0:
             g = first
         else:
-            g = choose(table, table_t, probe_ids, ids, codes, colmask, cands, kind, fvariant,
-                       order, tie_last, possible_only, played, qtab, use_symmetry, repeats,
-                       nsym, is_cand)
+            g = choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
+                       scoring)
         if nn == ncap:
             ncap *= 2
             n_guess = _grow32(n_guess, ncap)

@@ -22,7 +22,7 @@ at least `budget` (and INF when no tree fits the guesses left). The pieces:
   costs 2m - 1, which nothing beats.
 
 Options (`opts`): see the O_* indices. Counters (`stats`): see the S_* indices; setting
-``stats[S_ABORT]`` makes every node return its lower bound at once.
+``stats[STOP]`` makes every node return its lower bound at once.
 """
 
 from __future__ import annotations
@@ -30,23 +30,42 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit
-from .memo import M_GUESS, M_VAL, S_MEMO_RESETS, memo_find, memo_store  # noqa: F401
+from .memo import memo_find, memo_store
+from .slots import (
+    BEST_TOTAL,
+    ENTRY_GUESS,
+    ENTRY_VALUE,
+    LOWER_BOUND,
+    N_FIRST_GUESSES,
+    N_FIRST_GUESSES_DONE,
+    N_MEMO_HITS,
+    N_PARTS,
+    N_PARTS_DONE,
+    N_PROBES,
+    N_SETS,
+    N_SHORTCUTS,
+    N_TRACE_ROWS,
+    OPT_ANSWERS,
+    OPT_CAPPED,
+    OPT_FIRST_GUESS,
+    OPT_POSSIBLE_ONLY,
+    OPT_REPEATS,
+    OPT_SYMBOLS,
+    OPT_SYMMETRIC_TABLE,
+    OPT_SYMMETRY,
+    OPT_TRACE,
+    OPT_WIN,
+    STOP,
+    TRACE_DONE,
+    TRACE_PART,
+    TRACE_PROBE,
+    TRACE_PRUNED,
+    History,
+)
 from .symmetry import colour_classes
 
 INF = np.int64(1) << np.int64(40)
 
-# opts
-O_R, O_WIN, O_POSSIBLE_ONLY, O_CAPPED, O_NSYM, O_REPEATS, O_SYMMETRY, O_TRACE, O_FIRST = range(9)
-O_SYMMETRIC_TABLE = 9
-O_SIZE = 10
-# stats
-S_NODES, S_PROBES, S_MEMO_HITS, S_SHORTCUTS, S_ROOT_DONE, S_ROOT_TOTAL, S_BEST, S_ABORT = range(8)
-S_TRACE_N, S_PARTS_DONE, S_PARTS_TOTAL = 8, 10, 11  # 9: S_MEMO_RESETS (memo.py)
-S_ROOT_LB = 12  # the best lower bound proven for the root set so far
-S_SIZE = 13
-# trace rows: kind, probe, a, b, c, d
-T_PROBE, T_PART, T_DONE, T_PRUNED = 1, 2, 3, 4
-T_COLS = 6
 
 
 def bound_tables(n_max: int, R: int, possible_only: bool, d_max: int = 64):
@@ -185,9 +204,9 @@ CANON_CACHE = 4096
 def _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
                     opts):  # pragma: no cover - compiled
     keep = np.empty(pool.shape[0], dtype=np.int64)
-    if opts[O_SYMMETRY] != 0:
+    if opts[OPT_SYMMETRY] != 0:
         nk = canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list,
-                              is_zero, opts[O_REPEATS] != 0, keep)
+                              is_zero, opts[OPT_REPEATS] != 0, keep)
     else:
         nk = pool.shape[0]
         keep[:] = pool
@@ -200,28 +219,33 @@ def lbs_empty(P):  # pragma: no cover - compiled
 
 
 @jit
-def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask,
-                 iperms, ltab, ctab, opts, stats, trace, canon_cache):  # pragma: no cover
+def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
+                 run):  # pragma: no cover
     """Choose the probes worth scoring on S (one per symmetry class), count how each cuts S,
     and bound each one. Returns (probes, counts, nparts, lbs, live, keys, kS, lb, low,
     is_cand): `live` lists the probes under `budget` (in code order), to be taken by `keys`,
     cheapest bound first and candidates first among equals; kS is the most parts any probe
     makes; lb the raised lower bound of S; low the least bound among the probes the budget
-    already rules out."""
+    already rules out. The groups (`slots.History`, `Game`, `Bounds`, `Run`) are read
+    into local names once."""
+    gperm, gphi, played = history.perms, history.colour_maps, history.played
+    table, codes, colmask, iperms = game.table, game.codes, game.colours, game.inverse_perms
+    ltab, ctab = bounds.fewest, bounds.most
+    opts, stats, trace, canon_cache = run.options, run.counters, run.trace, run.probe_cache
     m = S.shape[0]
-    R = opts[O_R]
-    win = opts[O_WIN]
+    R = opts[OPT_ANSWERS]
+    win = opts[OPT_WIN]
     N = table.shape[0]
     dmax = ctab.shape[1] - 1
     # which colours are free (never played) or absent; which codes are candidates
-    nsym = opts[O_NSYM]
+    nsym = opts[OPT_SYMBOLS]
     _, is_zero, free_list, n_free, zero_list, n_zero = colour_classes(colmask, S, played, nsym)
     is_cand = np.zeros(N, dtype=np.bool_)
     for i in range(m):
         is_cand[S[i]] = True
     # the probes to score
-    possible_only = opts[O_POSSIBLE_ONLY] != 0
-    first = opts[O_FIRST]
+    possible_only = opts[OPT_POSSIBLE_ONLY] != 0
+    first = opts[OPT_FIRST_GUESS]
     if dist == 0 and first >= 0:
         probes = np.empty(1, dtype=np.int64)
         probes[0] = first
@@ -229,7 +253,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
         # with only the identity left in the group, the probes depend on the played and
         # absent colours alone: remember them
         cacheable = (gperm.shape[0] == 1 and not possible_only and nsym <= 31
-                     and opts[O_SYMMETRY] != 0)
+                     and opts[OPT_SYMMETRY] != 0)
         key = np.int64(0)
         if cacheable:
             zero_mask = np.int64(0)
@@ -252,18 +276,18 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
     nparts = np.zeros(P, dtype=np.int64)
     useful = np.zeros(P, dtype=np.bool_)
     kS = 1
-    if opts[O_SYMMETRIC_TABLE] != 0:
+    if opts[OPT_SYMMETRIC_TABLE] != 0:
         # table[g, s] == table[s, g]: read each candidate's row once, in probe order (a
         # few cache lines per candidate) instead of m scattered bytes per probe
         for j in range(m):
-            if stats[S_ABORT] != 0:
+            if stats[STOP] != 0:
                 break  # the caller gave up: the counts are not used
             s = S[j]
             for t in range(P):
                 counts[t, table[s, probes[t]]] += 1
     else:
         for t in range(P):
-            if stats[S_ABORT] != 0:
+            if stats[STOP] != 0:
                 break
             g = probes[t]
             for j in range(m):
@@ -281,14 +305,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
         useful[t] = biggest < m
         if useful[t] and k > kS:
             kS = k
-    stats[S_PROBES] += P
+    stats[N_PROBES] += P
     if kS > kmax or (dist == 0 and first >= 0):
         kS = kmax  # a forced probe says nothing about what other probes can do
     lbS = ltab[kS, m]
     if lbS > lb:
         lb = lbS
-    if dist == 0 and lb > stats[S_ROOT_LB]:
-        stats[S_ROOT_LB] = lb
+    if dist == 0 and lb > stats[LOWER_BOUND]:
+        stats[LOWER_BOUND] = lb
     if lb >= budget:
         return probes, counts, nparts, lbs_empty(P), probes[:0], probes[:0], kS, lb, INF, is_cand
     # bounds, feasibility under the depth cap, and the order of the probes
@@ -324,21 +348,26 @@ def score_probes(S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, c
         else:
             if lbs[t] < low:
                 low = lbs[t]  # a probe the budget rules out still bounds the cost of S
-            if opts[O_TRACE] != 0 and dist == 0 and lbs[t] < INF:
-                _trace(trace, stats, T_PRUNED, probes[t], lbs[t], budget, 0, 0)
+            if opts[OPT_TRACE] != 0 and dist == 0 and lbs[t] < INF:
+                _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
     return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand
 
 
 @jit
-def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colmask, perms,
-          iperms, ltab, ctab, opts, stats, mheads, ment, mpool, mmeta, trace,
-          canon_cache):  # pragma: no cover
+def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pragma: no cover
     """Return cost(S) if below `budget`, else a lower bound >= budget (INF: infeasible).
 
     `depth` is the number of guesses left (including this one), `kmax` the most parts any
-    probe can make on S, `dist` the distance from the root (for the trace), and
-    (gperm, gphi) the symmetry group fixing the guesses played so far (`played`, a mask).
+    probe can make on S, `dist` the distance from the root (for the trace); `history` is
+    what the guesses played so far leave (the symmetry group fixing them, the colours
+    played), `game` the game's arrays, `bounds` the perfect-tree bounds, `memo` the memo
+    and `run` the search's options and counters (see `slots`).
     """
+    table, codes, colmask = game.table, game.codes, game.colours
+    ltab, ctab = bounds.fewest, bounds.most
+    mheads, ment, mpool, mmeta = memo.heads, memo.entries, memo.pool, memo.meta
+    opts, stats, trace = run.options, run.counters, run.trace
+    gperm, gphi, played = history.perms, history.colour_maps, history.played
     m = S.shape[0]
     if m == 1:
         return np.int64(1) if depth >= 1 else INF
@@ -352,20 +381,20 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     lb = ltab[kmax, m]
     if lb >= budget:
         return lb
-    if stats[S_ABORT] != 0:
+    if stats[STOP] != 0:
         return max(lb, budget)
-    dkey = depth if opts[O_CAPPED] else 0
+    dkey = depth if opts[OPT_CAPPED] else 0
     e = memo_find(S, dkey, mheads, ment, mpool)
     if e >= 0:
-        stats[S_MEMO_HITS] += 1
-        if ment[e, M_GUESS] >= 0:
-            return ment[e, M_VAL]
-        if ment[e, M_VAL] >= budget:
-            return ment[e, M_VAL]
-        lb = max(lb, ment[e, M_VAL])
-    stats[S_NODES] += 1
-    R = opts[O_R]
-    win = opts[O_WIN]
+        stats[N_MEMO_HITS] += 1
+        if ment[e, ENTRY_GUESS] >= 0:
+            return ment[e, ENTRY_VALUE]
+        if ment[e, ENTRY_VALUE] >= budget:
+            return ment[e, ENTRY_VALUE]
+        lb = max(lb, ment[e, ENTRY_VALUE])
+    stats[N_SETS] += 1
+    R = opts[OPT_ANSWERS]
+    win = opts[OPT_WIN]
     # Small sets. A candidate that tells every code apart costs 2m - 1, and nothing is
     # cheaper. Without one, every strategy costs at least 2m (a part of n codes costs at
     # least 2n - 1, and some part keeps two codes together), and a candidate leaving a
@@ -387,14 +416,14 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
                 if pairs > 1:
                     break
             if pairs == 0:
-                stats[S_SHORTCUTS] += 1
+                stats[N_SHORTCUTS] += 1
                 value = np.int64(2 * m - 1)
                 memo_store(S, dkey, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
                 return value
             if pairs == 1 and one_pair < 0 and depth >= 3:
                 one_pair = np.int64(S[i])
         if one_pair >= 0:
-            stats[S_SHORTCUTS] += 1
+            stats[N_SHORTCUTS] += 1
             value = np.int64(2 * m)
             memo_store(S, dkey, value, one_pair, mheads, ment, mpool, mmeta, stats)
             return value
@@ -404,10 +433,9 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
                 memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
                 return lb
     probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand = score_probes(
-        S, depth, budget, kmax, dist, lb, gperm, gphi, played, table, codes, colmask, iperms,
-        ltab, ctab, opts, stats, trace, canon_cache)
+        S, depth, budget, kmax, dist, lb, history, game, bounds, run)
     P = probes.shape[0]
-    if stats[S_ABORT] != 0:
+    if stats[STOP] != 0:
         return max(lb, budget)  # stopped on purpose: nothing is stored
     if lb >= budget:
         memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
@@ -421,7 +449,7 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
     map_ab = np.empty(R, dtype=np.int64)
     map_ba = np.empty(R, dtype=np.int64)
     if dist == 0:
-        stats[S_ROOT_TOTAL] = P
+        stats[N_FIRST_GUESSES] = P
     # Take the probes cheapest first by selection: most nodes stop after a few, so a full
     # sort would be wasted; past LAZY picks the rest is sorted once.
     n_live = live.shape[0]
@@ -444,8 +472,8 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
         if lbs[t] >= best:
             if lbs[t] < low:
                 low = lbs[t]
-            if opts[O_TRACE] != 0 and dist == 0:
-                _trace(trace, stats, T_PRUNED, g, lbs[t], best, 0, 0)
+            if opts[OPT_TRACE] != 0 and dist == 0:
+                _trace(trace, stats, TRACE_PRUNED, g, lbs[t], best, 0, 0)
             break
         # a probe that cuts S exactly like an explored one costs the same
         dup = False
@@ -470,8 +498,8 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             r = table[g, S[j]]
             buf[pos[r]] = S[j]
             pos[r] += 1
-        if opts[O_TRACE] != 0 and dist == 0:
-            _trace(trace, stats, T_PROBE, g, lbs[t], nparts[t], 0, 0)
+        if opts[OPT_TRACE] != 0 and dist == 0:
+            _trace(trace, stats, TRACE_PROBE, g, lbs[t], nparts[t], 0, 0)
         # parts biggest first
         part_order = np.argsort(cnt.astype(np.int64), kind="mergesort")
         need_group = False
@@ -479,51 +507,50 @@ def solve(S, depth, budget, kmax, dist, gperm, gphi, played, table, codes, colma
             if r != win and cnt[r] > 2:
                 need_group = True
         if need_group:
-            cperm, cphi = child_group(gperm, gphi, g, codes, perms)
+            cperm, cphi = child_group(gperm, gphi, g, codes, game.perms)
         else:
             cperm, cphi = gperm, gphi
         cplayed = played | colmask[g]
         running = lbs[t]
         if dist == 0:
-            stats[S_PARTS_DONE] = 0
-            stats[S_PARTS_TOTAL] = nparts[t]
+            stats[N_PARTS_DONE] = 0
+            stats[N_PARTS] = nparts[t]
         for pi in range(R):
             r = part_order[pi]
             n = cnt[r]
             if n == 0 or r == win:
                 continue
             if n <= 2:
-                if opts[O_TRACE] != 0 and dist == 0:
-                    _trace(trace, stats, T_PART, g, r, n, ltab[kS, n], running)
+                if opts[OPT_TRACE] != 0 and dist == 0:
+                    _trace(trace, stats, TRACE_PART, g, r, n, ltab[kS, n], running)
                 continue
             plb = ltab[kS, n]
             rest = running - plb
             part = buf[starts[r]:starts[r] + n]
-            v = solve(part, depth - 1, best - rest, kS, dist + 1, cperm, cphi, cplayed, table,
-                      codes, colmask, perms, iperms, ltab, ctab, opts, stats, mheads, ment,
-                      mpool, mmeta, trace, canon_cache)
+            v = solve(part, depth - 1, best - rest, kS, dist + 1,
+                      History(cperm, cphi, cplayed), game, bounds, memo, run)
             running = rest + v
             if dist == 0:
-                stats[S_PARTS_DONE] += 1
-            if opts[O_TRACE] != 0 and dist == 0:
-                _trace(trace, stats, T_PART, g, r, n, v, running)
+                stats[N_PARTS_DONE] += 1
+            if opts[OPT_TRACE] != 0 and dist == 0:
+                _trace(trace, stats, TRACE_PART, g, r, n, v, running)
             if running >= best:
                 break
-        if opts[O_TRACE] != 0 and dist == 0:
-            _trace(trace, stats, T_DONE, g, running, best, 0, 0)
+        if opts[OPT_TRACE] != 0 and dist == 0:
+            _trace(trace, stats, TRACE_DONE, g, running, best, 0, 0)
         if running < best:
             best = running
             best_guess = g
             if dist == 0:
-                stats[S_BEST] = best
+                stats[BEST_TOTAL] = best
         elif running < low:
             low = running
         if dist == 0:
-            stats[S_ROOT_DONE] += 1
+            stats[N_FIRST_GUESSES_DONE] += 1
     if best_guess >= 0:
         memo_store(S, dkey, best, best_guess, mheads, ment, mpool, mmeta, stats)
         return best
-    if stats[S_ABORT] != 0:
+    if stats[STOP] != 0:
         return max(lb, budget)
     result = max(lb, low)
     memo_store(S, dkey, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
@@ -553,7 +580,7 @@ def _same_cut(table, a_probe, b_probe, S, cand_a, cand_b, win, map_ab, map_ba): 
 
 @jit
 def _trace(trace, stats, kind, probe, a, b, c, d):  # pragma: no cover - compiled
-    i = stats[S_TRACE_N]
+    i = stats[N_TRACE_ROWS]
     if i < trace.shape[0]:
         trace[i, 0] = kind
         trace[i, 1] = probe
@@ -561,4 +588,4 @@ def _trace(trace, stats, kind, probe, a, b, c, d):  # pragma: no cover - compile
         trace[i, 3] = b
         trace[i, 4] = c
         trace[i, 5] = d
-        stats[S_TRACE_N] = i + 1
+        stats[N_TRACE_ROWS] = i + 1

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._kernels import optimal as k
+from .._kernels import slots
 
 if TYPE_CHECKING:
     from .search import _Search
@@ -39,14 +40,12 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     solves parts. The caller rebuilds the tree from all their memos.
     """
     space = main.space
-    gperm, gphi, played = main.group_after(guesses)
-    R = int(main.opts[k.O_R])
+    history = main.history_after(guesses)
+    R = int(main.options[slots.OPT_ANSWERS])
     S = np.ascontiguousarray(S, dtype=np.int32)
     lb0 = int(main.ltab[R, S.size])
     probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand = k.score_probes(
-        S, depth, budget, R, 0, lb0, gperm, gphi, played, main.table, space.codes,
-        space.colmask, main.iperms, main.ltab, main.ctab, main.opts, main.stats, main.trace,
-        main.canon_cache)
+        S, depth, budget, R, 0, lb0, history, main.game, main.bounds, main.run_state)
     if lb >= budget:
         return int(lb), -1
     order = live[np.argsort(keys[live], kind="stable")]
@@ -55,11 +54,11 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     explored: list[int] = []
     map_ab = np.empty(R, dtype=np.int64)
     map_ba = np.empty(R, dtype=np.int64)
-    main.stats[k.S_ROOT_TOTAL] = len(order)
+    main.counters[slots.N_FIRST_GUESSES] = len(order)
     with ThreadPoolExecutor(max_workers=len(workers)) as pool:
         for t in order.tolist():
             g = int(probes[t])
-            if main.stats[k.S_ABORT]:
+            if main.counters[slots.STOP]:
                 break  # the caller gave up (time limit): the result is not used
             if lbs[t] >= best:
                 low = min(low, int(lbs[t]))
@@ -70,13 +69,13 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
                 continue  # cuts S like a first guess already tried: same cost
             explored.append(t)
             running = _probe(pool, main, workers, S, g, int(lbs[t]), best, depth, int(kS),
-                             gperm, gphi, played)
+                             history)
             if running < best:
                 best, best_guess = running, g
-                main.stats[k.S_BEST] = best
+                main.counters[slots.BEST_TOTAL] = best
             else:
                 low = min(low, running)
-            main.stats[k.S_ROOT_DONE] += 1
+            main.counters[slots.N_FIRST_GUESSES_DONE] += 1
             if on_probe is not None:
                 on_probe(g, running)
     if best_guess >= 0:
@@ -85,8 +84,7 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
 
 
 def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: np.ndarray,
-           g: int, lbg: int, best: int, depth: int, kS: int, gperm: np.ndarray,
-           gphi: np.ndarray, played: np.uint64) -> int:
+           g: int, lbg: int, best: int, depth: int, kS: int, history: slots.History) -> int:
     """Return the cost of first guess g (or a lower bound >= best when it loses)."""
     space = main.space
     parts = space.partition(g, S)
@@ -95,22 +93,22 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
              if r != space.win and p.size > 2]
     if not tasks:
         return lbg
-    cperm, cphi = k.child_group(gperm, gphi, g, space.codes, main.perms)
-    cplayed = np.uint64(played | space.colmask[g])
+    cperm, cphi = k.child_group(history.perms, history.colour_maps, g, space.codes, main.perms)
+    child = slots.History(cperm, cphi, np.uint64(history.played | space.colmask[g]))
     extra = 0  # solved parts: exact cost minus the bound already counted in lbg
     free = list(workers)
     running: dict[Future[int], tuple[PartTask, _Search]] = {}
     pending = list(tasks)
-    main.stats[k.S_PARTS_TOTAL] = len(tasks)
-    main.stats[k.S_PARTS_DONE] = 0
+    main.counters[slots.N_PARTS] = len(tasks)
+    main.counters[slots.N_PARTS_DONE] = 0
     while pending or running:
-        while pending and free and lbg + extra < best and not main.stats[k.S_ABORT]:
+        while pending and free and lbg + extra < best and not main.counters[slots.STOP]:
             task = pending.pop(0)
             search = free.pop()
-            search.stats[k.S_ABORT] = 0
+            search.counters[slots.STOP] = 0
             part_budget = best - (lbg + extra - task.plb)
             future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
-                                 cperm, cphi, cplayed)
+                                 child)
             running[future] = (task, search)
         if not running:
             break
@@ -118,13 +116,13 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
         for future in done:
             task, search = running.pop(future)
             free.append(search)
-            if search.stats[k.S_ABORT]:
+            if search.counters[slots.STOP]:
                 continue  # stopped on purpose: its value means nothing
             extra += future.result() - task.plb
-            main.stats[k.S_PARTS_DONE] += 1
+            main.counters[slots.N_PARTS_DONE] += 1
         if lbg + extra >= best:
             for _task, search in running.values():
-                search.stats[k.S_ABORT] = 1
+                search.counters[slots.STOP] = 1
             pending.clear()
     for future in list(running):
         future.result()

@@ -22,6 +22,7 @@ from numba.typed import Dict
 
 from .._kernels import memo as km
 from .._kernels import optimal as k
+from .._kernels import slots
 from ..catalog import OBJECTIVES
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
@@ -40,7 +41,7 @@ DEPTH_UNCAPPED = 40
 MEMO_ENTRIES = 1 << 21
 MEMO_POOL = 1 << 26
 #: Bytes per memo entry (its row and its share of the hash heads) and per memo code.
-_ENTRY_BYTES = 8 * (km.M_COLS + 1)
+_ENTRY_BYTES = 8 * (slots.ENTRY_COLUMNS + 1)
 _CODE_BYTES = 4
 
 
@@ -118,18 +119,18 @@ class _Search:
             perms = np.arange(p, dtype=np.int8)[None, :]
         self.perms = perms
         self.iperms = np.argsort(perms, axis=1).astype(np.int8)
-        self.opts = np.zeros(k.O_SIZE, dtype=np.int64)
-        self.opts[k.O_R] = R
-        self.opts[k.O_WIN] = space.win
-        self.opts[k.O_POSSIBLE_ONLY] = possible_only
-        self.opts[k.O_CAPPED] = capped
-        self.opts[k.O_NSYM] = rules.symbols
-        self.opts[k.O_REPEATS] = rules.repeats
-        self.opts[k.O_SYMMETRY] = symmetry
-        self.opts[k.O_TRACE] = trace
-        self.opts[k.O_FIRST] = first
-        self.opts[k.O_SYMMETRIC_TABLE] = rules.feedback == "blackwhite"
-        self.stats = np.zeros(k.S_SIZE, dtype=np.int64)
+        self.options = np.zeros(slots.OPTION_SLOTS, dtype=np.int64)
+        self.options[slots.OPT_ANSWERS] = R
+        self.options[slots.OPT_WIN] = space.win
+        self.options[slots.OPT_POSSIBLE_ONLY] = possible_only
+        self.options[slots.OPT_CAPPED] = capped
+        self.options[slots.OPT_SYMBOLS] = rules.symbols
+        self.options[slots.OPT_REPEATS] = rules.repeats
+        self.options[slots.OPT_SYMMETRY] = symmetry
+        self.options[slots.OPT_TRACE] = trace
+        self.options[slots.OPT_FIRST_GUESS] = first
+        self.options[slots.OPT_SYMMETRIC_TABLE] = rules.feedback == "blackwhite"
+        self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
         # the memo: a bounded cache (it starts over when full), sized by the memory budget
         # (about 37 % for entries, 63 % for the sets' codes), never smaller than one root
         entries = min(MEMO_ENTRIES, max(1 << 12, 512 * n_max),
@@ -139,46 +140,44 @@ class _Search:
         codes = max(codes, 4 * n_max + 1024)
         heads = 1 << int(np.ceil(np.log2(entries)))
         self.mheads = np.full(heads, -1, dtype=np.int64)
-        self.ment = np.empty((entries, km.M_COLS), dtype=np.int64)
+        self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
         self.mpool = np.empty(codes, np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
-        self.trace = np.zeros((4096 if trace else 1, k.T_COLS), dtype=np.int64)
+        self.trace = np.zeros((4096 if trace else 1, slots.TRACE_COLUMNS), dtype=np.int64)
+        self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
+        # the groups the kernels take (see _kernels/slots.py)
+        self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms)
+        self.bounds = slots.Bounds(self.ltab, self.ctab)
+        self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
+        self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache)
         #: Searches run by workers on parts of the root, and the root's optimal guess they
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
         self.root_guess = -1
-        self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
 
-    def group_after(self, guesses: list[int]) -> tuple[np.ndarray, np.ndarray, np.uint64]:
+    def history_after(self, guesses: list[int]) -> slots.History:
+        """Return what `guesses` leave: the group elements fixing them, the colours played."""
         gperm = np.arange(self.perms.shape[0], dtype=np.int32)
         gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
         for g in guesses:
             gperm, gphi = k.child_group(gperm, gphi, g, self.space.codes, self.perms)
-        played = np.uint64(self.space.played_mask(guesses))
-        return gperm, gphi, played
+        return slots.History(gperm, gphi, np.uint64(self.space.played_mask(guesses)))
 
     def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
-        gperm, gphi, played = self.group_after(guesses)
-        return int(k.solve(
-            np.ascontiguousarray(S, dtype=np.int32), depth, budget, self.opts[k.O_R], dist,
-            gperm, gphi, played, self.table, self.space.codes, self.space.colmask, self.perms,
-            self.iperms, self.ltab, self.ctab, self.opts, self.stats, self.mheads, self.ment,
-            self.mpool, self.mmeta, self.trace, self.canon_cache,
-        ))
+        """Solve S after `guesses`."""
+        return self.run_part(S, depth, budget, int(self.options[slots.OPT_ANSWERS]),
+                             self.history_after(guesses), dist)
 
-    def run_part(self, S: np.ndarray, depth: int, budget: int, kmax: int, gperm: np.ndarray,
-                 gphi: np.ndarray, played: np.uint64) -> int:
-        """Solve one part under a first guess (a worker's task)."""
+    def run_part(self, S: np.ndarray, depth: int, budget: int, kmax: int,
+                 history: slots.History, dist: int = 1) -> int:
+        """Solve one set after `history` (a part under a first guess, for a worker)."""
         return int(k.solve(
-            np.ascontiguousarray(S, dtype=np.int32), depth, budget, kmax, 1, gperm, gphi,
-            played, self.table, self.space.codes, self.space.colmask, self.perms, self.iperms,
-            self.ltab, self.ctab, self.opts, self.stats, self.mheads, self.ment, self.mpool,
-            self.mmeta, self.trace, self.canon_cache,
-        ))
+            np.ascontiguousarray(S, dtype=np.int32), depth, budget, kmax, dist, history,
+            self.game, self.bounds, self.memo, self.run_state))
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:
         """Return the optimal guess for S recorded in this memo, or -1."""
-        dkey = depth if self.opts[k.O_CAPPED] else 0
+        dkey = depth if self.options[slots.OPT_CAPPED] else 0
         return int(km.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)[1])
 
     def guess_for(self, S: np.ndarray, depth: int, guesses: list[int], *,
@@ -193,10 +192,10 @@ class _Search:
             guess = search.known_guess(S, depth)
             if guess >= 0:
                 return guess
-        saved = self.opts[k.O_FIRST]
-        self.opts[k.O_FIRST] = -1
+        saved = self.options[slots.OPT_FIRST_GUESS]
+        self.options[slots.OPT_FIRST_GUESS] = -1
         self.run(S, depth, int(k.INF), guesses, dist=1)
-        self.opts[k.O_FIRST] = saved
+        self.options[slots.OPT_FIRST_GUESS] = saved
         guess = self.known_guess(S, depth)
         if guess < 0:
             raise KeypegError("internal error: the optimal guess of a set was lost.")
@@ -207,12 +206,12 @@ def _counters(search: _Search) -> dict[str, int]:
     everyone = [search, *search.helpers]
 
     def total(i: int) -> int:
-        return sum(int(x.stats[i]) for x in everyone)
+        return sum(int(x.counters[i]) for x in everyone)
 
-    return {"nodes": total(k.S_NODES), "probes": total(k.S_PROBES),
-            "memo_hits": total(k.S_MEMO_HITS), "shortcuts": total(k.S_SHORTCUTS),
-            "memo_entries": sum(int(x.mmeta[km.MM_ENTRIES]) for x in everyone),
-            "memo_resets": total(k.S_MEMO_RESETS), "workers": len(search.helpers) or 1}
+    return {"nodes": total(slots.N_SETS), "probes": total(slots.N_PROBES),
+            "memo_hits": total(slots.N_MEMO_HITS), "shortcuts": total(slots.N_SHORTCUTS),
+            "memo_entries": sum(int(x.mmeta[slots.MEMO_USED_ENTRIES]) for x in everyone),
+            "memo_resets": total(slots.N_MEMO_RESETS), "workers": len(search.helpers) or 1}
 
 
 def solve_optimal(
@@ -395,16 +394,18 @@ class _Watch:
 
     def report(self) -> dict[str, Any]:
         """Return where the search stands (what `progress` receives)."""
-        main = self.searches[0].stats if self.searches else np.zeros(k.S_SIZE, np.int64)
-        best = int(main[k.S_BEST])
+        main = (self.searches[0].counters if self.searches
+                else np.zeros(slots.COUNTER_SLOTS, np.int64))
+        best = int(main[slots.BEST_TOTAL])
         upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
-        lower = int(main[k.S_ROOT_LB])
+        lower = int(main[slots.LOWER_BOUND])
         return {"phase": self.phase, "elapsed": time.perf_counter() - self.started,
-                "root_done": int(main[k.S_ROOT_DONE]), "root_total": int(main[k.S_ROOT_TOTAL]),
-                "parts_done": int(main[k.S_PARTS_DONE]),
-                "parts_total": int(main[k.S_PARTS_TOTAL]), "best": best,
+                "root_done": int(main[slots.N_FIRST_GUESSES_DONE]),
+                "root_total": int(main[slots.N_FIRST_GUESSES]),
+                "parts_done": int(main[slots.N_PARTS_DONE]),
+                "parts_total": int(main[slots.N_PARTS]), "best": best,
                 "upper": upper, "lower": lower + self.offset if lower else None,
-                "nodes": sum(int(x.stats[k.S_NODES]) for x in self.searches)}
+                "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches)}
 
     def run(self, work: Callable[[], OptimalResult]) -> OptimalResult:
         """Return `work()`, run in a thread while this one watches it."""
@@ -429,7 +430,7 @@ class _Watch:
                     time.perf_counter() - self.started > self.time_limit):
                 self.stopped = True
                 for search in self.searches:
-                    search.stats[k.S_ABORT] = 1
+                    search.counters[slots.STOP] = 1
                 # a search stops within milliseconds; a one-step bound or a table build
                 # cannot be interrupted, and is left to finish in the background
                 worker.join(self.GRACE)
@@ -447,7 +448,7 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
     start = len(guesses) + 1
     if not search.helpers:
         g, p, r, left, size = km.rebuild(
-            np.ascontiguousarray(S, dtype=np.int32), depth, bool(search.opts[k.O_CAPPED]),
+            np.ascontiguousarray(S, dtype=np.int32), depth, bool(search.options[slots.OPT_CAPPED]),
             search.table, space.win, space.n_responses, search.mheads, search.ment,
             search.mpool)
         if g.size:
@@ -482,17 +483,17 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
 def format_trace(search: _Search) -> list[str]:
     """Return the root-level trace as text lines, in the spirit of seed 002's listing."""
     space = search.space
-    rows = search.trace[: int(search.stats[k.S_TRACE_N])]
+    rows = search.trace[: int(search.counters[slots.N_TRACE_ROWS])]
     lines = []
     for kind, probe, a, b, c, d in rows.tolist():
         code = space.text(probe)
-        if kind == k.T_PROBE:
+        if kind == slots.TRACE_PROBE:
             lines.append(f"----- {code} (E={a}, parts={b})")
-        elif kind == k.T_PART:
+        elif kind == slots.TRACE_PART:
             lines.append(f"<{code},{space.feedback(a)}>={b}  ->{c}  E:{d}")
-        elif kind == k.T_DONE:
+        elif kind == slots.TRACE_DONE:
             verdict = f"{code} = {a}" if a < b else f"{code} >= {a} (best {b}): next one"
             lines.append(verdict)
-        elif kind == k.T_PRUNED:
+        elif kind == slots.TRACE_PRUNED:
             lines.append(f"Erase {code} ({a}>={b})")
     return lines

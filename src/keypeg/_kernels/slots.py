@@ -1,0 +1,87 @@
+"""The arrays and slots the kernels share with Python, named in the game's words: what each
+option, counter, memo column and trace field of the optimal search holds, and the tuples
+that group the arrays a kernel needs (so a call passes a few named groups, not 23 arrays).
+
+The groups are namedtuples: numba passes them to compiled functions as typed records, and
+a kernel reads ``game.table`` or ``memo.entries`` by name.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+# ----------------------------------------------------------------------------- options
+# Slots of a search's `options` array (int64), set once by the Python side.
+OPT_ANSWERS = 0  # how many answers a guess can get (R)
+OPT_WIN = 1  # the index of the winning answer
+OPT_POSSIBLE_ONLY = 2  # only play codes that could be the secret
+OPT_CAPPED = 3  # the number of guesses is capped (the memo then keys by guesses left)
+OPT_SYMBOLS = 4  # symbols a peg can take (colours, plus one for blanks)
+OPT_REPEATS = 5  # a code may repeat a symbol
+OPT_SYMMETRY = 6  # score one probe per symmetry class
+OPT_TRACE = 7  # record the root's decisions in the trace
+OPT_FIRST_GUESS = 8  # a forced first guess, or -1
+OPT_SYMMETRIC_TABLE = 9  # table[g, s] == table[s, g] (black/white feedback)
+OPTION_SLOTS = 10
+
+# ----------------------------------------------------------------------------- counters
+# Slots of a search's `counters` array (int64), read by Python while the search runs.
+N_SETS = 0  # candidate sets expanded
+N_PROBES = 1  # probes scored
+N_MEMO_HITS = 2
+N_SHORTCUTS = 3  # sets settled in closed form
+N_FIRST_GUESSES_DONE = 4  # first guesses fully explored at the root
+N_FIRST_GUESSES = 5  # first guesses to explore at the root
+BEST_TOTAL = 6  # the best root total found so far (0 before any)
+STOP = 7  # set to 1 to make every node return its lower bound at once
+N_TRACE_ROWS = 8
+N_MEMO_RESETS = 9
+N_PARTS_DONE = 10  # parts of the current first guess solved
+N_PARTS = 11  # parts of the current first guess
+LOWER_BOUND = 12  # the best lower bound proven for the root set
+COUNTER_SLOTS = 13
+
+# ----------------------------------------------------------------------------- memo
+# Columns of a memo entry (one row of `memo.entries`).
+ENTRY_NEXT = 0  # the next entry in the hash chain, or -1
+ENTRY_OFFSET = 1  # where the set's codes start in `memo.pool`
+ENTRY_LENGTH = 2  # how many codes the set has
+ENTRY_GUESSES_LEFT = 3  # guesses left (0 when uncapped)
+ENTRY_VALUE = 4  # the set's cost, or a lower bound on it
+ENTRY_GUESS = 5  # the optimal guess, or -1 when ENTRY_VALUE is only a lower bound
+ENTRY_HASH = 6
+ENTRY_COLUMNS = 7
+# Slots of `memo.meta`.
+MEMO_USED_ENTRIES = 0
+MEMO_USED_CODES = 1
+
+# ----------------------------------------------------------------------------- trace
+# Kinds of trace rows (kind, probe, a, b, c, d), as seed 002's listing prints them.
+TRACE_PROBE, TRACE_PART, TRACE_DONE, TRACE_PRUNED = 1, 2, 3, 4
+TRACE_COLUMNS = 6
+
+# ----------------------------------------------------------------------------- groups
+#: The game's arrays: answers (table[guess, secret]), each code's symbols and colour mask,
+#: and the position permutations (with their inverses) the symmetry group is made of.
+Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms"])
+#: What the guesses played so far leave: the group elements that fix them (position
+#: permutation index, colour map; -1 for colours free to map anywhere new), and the
+#: mask of the colours played.
+History = namedtuple("History", ["perms", "colour_maps", "played"])
+#: Perfect-tree bounds: fewest[k, n] guesses n codes need and most[k, d] codes d guesses
+#: can finish when no probe makes more than k parts.
+Bounds = namedtuple("Bounds", ["fewest", "most"])
+#: The memo: hash heads, entries (ENTRY_* columns), the sets' codes, and its fill level.
+Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
+#: One search's options (OPT_*), counters (N_* and friends), trace rows and the cache of
+#: canonical probes per (played, absent colours).
+Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache"])
+#: The codes, as the one-step kernels need them: each code's symbols and colour mask,
+#: whether symbols may repeat, and how many symbols a peg can take.
+Codes = namedtuple("Codes", ["codes", "colours", "repeats", "symbols"])
+#: How a one-step strategy scores a probe: its kind (onestep.CONSISTENT...), the float
+#: entropy spelling (FLOAT_ENTROPY only), the order the answers are summed in, the tie rule,
+#: possible codes only, n*log2(n) in fixed point, and whether to score one probe per
+#: symmetry class.
+Scoring = namedtuple("Scoring", ["kind", "float_spelling", "answer_order", "tie_last",
+                                 "possible_only", "entropy_table", "use_symmetry"])
