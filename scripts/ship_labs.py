@@ -6,6 +6,10 @@ The web page's Lab answers from this file for the presets whose exact evaluation
 longer than a web request should (super MM(5,8), the distinct-digit Codebreaker levels);
 smaller ones it computes and caches itself. Codebreaker levels 4-6 (100,000 codes) have no
 exact lab: their feedback table would take 10 GB.
+
+Each lab also gets an "optimal" row where the exact optimum is found within
+OPTIMAL_SECONDS (classic, mini, bulls and cows, the distinct-digit Codebreaker levels; not
+super, whose optimum nobody has computed).
 """
 
 from __future__ import annotations
@@ -14,18 +18,52 @@ import json
 import time
 from pathlib import Path
 
+from keypeg.errors import LimitExceededError
 from keypeg.rules import find_rules, rules_name
+from keypeg.solver import solve_optimal
 from keypeg.space import get_space
 from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy
 
+OPTIMAL_SECONDS = 600
+#: Presets whose optimum is known to be far out of reach (no one has computed it; the
+#: search does not finish in hours): not tried.
+OPTIMUM_OUT_OF_REACH = {"super"}
+
 OUT = Path(__file__).resolve().parent.parent / "src" / "keypeg" / "data" / "lab.json"
-PRESETS = ["classic", "mini", "bulls-and-cows", "super", "codebreaker-1"]
+PRESETS = ["classic", "mini", "bulls-and-cows", "codebreaker-1", "super"]
+
+
+
+def add_optimal(name: str, lab: dict) -> None:
+    """Add the optimal row to `lab` when the optimum is found in time (uncapped: the
+    fewest guesses in total over every secret)."""
+    if any(r["strategy"] == "optimal" for r in lab["rows"]) or lab.get("optimal_out_of_reach"):
+        return
+    if name in OPTIMUM_OUT_OF_REACH:
+        lab["optimal_out_of_reach"] = True
+        return
+    try:
+        result = solve_optimal(find_rules(name).with_max_guesses(None),
+                               time_limit=OPTIMAL_SECONDS)
+    except LimitExceededError:
+        lab["optimal_out_of_reach"] = True
+        print(f"{name}: optimum not found within {OPTIMAL_SECONDS} s", flush=True)
+        return
+    result.tree.replay()
+    summary = result.summary()
+    lab["rows"].insert(0, {"strategy": "optimal", "first_guess": summary["first_guess"],
+                           "total": summary["total"], "mean": summary["mean"],
+                           "worst": summary["worst"], "histogram": summary["histogram"]})
+    print(f"{name}: optimal {summary['total']} in {summary['seconds']} s", flush=True)
+
 
 labs = json.loads(OUT.read_text()) if OUT.exists() else {}
 for name in PRESETS:
     rules = find_rules(name)
     space = get_space(rules)
     if rules.key in labs:
+        add_optimal(name, labs[rules.key])
+        OUT.write_text(json.dumps(labs, indent=1) + "\n")
         continue
     started = time.perf_counter()
     trees = evaluate([find_strategy(n) for n in TABLE_STRATEGIES], space)
@@ -36,4 +74,5 @@ for name in PRESETS:
     labs[rules.key] = {"rules": rules_name(rules), "exact": True, "secrets": space.size,
                        "rows": rows, "seconds": seconds}
     print(f"{name}: {[r['total'] for r in rows]} in {seconds} s", flush=True)
+    add_optimal(name, labs[rules.key])
     OUT.write_text(json.dumps(labs, indent=1) + "\n")
