@@ -181,9 +181,14 @@ def test_watch(client):
 def test_lab_is_exact_and_cached(client):
     lab = client.get("/api/lab?rules=classic").json()
     assert lab["exact"]
+    best = published()["optimal"]["classic"]
     assert {r["strategy"]: (r["total"], r["worst"]) for r in lab["rows"]} == {
-        name: (CLASSIC[name]["total"], CLASSIC[name]["worst"]) for name in TABLE_STRATEGIES}
+        "optimal": (best["total"], best["worst"]),
+        **{name: (CLASSIC[name]["total"], CLASSIC[name]["worst"]) for name in TABLE_STRATEGIES}}
     assert client.get("/api/lab?rules=classic").json() == lab
+    # where the optimum is out of reach (super), there is no optimal row
+    rows = client.get("/api/lab?rules=super").json()["rows"]
+    assert "optimal" not in {r["strategy"] for r in rows} and len(rows) == 5
 
 
 def test_a_game_survives_a_restart(db):
