@@ -178,3 +178,33 @@ def web() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["web"] = web
+
+
+def cli() -> tuple[list[dict], list[str]]:
+    """Whole-process times of the command line: how fast it starts, and how fast it refuses
+    jobs too big for the memory budget (decided from the sizes, before any work)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    keypeg = str(Path(sys.executable).with_name("keypeg"))
+    jobs = [
+        ("keypeg --help", [keypeg, "--help"], 0.3, 0),
+        ("keypeg solve 1122=1B1W (classic)", [keypeg, "solve", "1122=1B1W"], None, 0),
+        ("refusal: keypeg evaluate --pegs 8 --colors 8 --strategy maxsize",
+         [keypeg, "evaluate", "--pegs", "8", "--colors", "8", "--strategy", "maxsize"], 1.0, 2),
+        ("refusal: keypeg optimal --pegs 12 --colors 4",
+         [keypeg, "optimal", "--pegs", "12", "--colors", "4"], 1.0, 2),
+    ]
+    rows = []
+    for label, args, goal, code in jobs:
+        def run(args: list[str] = args, code: int = code) -> None:
+            out = subprocess.run(args, capture_output=True)
+            assert out.returncode == code, (args, out.returncode, out.stderr[-300:])
+
+        rows.append({"job": label, "seconds": median_time(run, repeats=7), "goal_s": goal})
+    return rows, ["Whole processes (interpreter start included), warm disk caches; the "
+                  "kernels compiled and cached beforehand."]
+
+
+GROUPS["cli"] = cli
