@@ -415,3 +415,13 @@ def test_seeded_games_say_so_and_survive_a_restart(db):
     again = TestClient(create_app(Store(db)))
     assert again.get(f"/api/games/{seeded['id']}").json()["seeded"] is True
     assert again.get(f"/api/games/{plain['id']}").json()["seeded"] is False
+
+
+def test_hints_offer_no_guess_once_the_game_is_over(client):
+    game = new_game(client, seed=8)
+    client.post(f"/api/games/{game['id']}/guesses", json={"guess": "1122"})
+    assert client.get(f"/api/games/{game['id']}/hints").json()["strategies"]
+    client.post(f"/api/games/{game['id']}/give-up")
+    h = client.get(f"/api/games/{game['id']}/hints").json()
+    assert h["over"] and h["strategies"] == [] and h["recommended"] is None
+    assert h["optimal"] is None and h["candidates"] >= 1

@@ -203,10 +203,13 @@ class Service:
         return out
 
     def game_hints(self, game_id: str) -> dict[str, Any]:
-        """Return the hints for a game's current position."""
+        """Return the hints for a game's current position; once the game is over, only
+        what is left (no guesses are offered)."""
         game = self._load(game_id)
         if game is None:
             raise _not_found(game_id)
+        if game["over"]:
+            return _game_over(self.state(find_rules(game["rules"]), game["history"]))
         return self.hints(game["rules"], game["history"])
 
     def cached_hints(self, rules_text: str, history: list[Any]) -> dict[str, Any] | None:
@@ -221,7 +224,7 @@ class Service:
     def cached_game_hints(self, game_id: str) -> dict[str, Any] | None:
         """Return a game's hints if they are in the cache (no computing), else None."""
         game = self._load(game_id)
-        if game is None:
+        if game is None or game["over"]:
             return None
         return self.cached_hints(game["rules"], game["history"])
 
@@ -293,6 +296,11 @@ class Service:
         if result["exact"]:
             self.store.put_cached(key, result)
         return result
+
+
+def _game_over(state: GameState) -> dict[str, Any]:
+    """The hints of a finished game: what was left, and no guess to play."""
+    return {**hint(state, strategies=False).to_dict(), "over": True}
 
 
 def _clues(rules: Rules, history: list[Any]) -> list[Clue]:
