@@ -59,7 +59,8 @@ export const newGame = (rulesName) => request("POST", "/api/games", { rules: rul
 
 export const guess = (id, code) => request("POST", `/api/games/${q(id)}/guesses`, { guess: code });
 
-export const giveUp = (id) => request("POST", `/api/games/${q(id)}/give-up`, {});
+/** End the game without solving it; the answer reveals the secret. */
+export const giveUp = (id) => request("POST", `/api/games/${q(id)}/give-up`);
 
 export const gameHints = (id) => request("GET", `/api/games/${q(id)}/hints`);
 

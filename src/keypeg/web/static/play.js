@@ -159,13 +159,10 @@ async function giveUp() {
     p.secret = res.secret || null;
   } catch (err) {
     if (P !== p) return;
-    // a server without the give-up call: the game ends here, its secret stays hidden
-    if (!(err.status === 404 || err.status === 405) || /no game/i.test(err.detail)) {
-      p.busy = false;
-      renderComposer();
-      reportError(err, "could not give up");
-      return;
-    }
+    p.busy = false;
+    renderComposer();
+    reportError(err, "could not give up");
+    return;
   }
   p.over = true;
   p.gaveUp = true;
