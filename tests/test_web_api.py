@@ -425,3 +425,14 @@ def test_hints_offer_no_guess_once_the_game_is_over(client):
     h = client.get(f"/api/games/{game['id']}/hints").json()
     assert h["over"] and h["strategies"] == [] and h["recommended"] is None
     assert h["optimal"] is None and h["candidates"] >= 1
+
+
+def test_rules_send_the_notation_and_cut_parts_their_marks(client):
+    rules = {p["name"]: p for p in client.get("/api/rules").json()}
+    assert rules["classic"]["notation"] == {"black": "B", "white": "W", "green": "G",
+                                            "amber": "A", "gray": "-", "blank": "_"}
+    assert rules["bulls-and-cows"]["terms"] == {"black": "bull", "white": "cow"}
+    cut = client.post("/api/cut", json={"rules": "classic", "guess": "1122"}).json()
+    for part in cut["parts"]:
+        black, white = part["marks"]
+        assert part["feedback"] == f"{black}B{white}W"

@@ -33,6 +33,10 @@ from .rules import Rules
 
 GRAY, AMBER, GREEN = 0, 1, 2
 MARK_TEXT = {GRAY: "-", AMBER: "A", GREEN: "G"}
+BLACK_TEXT, WHITE_TEXT = "B", "W"
+#: The characters answers are written with (what the web page is told in /api/rules).
+NOTATION = {"black": BLACK_TEXT, "white": WHITE_TEXT, "green": MARK_TEXT[GREEN],
+            "amber": MARK_TEXT[AMBER], "gray": MARK_TEXT[GRAY]}
 _MARK_INPUT = {"G": GREEN, "A": AMBER, "Y": AMBER, "-": GRAY, ".": GRAY, "X": GRAY, "_": GRAY}
 _BW_PATTERNS = (
     re.compile(r"^(?P<b>[0-9]{1,3})\s*B\s*(?:(?P<w>[0-9]{1,3})\s*W)?$", re.I),
@@ -96,7 +100,7 @@ class Feedback:
 
     def __str__(self) -> str:
         if self.model == "blackwhite":
-            return f"{self.marks[0]}B{self.marks[1]}W"
+            return f"{self.marks[0]}{BLACK_TEXT}{self.marks[1]}{WHITE_TEXT}"
         return "".join(MARK_TEXT[m] for m in self.marks)
 
 

@@ -12,9 +12,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from ..codes import COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
+from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
 from ..errors import KeypegError
-from ..feedback import score
+from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
 from ..labs import lab
@@ -56,6 +56,8 @@ def rules_info(rules: Rules) -> dict[str, Any]:
                   if not rules.digits and rules.colors <= len(COLOR_NAMES) else None),
         # what the key pegs are called (black/white, or bull/cow), singular
         "terms": dict(zip(("black", "white"), feedback_terms(rules), strict=True)),
+        # the characters answers and blanks are written with
+        "notation": {**NOTATION, "blank": BLANK},
     }
 
 
@@ -259,7 +261,8 @@ class Service:
         state = self.state(rules, history)
         parts = cut(state, Code.parse(guess, rules))
         return {"guess": str(Code.parse(guess, rules)), "candidates": state.count,
-                "parts": [{"feedback": fb, "size": n} for fb, n in parts],
+                "parts": [{"feedback": fb, "size": n,
+                           "marks": list(Feedback.parse(fb, rules).marks)} for fb, n in parts],
                 "largest": max(n for _, n in parts), "count": len(parts)}
 
     # ------------------------------------------------------------------ watch
