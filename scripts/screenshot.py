@@ -16,14 +16,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import sys
 import tempfile
-import threading
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,43 +28,7 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking
                "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def serve(db: Path) -> Iterator[str]:
-    """Serve the app on a free loopback port from a background thread; yield its URL."""
-    import uvicorn
-
-    from keypeg.store import Store
-    from keypeg.web.app import create_app
-
-    os.environ["KEYPEG_DB"] = str(db)
-    app = create_app(Store(db))
-    app.state.service.warm_up()
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/rules", timeout=2):
-                break
-        except OSError:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the keypeg server did not start") from None
-            time.sleep(0.05)
-    try:
-        yield url
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+from keypeg.web.local import serve_locally as serve  # noqa: E402
 
 
 def shoot(url: str, out: Path, width: int, height: int, rules: str) -> None:

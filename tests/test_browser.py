@@ -17,10 +17,7 @@ import json
 import math
 import os
 import re
-import socket
 import struct
-import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -59,50 +56,13 @@ COUNTED = ("codes", "guesses", "secrets", "attempts", "answers", "clues", "pegs"
 
 
 # ---------------------------------------------------------------------- fixtures
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Serve the app on a free loopback port from a background thread; yield its URL."""
-    import uvicorn
+    from keypeg.web.local import serve_locally
 
-    from keypeg.store import Store
-    from keypeg.web.app import create_app
-
-    db = tmp_path_factory.mktemp("browser") / "keypeg.db"
-    old_db = os.environ.get("KEYPEG_DB")
-    os.environ["KEYPEG_DB"] = str(db)
-    port = _free_port()
-    app = create_app(Store(db))
-    # compile the kernels before any test starts (a fresh checkout compiles them once,
-    # which takes longer than a test should wait for one answer)
-    app.state.service.warm_up()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/api/rules", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the keypeg server did not start") from None
-            time.sleep(0.05)  # polling a starting server, not page synchronisation
-    yield url
-    srv.should_exit = True
-    thread.join(timeout=10)
-    if old_db is None:
-        os.environ.pop("KEYPEG_DB", None)
-    else:
-        os.environ["KEYPEG_DB"] = old_db
+    with serve_locally(tmp_path_factory.mktemp("browser") / "keypeg.db") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
