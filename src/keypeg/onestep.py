@@ -25,7 +25,7 @@ from .catalog import ENTROPY_SPELLING_NAMES, TIE_RULES
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import bytes_text, shorten, table_budget
+from .limits import SMALL_SPACE, bytes_text, shorten, table_budget
 from .rules import Rules
 from .space import CodeSpace, require_table
 from .strategy import MAX_DEPTH, Strategy, as_space
@@ -149,7 +149,7 @@ class OneStepStrategy(Strategy):
         scoring = self._scoring(space)
         is_cand = np.zeros(space.size, dtype=np.bool_)
         table_t = _transposed(space)
-        if space.has_table or space.size <= 8192:
+        if space.has_table or space.size <= SMALL_SPACE:
             table = space.table()
             if table is not None:
                 return int(k.choose(
