@@ -1,8 +1,8 @@
 """Game state: the clues so far and the codes that could still be the secret.
 
-A `GameState` is immutable: `state.after(guess, feedback)` returns the next one. Candidates
-carry optional weights (None means all equally likely); hard filtering is the special case
-of 0/1 likelihoods, so a later prior or noise model changes `_update`, not the callers.
+A `GameState` is immutable: `state.after(guess, feedback)` returns the next one. Its belief
+(`keypeg.belief`) holds the candidates and their posterior; plain filtering is the special
+case of a uniform prior and trusted answers.
 
 A history that no secret satisfies raises `InconsistentHistoryError`, whose message names a
 smallest set of clues that cannot all hold and the single clue that, if wrong, explains it.
@@ -16,12 +16,13 @@ smallest set of clues that cannot all hold and the single clue that, if wrong, e
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from .belief import Belief, Exact, Lies, NoiseModel
 from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
@@ -61,7 +62,12 @@ class Clue:
 
 
 class GameState:
-    """The history of a game and the candidates (with optional weights) it leaves."""
+    """The history of a game and its belief: the candidates, and how likely each is.
+
+    By default every code is equally likely and every clue is trusted (plain filtering).
+    `GameState.start(rules, prior=..., noise=...)` starts from a prior over the secrets and
+    a noise model for the answers (see `keypeg.belief`).
+    """
 
     def __init__(
         self,
@@ -70,60 +76,80 @@ class GameState:
         *,
         candidates: np.ndarray | None = None,
         weights: np.ndarray | None = None,
+        belief: Belief | None = None,
     ) -> None:
         self.space = space
         self.history: tuple[Clue, ...] = tuple(history)
-        if candidates is None:
-            candidates, weights = space.all(), weights
+        if belief is None and candidates is not None:
+            belief = Belief(np.asarray(candidates), Exact(), weights)
+        if belief is None:
+            belief = Belief.start(space)
             for clue in self.history:
-                candidates, weights = self._update(candidates, weights, clue)
-            if candidates.size == 0:
-                raise diagnose(space, self.history) or InconsistentHistoryError(
-                    "no code fits these clues."
-                )
-        self.candidates: np.ndarray = candidates
-        self.weights: np.ndarray | None = weights
+                belief = belief.after(space, clue)
+            if belief.candidates.size == 0:
+                raise explain_empty(space, self.history, belief)
+        self.belief = belief
 
     @classmethod
-    def start(cls, rules: Rules | CodeSpace) -> GameState:
-        """Return the state before any guess."""
+    def start(cls, rules: Rules | CodeSpace, *, prior: Any = None,
+              noise: str | NoiseModel | None = None) -> GameState:
+        """Return the state before any guess, with a `prior` over the secrets (None:
+        uniform; "pin", "file:PATH", an array or a callable) and a `noise` model for the
+        answers (None or "exact": trusted; "symmetric:EPS", "per-peg:EPS", "lies:K")."""
         space = rules if isinstance(rules, CodeSpace) else get_space(rules)
-        return cls(space)
+        return cls(space, belief=Belief.start(space, prior, noise))
 
     @classmethod
-    def from_clues(cls, rules: Rules | CodeSpace, clues: Iterable[str | Clue]) -> GameState:
+    def from_clues(cls, rules: Rules | CodeSpace, clues: Iterable[str | Clue], *,
+                   prior: Any = None, noise: str | NoiseModel | None = None) -> GameState:
         """Return the state after `clues` (``Clue`` values or ``GUESS=FEEDBACK`` texts).
 
         Raises `InconsistentHistoryError` with a diagnosis when no code fits them all.
         """
         space = rules if isinstance(rules, CodeSpace) else get_space(rules)
         parsed = [c if isinstance(c, Clue) else Clue.parse(c, space.rules) for c in clues]
-        return cls(space, parsed)
+        if prior is None and noise is None:
+            return cls(space, parsed)
+        state = cls.start(space, prior=prior, noise=noise)
+        for clue in parsed:
+            state = state.after(clue.guess, clue.feedback)
+        return state
 
     @property
     def rules(self) -> Rules:
         """Return the rules of the game."""
         return self.space.rules
 
-    def _update(
-        self, candidates: np.ndarray, weights: np.ndarray | None, clue: Clue
-    ) -> tuple[np.ndarray, np.ndarray | None]:
-        """Return the candidates and weights after one clue (exact feedback: filtering)."""
-        response = self.space.response_index(clue.feedback)
-        keep = self.space.responses(clue.guess.index, candidates) == response
-        return candidates[keep], (None if weights is None else weights[keep])
+    @property
+    def candidates(self) -> np.ndarray:
+        """Return the codes that could still be the secret (indices, ascending)."""
+        return self.belief.candidates
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        """Return the candidates' posterior probabilities, or None when all are equally
+        likely."""
+        return None if self.belief.uniform else self.belief.posterior
+
+    @property
+    def posterior(self) -> np.ndarray:
+        """Return the candidates' posterior probabilities (aligned with `candidates`)."""
+        return self.belief.posterior
+
+    @property
+    def noise(self) -> NoiseModel:
+        """Return the noise model the answers are read with."""
+        return self.belief.noise
 
     def after(self, guess: str | Code, feedback: str | Feedback) -> GameState:
         """Return the state after one more clue; raises `InconsistentHistoryError` with a
         diagnosis when no code is left."""
         clue = Clue.make(guess, feedback, self.rules)
-        candidates, weights = self._update(self.candidates, self.weights, clue)
+        belief = self.belief.after(self.space, clue)
         history = (*self.history, clue)
-        if candidates.size == 0:
-            raise diagnose(self.space, history) or InconsistentHistoryError(
-                "no code fits these clues."
-            )
-        return GameState(self.space, history, candidates=candidates, weights=weights)
+        if belief.candidates.size == 0:
+            raise explain_empty(self.space, history, belief)
+        return GameState(self.space, history, belief=belief)
 
     def play(self, guess: str | Code, secret: str | Code) -> GameState:
         """Return the state after `guess` is scored against `secret`."""
@@ -133,17 +159,31 @@ class GameState:
 
     @property
     def count(self) -> int:
-        """Return how many codes could still be the secret."""
+        """Return how many codes could still be the secret (non-zero posterior)."""
         return int(self.candidates.size)
 
     @property
+    def entropy(self) -> float:
+        """Return the bits of the posterior: the information still missing."""
+        return self.belief.entropy()
+
+    @property
     def bits(self) -> float:
-        """Return the information still missing, in bits (log2 of the count when uniform)."""
-        if self.weights is None:
-            return math.log2(self.count) if self.count else 0.0
-        p = self.weights / self.weights.sum()
-        p = p[p > 0]
-        return float(-(p * np.log2(p)).sum())
+        """Return the information still missing, in bits (log2 of the count when uniform);
+        the same as `entropy`."""
+        return self.belief.entropy()
+
+    def top(self, n: int = 10) -> list[tuple[str, float]]:
+        """Return the `n` most likely secrets with their probabilities, most likely first
+        (ties in code order)."""
+        p = self.posterior
+        order = np.lexsort((self.candidates, -p))[:n]
+        return [(self.space.text(int(self.candidates[i])), float(p[i])) for i in order]
+
+    def doubts(self) -> list[float]:
+        """Return, for each clue, the probability that it was misreported (0 for every
+        clue when the answers are trusted)."""
+        return self.belief.doubts(self.space, self.history)
 
     @property
     def solved(self) -> bool:
@@ -160,6 +200,21 @@ class GameState:
         i = self.space.index(code)
         pos = int(np.searchsorted(self.candidates, i))
         return pos < self.count and int(self.candidates[pos]) == i
+
+
+def explain_empty(space: CodeSpace, history: Sequence[Clue], belief: Belief
+                  ) -> InconsistentHistoryError:
+    """Return the error for a history that leaves no candidate under `belief`'s model."""
+    if isinstance(belief.noise, Lies):
+        k = belief.noise.k
+        return InconsistentHistoryError(
+            f"no code fits these clues even with {k} of them wrong (lies:{k}); at least "
+            f"{k + 1} clues are wrong, or a clue was typed wrongly.")
+    found = diagnose(space, history)
+    if found is not None:
+        return found
+    return InconsistentHistoryError(
+        "no code the prior allows fits these clues (some code with prior weight 0 does).")
 
 
 def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryError | None:
