@@ -164,3 +164,51 @@ def naive_consistent_total(pegs: int, colors: int, first: tuple[int, ...] | None
             parts.setdefault(blackwhite(s, guess), []).append(s)
         stack.extend((part, None) for fb, part in parts.items() if fb != (pegs, 0))
     return total
+
+
+def naive_answers(pegs: int, symbols: int, model: str, repeats: bool = True
+                  ) -> list[tuple[int, ...]]:
+    """Every answer a guess can get against some secret (the allowed answers), sorted."""
+    codes = all_codes(pegs, symbols, repeats)
+    return sorted({score(s, g, model) for s in codes for g in codes})
+
+
+def naive_likelihood(true: tuple[int, ...], reported: tuple[int, ...],
+                     answers: list[tuple[int, ...]], noise: str, eps: float) -> float:
+    """P(reported | true) under a noise model, written out from its definition."""
+    if noise == "exact":
+        return 1.0 if reported == true else 0.0
+    if noise == "symmetric":
+        return 1 - eps if reported == true else eps / (len(answers) - 1)
+    if noise == "per-peg":
+        def raw(a: tuple[int, ...]) -> float:
+            out = 1.0
+            for x, y in zip(true, a, strict=True):
+                out *= 1 - eps if x == y else eps / 2
+            return out
+
+        return raw(reported) / sum(raw(a) for a in answers)
+    raise ValueError(noise)
+
+
+def naive_posterior(codes: list[tuple[int, ...]], prior: list[float],
+                    clues: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], model: str,
+                    noise: str, eps: float, answers: list[tuple[int, ...]]
+                    ) -> dict[tuple[int, ...], float]:
+    """Bayes' rule, one code at a time: P(s | clues) for every code with non-zero mass."""
+    mass = {}
+    for code, p in zip(codes, prior, strict=True):
+        for guess, reported in clues:
+            p *= naive_likelihood(score(code, guess, model), reported, answers, noise, eps)
+        if p > 0:
+            mass[code] = p
+    total = sum(mass.values())
+    return {c: m / total for c, m in mass.items()}
+
+
+def naive_liars(codes: list[tuple[int, ...]],
+                clues: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], model: str,
+                k: int) -> list[tuple[int, ...]]:
+    """The codes that contradict at most k of the clues."""
+    return [c for c in codes
+            if sum(score(c, g, model) != fb for g, fb in clues) <= k]

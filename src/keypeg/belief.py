@@ -161,15 +161,18 @@ def parse_noise(spec: str | NoiseModel | None) -> NoiseModel:
     name, _, arg = text.partition(":")
     if name == "exact" and not arg:
         return Exact()
+    number: float | int | None = None
     try:
-        if name == "symmetric" and arg:
-            return Symmetric(float(arg))
-        if name in ("per-peg", "perpeg") and arg:
-            return PerPeg(float(arg))
-        if name == "lies" and arg:
-            return Lies(int(arg))
+        number = int(arg) if name == "lies" else float(arg)
     except ValueError:
         pass
+    if number is not None:
+        if name == "symmetric":
+            return Symmetric(number)
+        if name in ("per-peg", "perpeg"):
+            return PerPeg(number)
+        if name == "lies":
+            return Lies(int(number))
     raise KeypegError(f"unknown noise model {shorten(spec)!r}; use {NOISE_FORMS}.")
 
 

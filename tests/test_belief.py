@@ -1,0 +1,215 @@
+"""Beliefs: priors, noise models and the posterior, against a plain Bayes update."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from keypeg.belief import Lies, PinPrior, parse_noise, prior_weights
+from keypeg.errors import InconsistentHistoryError, KeypegError
+from keypeg.feedback import Feedback
+from keypeg.game import GameState
+from keypeg.rules import Rules, find_rules
+from keypeg.space import get_space
+from tests import naive
+
+GAMES = [
+    Rules(pegs=3, colors=3),
+    Rules(pegs=2, colors=4),
+    Rules(pegs=3, colors=3, feedback="positional"),
+    Rules(pegs=3, colors=4, repeats=False, feedback="positional"),
+]
+
+
+def fb_text(marks: tuple[int, ...], rules: Rules) -> str:
+    if rules.feedback == "blackwhite":
+        return f"{marks[0]}B{marks[1]}W"
+    return str(Feedback.positional(marks))
+
+
+def code_text(code: tuple[int, ...]) -> str:
+    return "".join(str(x + 1) for x in code)
+
+
+@st.composite
+def histories(draw: st.DrawFn):
+    rules = draw(st.sampled_from(GAMES))
+    codes = naive.all_codes(rules.pegs, rules.symbols, rules.repeats)
+    answers = naive.naive_answers(rules.pegs, rules.symbols, rules.feedback, rules.repeats)
+    noise = draw(st.sampled_from(["exact", "symmetric", "per-peg"]
+                                 if rules.feedback == "positional" else ["exact", "symmetric"]))
+    eps = 0.0 if noise == "exact" else draw(st.sampled_from([0.0, 0.01, 0.2, 0.5]))
+    secret = draw(st.sampled_from(codes))
+    clues = []
+    for _ in range(draw(st.integers(0, 6))):
+        guess = draw(st.sampled_from(codes))
+        reported = naive.score(secret, guess, rules.feedback)
+        if noise != "exact" and draw(st.integers(0, 3)) == 0:
+            reported = draw(st.sampled_from(answers))  # a misreport (maybe the truth)
+        clues.append((guess, reported))
+    prior = draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=len(codes),
+                          max_size=len(codes)).filter(lambda w: sum(w) > 0))
+    return rules, codes, answers, noise, eps, clues, prior
+
+
+@settings(max_examples=120, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(histories(), st.booleans())
+def test_posterior_equals_the_plain_bayes_update(case, uniform):
+    rules, codes, answers, noise, eps, clues, prior = case
+    if uniform:
+        prior = [1.0] * len(codes)
+    want = naive.naive_posterior(codes, prior, clues, rules.feedback, noise, eps, answers)
+    spec = "exact" if noise == "exact" else f"{noise}:{eps}"
+    texts = [f"{code_text(g)}={fb_text(r, rules)}" for g, r in clues]
+    if not want:
+        with pytest.raises(InconsistentHistoryError):
+            GameState.from_clues(rules, texts, prior=None if uniform else np.array(prior),
+                                 noise=spec)
+        return
+    state = GameState.from_clues(rules, texts, prior=None if uniform else np.array(prior),
+                                 noise=spec)
+    space = state.space
+    got = {tuple(int(x) for x in space.codes[i]): float(p)
+           for i, p in zip(state.candidates, state.posterior, strict=True) if p > 0}
+    assert set(got) == set(want)
+    for code, p in want.items():
+        assert got[code] == pytest.approx(p, rel=1e-9, abs=1e-300)
+    assert state.entropy == pytest.approx(-sum(p * math.log2(p) for p in want.values()))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(histories(), st.integers(0, 2))
+def test_lies_keep_the_codes_that_contradict_at_most_k_clues(case, k):
+    rules, codes, _answers, _noise, _eps, clues, _prior = case
+    want = naive.naive_liars(codes, clues, rules.feedback, k)
+    texts = [f"{code_text(g)}={fb_text(r, rules)}" for g, r in clues]
+    if not want:
+        with pytest.raises(InconsistentHistoryError, match=f"lies:{k}"):
+            GameState.from_clues(rules, texts, noise=f"lies:{k}")
+        return
+    state = GameState.from_clues(rules, texts, noise=f"lies:{k}")
+    space = state.space
+    assert [tuple(int(x) for x in space.codes[i]) for i in state.candidates] == want
+
+
+def test_eps_zero_and_exact_are_todays_filtering():
+    classic = find_rules("classic")
+    clues = ["1122=1B1W", "3456=0B2W", "1345=1B1W"]
+    plain = GameState.from_clues(classic, clues)
+    for noise in ("exact", "symmetric:0", "lies:0"):
+        state = GameState.from_clues(classic, clues, noise=noise)
+        assert np.array_equal(state.candidates, plain.candidates), noise
+        assert state.entropy == pytest.approx(plain.bits)
+    assert plain.weights is None and plain.doubts() == [0.0, 0.0, 0.0]
+
+
+def test_lies_find_the_secret_and_name_the_wrong_clue():
+    """Secret 1234; the third answer is misreported. With lies:1 the secret stays, and the
+    clue with the most doubt is the wrong one."""
+    classic = find_rules("classic")
+    truth = [("1122", "1234"), ("3456", "1234"), ("1314", "1234"), ("2142", "1234"),
+             ("4231", "1234"), ("1243", "1234")]
+    state = GameState.start(classic, noise="lies:1")
+    from keypeg.feedback import score
+    from keypeg.codes import Code
+
+    for i, (guess, secret) in enumerate(truth):
+        fb = score(Code.parse(secret, classic).symbols, Code.parse(guess, classic).symbols,
+                   classic)
+        text = str(fb) if i != 2 else "0B0W"  # the lie
+        state = state.after(guess, text)
+    assert state.is_candidate("1234")
+    doubts = state.doubts()
+    assert max(range(len(doubts)), key=doubts.__getitem__) == 2
+    with pytest.raises(InconsistentHistoryError, match="even with 0 of them wrong"):
+        GameState.from_clues(classic, ["1122=1B1W", "1122=0B0W"], noise="lies:0")
+
+
+def test_top_and_posterior_under_a_prior():
+    bulls = find_rules("bulls")
+    state = GameState.start(bulls, prior="pin")
+    top = state.top(3)
+    assert top[0][0] in ("0123", "1234", "9876", "6789")  # runs weigh most among distinct
+    assert sum(p for _, p in state.top(10**6)) == pytest.approx(1.0)
+    assert state.entropy < math.log2(5040)
+
+
+def test_pin_prior_features():
+    pin = PinPrior()
+    assert pin.features([0, 0, 0, 0]) == ["same"]
+    assert pin.features([1, 2, 3, 4]) == ["run"]
+    assert pin.features([9, 8, 7, 6]) == ["run"]
+    assert pin.features([1, 2, 1, 2]) == ["pairs", "date"]  # 12 Dec / Dec 12
+    assert "year" in pin.features([1, 9, 8, 4])
+    assert "date" in pin.features([2, 5, 1, 2]) and "date" not in pin.features([3, 2, 1, 3])
+    assert "keypad" in pin.features([2, 5, 8, 0]) and "keypad" in pin.features([1, 4, 7])
+    assert pin.weight([0, 0, 0, 0]) == pin.same
+    assert PinPrior(year=20).weight([1, 9, 8, 5]) == 20  # 1985: a year, no other feature
+    assert PinPrior(same=2, keypad=3).weight([5, 5, 5]) == 2
+
+
+@pytest.mark.parametrize("text,message", [
+    ("symmetric:1", "0 <= EPS < 1"),
+    ("symmetric:-0.1", "0 <= EPS < 1"),
+    ("symmetric:x", "unknown noise"),
+    ("lies:-1", "K >= 0"),
+    ("lies", "unknown noise"),
+    ("gaussian:0.1", "unknown noise"),
+])
+def test_bad_noise_is_one_sentence(text, message):
+    with pytest.raises(KeypegError, match=message):
+        parse_noise(text)
+
+
+def test_per_peg_needs_positional_feedback():
+    with pytest.raises(KeypegError, match="positional"):
+        GameState.start(find_rules("classic"), noise="per-peg:0.1")
+
+
+def test_prior_files(tmp_path):
+    classic = find_rules("classic")
+    space = get_space(classic)
+    good = tmp_path / "prior.csv"
+    good.write_text("code,weight\n1122,3\n3456,1\n")
+    w = prior_weights(space, f"file:{good}")
+    assert w[space.index("1122")] == pytest.approx(0.75) and np.count_nonzero(w) == 2
+    state = GameState.start(classic, prior=f"file:{good}")
+    assert state.count == 2 and state.top(1) == [("1122", 0.75)]
+    for body, message in [("1129,1\n", "unknown symbol"), ("1122,-1\n", "negative"),
+                          ("1122,0\n", "weight 0"), ("1122\n", "one code and its weight"),
+                          ("1122,abc\n", "line 1")]:
+        bad = tmp_path / "bad.csv"
+        bad.write_text(body)
+        with pytest.raises(KeypegError, match=message):
+            prior_weights(space, f"file:{bad}")
+    with pytest.raises(KeypegError, match="does not exist"):
+        prior_weights(space, f"file:{tmp_path / 'nope.csv'}")
+    with pytest.raises(KeypegError, match="digit games"):
+        prior_weights(space, "pin")
+    with pytest.raises(KeypegError, match="unknown prior"):
+        prior_weights(space, "zipf")
+
+
+def test_a_prior_that_excludes_every_fitting_code():
+    classic = find_rules("classic")
+    only = np.zeros(1296)
+    only[0] = 1.0  # only 1111
+    with pytest.raises(InconsistentHistoryError, match="prior"):
+        GameState.from_clues(classic, ["1122=0B0W"], prior=only)
+
+
+def test_noise_survives_a_contradiction():
+    classic = find_rules("classic")
+    with pytest.raises(InconsistentHistoryError):
+        GameState.from_clues(classic, ["1122=1B1W", "1122=0B0W"])
+    state = GameState.from_clues(classic, ["1122=1B1W", "1122=0B0W"], noise="symmetric:0.05")
+    doubts = state.doubts()
+    assert state.count == 1296 and sum(doubts) >= 1 - 1e-9  # every code breaks one of them
+    assert all(0 < d < 1 for d in doubts)
+    assert isinstance(parse_noise("lies:2"), Lies)
