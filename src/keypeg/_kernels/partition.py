@@ -39,3 +39,12 @@ def counts_positional(codes, packed, lut, probes, cands, out):  # pragma: no cov
         g = probes[i]
         for j in range(cands.shape[0]):
             out[i, lut[raw_positional(codes, packed, g, cands[j])]] += 1
+
+
+@jit_parallel
+def masses(outcomes, weights, out):  # pragma: no cover - compiled
+    """out[e, r] += the weight of every hypothesis h with outcomes[e, h] == r (out zeroed
+    by the caller): the probability mass of each part, for each experiment."""
+    for e in prange(outcomes.shape[0]):
+        for h in range(outcomes.shape[1]):
+            out[e, outcomes[e, h]] += weights[h]
