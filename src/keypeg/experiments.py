@@ -71,13 +71,24 @@ def scores(outcomes: np.ndarray, prior: np.ndarray, score: str = "information", 
            ) -> np.ndarray:
     """Return each experiment's score (higher is better; see the module docstring).
     `prior` need not be normalised. Raises `KeypegError` for an unknown score."""
-    if score not in SCORES:
-        raise KeypegError(f"unknown score {score!r}; choose one of: {', '.join(SCORES)}.")
+    return score_masses(_masses(outcomes, prior, likelihood, n_outcomes), score,
+                        likelihood=likelihood)
+
+
+def _masses(outcomes: np.ndarray, prior: np.ndarray, likelihood: np.ndarray | None,
+            n_outcomes: int | None) -> np.ndarray:
     total = float(np.sum(prior))
     if not total > 0:
         raise KeypegError("the prior gives every hypothesis weight 0.")
     R = likelihood.shape[0] if likelihood is not None else n_outcomes
-    m = masses(outcomes, np.asarray(prior, dtype=np.float64) / total, R)
+    return masses(outcomes, np.asarray(prior, dtype=np.float64) / total, R)
+
+
+def score_masses(m: np.ndarray, score: str, *, likelihood: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """Return the scores of experiments whose part masses are `m` (see `masses`)."""
+    if score not in SCORES:
+        raise KeypegError(f"unknown score {score!r}; choose one of: {', '.join(SCORES)}.")
     if score == "maxmass":
         return -m.max(axis=1)
     if score == "expmass":
@@ -92,15 +103,20 @@ def scores(outcomes: np.ndarray, prior: np.ndarray, score: str = "information", 
     return h_r - m @ noise
 
 
+def best(s: np.ndarray, wins: np.ndarray | None = None) -> int:
+    """Return the index of the best score `s`, ties (within `TIE`) to the largest `wins`
+    (the probability of winning now), then to the first."""
+    tied = np.flatnonzero(s >= s.max() - TIE * max(1.0, abs(float(s.max()))))
+    if wins is None or tied.size == 1:
+        return int(tied[0])
+    return int(tied[int(np.argmax(wins[tied]))])
+
+
 def choose(outcomes: np.ndarray, prior: np.ndarray, score: str = "information", *,
            likelihood: np.ndarray | None = None, win: int | None = None,
            n_outcomes: int | None = None) -> int:
     """Return the index of the best experiment by `score`, ties to the experiment most
     likely to win now (outcome `win`), then to the first."""
-    s = scores(outcomes, prior, score, likelihood=likelihood, n_outcomes=n_outcomes)
-    tied = np.flatnonzero(s >= s.max() - TIE * max(1.0, abs(float(s.max()))))
-    if win is None or tied.size == 1:
-        return int(tied[0])
-    p = np.asarray(prior, dtype=np.float64)
-    wins = (outcomes[tied] == win) @ p
-    return int(tied[int(np.argmax(wins))])
+    m = _masses(outcomes, prior, likelihood, n_outcomes)
+    return best(score_masses(m, score, likelihood=likelihood),
+                None if win is None else m[:, win])

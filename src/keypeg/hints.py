@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from . import experiments
+from .belief import Lies, likelihood
 from .codes import Code
 from .errors import LimitExceededError
 from .game import GameState
@@ -48,12 +50,14 @@ DEFAULT_STRENGTH = ("entropy", "parts", "expsize", "maxsize", "consistent", "ran
 
 @dataclass(frozen=True)
 class StrategyHint:
-    """What one strategy would play next, and the largest part that guess leaves."""
+    """What one strategy would play next, and the largest part that guess leaves (with a
+    belief: also the probability that the guess is the secret)."""
 
     name: str
     guess: str
     largest_part: int
     possible: bool
+    chance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,11 @@ class Hint:
     approximate: bool = False
     note: str | None = None
     solved: bool = False
+    #: With a prior or noise: the most likely secrets with their probabilities, and for
+    #: each clue the probability that it was misreported.
+    likely: list[tuple[str, float]] | None = None
+    doubts: list[float] | None = None
+    noise: str = "exact"
 
     @property
     def recommended(self) -> StrategyHint | None:
@@ -87,16 +96,25 @@ class Hint:
         """Return the hint as the web API sends it."""
 
         def row(s: StrategyHint | None) -> dict[str, Any] | None:
-            return None if s is None else {"name": s.name, "guess": s.guess,
-                                           "largest_part": s.largest_part,
-                                           "possible": s.possible}
+            if s is None:
+                return None
+            out = {"name": s.name, "guess": s.guess, "largest_part": s.largest_part,
+                   "possible": s.possible}
+            if s.chance is not None:
+                out["chance"] = round(s.chance, 6)
+            return out
 
-        return {"candidates": self.count, "bits": round(self.bits, 3),
-                "list": self.candidates, "solved": self.solved,
-                "recommended": row(self.recommended),
-                "strategies": [row(s) for s in self.strategies],
-                "optimal": row(self.optimal), "optimal_note": self.optimal_note,
-                "approximate": self.approximate, "note": self.note}
+        out = {"candidates": self.count, "bits": round(self.bits, 3),
+               "list": self.candidates, "solved": self.solved,
+               "recommended": row(self.recommended),
+               "strategies": [row(s) for s in self.strategies],
+               "optimal": row(self.optimal), "optimal_note": self.optimal_note,
+               "approximate": self.approximate, "note": self.note, "noise": self.noise}
+        if self.likely is not None:
+            out["likely"] = [{"code": c, "probability": round(p, 6)} for c, p in self.likely]
+        if self.doubts is not None:
+            out["doubts"] = [round(d, 6) for d in self.doubts]
+        return out
 
 
 # ----------------------------------------------------------------------------- strength
@@ -184,8 +202,15 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
     guess (strongest first, exact when cheap, else among sampled candidates), and the
     optimal guess when it can be found within `optimal_seconds`."""
     listed = state.candidate_texts() if state.count <= list_limit else None
+    plain = state.belief.uniform and state.noise.hard and not isinstance(state.noise, Lies)
+    extra: dict[str, Any] = {}
+    if not plain:
+        extra = {"likely": state.top(LIKELY_SHOWN), "doubts": state.doubts(),
+                 "noise": str(state.noise)}
     if not strategies or state.solved:
-        return Hint(state.count, state.bits, listed, solved=state.solved)
+        return Hint(state.count, state.bits, listed, solved=state.solved, **extra)
+    if not plain:
+        return _belief_hint(state, listed, optimal_seconds, extra)
     rows = []
     approximate = False
     for name in strength_order(state.rules):
@@ -199,3 +224,84 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
                 f"among {HINT_SAMPLE} of them picked at random (approximate); exact advice "
                 "comes once fewer codes remain.")
     return Hint(state.count, state.bits, listed, rows, best, note, approximate, text)
+
+
+# ----------------------------------------------------------------------------- beliefs
+#: Most likely secrets listed in a hint under a prior or noise.
+LIKELY_SHOWN = 10
+#: Rows of a hint under a belief: the row name and the experiment score it plays by.
+BELIEF_SCORES = (("information", "information"), ("entropy", "entropy"),
+                 ("expsize", "expmass"), ("maxsize", "maxmass"), ("parts", "parts"))
+
+
+def belief_probes(state: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Return (probes, candidates, their weights, approximate) for choosing a guess under
+    the state's belief: every code against every candidate while that is cheap; else the
+    likeliest candidates and random codes as probes (and, past the budget again, the
+    likeliest and random candidates), labelled approximate."""
+    space = state.space
+    cands, w = state.candidates, state.posterior
+    if space.size * cands.size <= EXACT_HINT_WORK:
+        return space.all(), cands, w, False
+    rng = np.random.default_rng(len(state.history))
+    order = np.argsort(-w, kind="stable")
+    half = HINT_SAMPLE // 2
+    probes = np.unique(np.concatenate([
+        cands[order[:half]], rng.choice(space.size, size=min(half, space.size),
+                                        replace=False)])).astype(np.int32)
+    limit = max(1, EXACT_HINT_WORK // probes.size)
+    if cands.size > limit:
+        keep = np.unique(np.concatenate([
+            order[: limit // 2],
+            rng.choice(cands.size, size=limit - limit // 2, replace=False, p=w)]))
+        cands, w = cands[keep], w[keep] / w[keep].sum()
+    return probes, cands, w, True
+
+
+def belief_choices(state: GameState, names: Sequence[str] | None = None
+                   ) -> tuple[dict[str, int], bool]:
+    """Return each belief score's chosen guess (code index) and whether the choice was
+    made among sampled probes. Scores: see `BELIEF_SCORES` (and `keypeg.experiments`)."""
+    space = state.space
+    probes, cands, w, approximate = belief_probes(state)
+    outcomes = space.block(probes, cands)
+    lik = None if state.noise.hard else likelihood(space, state.noise)
+    m = experiments.masses(outcomes, w, space.n_responses)
+    wins = m[:, space.win]
+    wanted = dict(BELIEF_SCORES)
+    out = {}
+    for name in names or list(wanted):
+        s = experiments.score_masses(m, wanted[name], likelihood=lik)
+        out[name] = int(probes[experiments.best(s, wins)])
+    return out, approximate
+
+
+def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: float,
+                 extra: dict[str, Any]) -> Hint:
+    """The hint under a prior or noise: guesses by probability mass and information."""
+    chosen, approximate = belief_choices(state)
+    p = state.posterior
+    rows = []
+    for name, index in chosen.items():
+        rows.append(_belief_row(state, name, index, p))
+    likeliest = int(state.candidates[int(np.lexsort((state.candidates, -p))[0])])
+    rows.append(_belief_row(state, "likeliest", likeliest, p))
+    best, note = None, None
+    if state.noise.hard and not isinstance(state.noise, Lies):
+        best, note = optimal_hint(state, seconds=optimal_seconds)
+    else:
+        note = ("the best possible guess is worked out for trusted answers only; with "
+                "doubtful answers, information gain leads.")
+    text = None
+    if approximate:
+        text = (f"{plural(state.count, 'code')} still possible: each score chose among "
+                f"{HINT_SAMPLE} sampled guesses (approximate).")
+    return Hint(state.count, state.bits, listed, rows, best, note, approximate, text,
+                **extra)
+
+
+def _belief_row(state: GameState, name: str, index: int, p: np.ndarray) -> StrategyHint:
+    pos = int(np.searchsorted(state.candidates, index))
+    possible = pos < state.count and int(state.candidates[pos]) == index
+    return StrategyHint(name, state.space.text(index), largest_part(state, index), possible,
+                        float(p[pos]) if possible else 0.0)
