@@ -34,6 +34,7 @@ underflow.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
 from collections.abc import Callable, Sequence
@@ -162,10 +163,8 @@ def parse_noise(spec: str | NoiseModel | None) -> NoiseModel:
     if name == "exact" and not arg:
         return Exact()
     number: float | int | None = None
-    try:
+    with contextlib.suppress(ValueError):
         number = int(arg) if name == "lies" else float(arg)
-    except ValueError:
-        pass
     if number is not None:
         if name == "symmetric":
             return Symmetric(number)

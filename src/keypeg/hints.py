@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from . import experiments
-from .belief import Lies, likelihood
+from .bayes import belief_choices
+from .belief import Lies
 from .codes import Code
 from .errors import LimitExceededError
 from .game import GameState
@@ -229,53 +229,6 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
 # ----------------------------------------------------------------------------- beliefs
 #: Most likely secrets listed in a hint under a prior or noise.
 LIKELY_SHOWN = 10
-#: Rows of a hint under a belief: the row name and the experiment score it plays by.
-BELIEF_SCORES = (("information", "information"), ("entropy", "entropy"),
-                 ("expsize", "expmass"), ("maxsize", "maxmass"), ("parts", "parts"))
-
-
-def belief_probes(state: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    """Return (probes, candidates, their weights, approximate) for choosing a guess under
-    the state's belief: every code against every candidate while that is cheap; else the
-    likeliest candidates and random codes as probes (and, past the budget again, the
-    likeliest and random candidates), labelled approximate."""
-    space = state.space
-    cands, w = state.candidates, state.posterior
-    if space.size * cands.size <= EXACT_HINT_WORK:
-        return space.all(), cands, w, False
-    rng = np.random.default_rng(len(state.history))
-    order = np.argsort(-w, kind="stable")
-    half = HINT_SAMPLE // 2
-    probes = np.unique(np.concatenate([
-        cands[order[:half]], rng.choice(space.size, size=min(half, space.size),
-                                        replace=False)])).astype(np.int32)
-    limit = max(1, EXACT_HINT_WORK // probes.size)
-    if cands.size > limit:
-        keep = np.unique(np.concatenate([
-            order[: limit // 2],
-            rng.choice(cands.size, size=limit - limit // 2, replace=False, p=w)]))
-        cands, w = cands[keep], w[keep] / w[keep].sum()
-    return probes, cands, w, True
-
-
-def belief_choices(state: GameState, names: Sequence[str] | None = None
-                   ) -> tuple[dict[str, int], bool]:
-    """Return each belief score's chosen guess (code index) and whether the choice was
-    made among sampled probes. Scores: see `BELIEF_SCORES` (and `keypeg.experiments`)."""
-    space = state.space
-    probes, cands, w, approximate = belief_probes(state)
-    outcomes = space.block(probes, cands)
-    lik = None if state.noise.hard else likelihood(space, state.noise)
-    m = experiments.masses(outcomes, w, space.n_responses)
-    wins = m[:, space.win]
-    wanted = dict(BELIEF_SCORES)
-    out = {}
-    for name in names or list(wanted):
-        s = experiments.score_masses(m, wanted[name], likelihood=lik)
-        out[name] = int(probes[experiments.best(s, wins)])
-    return out, approximate
-
-
 def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: float,
                  extra: dict[str, Any]) -> Hint:
     """The hint under a prior or noise: guesses by probability mass and information."""

@@ -1,0 +1,141 @@
+"""Playing under a belief: guesses chosen by probability mass or by information gain
+(seed 003, sections 7-9), for hints, for the Bayesian player and for evaluations.
+
+The state's belief (a prior, a noise model) gives each candidate its probability; every
+allowed probe is scored on how it splits that probability (`keypeg.experiments`), while
+that is cheap, and otherwise among sampled probes (labelled approximate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import experiments
+from .belief import likelihood
+from .codes import Code
+from .errors import KeypegError, LimitExceededError
+from .game import GameState
+from .limits import EXACT_HINT_WORK, HINT_SAMPLE, MAX_GUESSES_PER_GAME
+from .rules import Rules
+from .space import CodeSpace
+from .strategy import Strategy, as_space
+from .tree import DecisionTree
+
+#: Rows of a hint under a belief: the row name and the experiment score it plays by.
+BELIEF_SCORES = (("information", "information"), ("entropy", "entropy"),
+                 ("expsize", "expmass"), ("maxsize", "maxmass"), ("parts", "parts"))
+
+
+def belief_probes(state: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Return (probes, candidates, their weights, approximate) for choosing a guess under
+    the state's belief: every code against every candidate while that is cheap; else the
+    likeliest candidates and random codes as probes (and, past the budget again, the
+    likeliest and random candidates), labelled approximate."""
+    space = state.space
+    cands, w = state.candidates, state.posterior
+    if space.size * cands.size <= EXACT_HINT_WORK:
+        return space.all(), cands, w, False
+    rng = np.random.default_rng(len(state.history))
+    order = np.argsort(-w, kind="stable")
+    half = HINT_SAMPLE // 2
+    probes = np.unique(np.concatenate([
+        cands[order[:half]], rng.choice(space.size, size=min(half, space.size),
+                                        replace=False)])).astype(np.int32)
+    limit = max(1, EXACT_HINT_WORK // probes.size)
+    if cands.size > limit:
+        keep = np.unique(np.concatenate([
+            order[: limit // 2],
+            rng.choice(cands.size, size=limit - limit // 2, replace=False, p=w)]))
+        cands, w = cands[keep], w[keep] / w[keep].sum()
+    return probes, cands, w, True
+
+
+def belief_choices(state: GameState, names: Sequence[str] | None = None
+                   ) -> tuple[dict[str, int], bool]:
+    """Return each belief score's chosen guess (code index) and whether the choice was
+    made among sampled probes. Scores: see `BELIEF_SCORES` (and `keypeg.experiments`)."""
+    space = state.space
+    probes, cands, w, approximate = belief_probes(state)
+    outcomes = space.block(probes, cands)
+    lik = None if state.noise.hard else likelihood(space, state.noise)
+    m = experiments.masses(outcomes, w, space.n_responses)
+    wins = m[:, space.win]
+    wanted = dict(BELIEF_SCORES)
+    out = {}
+    for name in names or list(wanted):
+        s = experiments.score_masses(m, wanted[name], likelihood=lik)
+        out[name] = int(probes[experiments.best(s, wins)])
+    return out, approximate
+
+
+
+
+class BeliefStrategy(Strategy):
+    """Play the guess that scores best under the state's belief: `score` is one of
+    information (the default), entropy, expsize, maxsize, parts. With a uniform prior and
+    trusted answers it plays like the one-step strategy of the same name (up to ties)."""
+
+    def __init__(self, score: str = "information") -> None:
+        if score not in dict(BELIEF_SCORES):
+            raise KeypegError(f"unknown belief score {score!r}; choose one of: "
+                              f"{', '.join(dict(BELIEF_SCORES))}.")
+        self.score = score
+        self.name = f"bayes-{score}"
+
+    def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
+        if candidates.size == 1:
+            return int(candidates[0])
+        state = GameState(space, candidates=candidates)
+        return belief_choices(state, [self.score])[0][self.score]
+
+    def next_guess(self, state: GameState) -> Code:
+        if state.solved:
+            raise KeypegError("the game is already solved.")
+        if state.count == 1:
+            return state.space.code(int(state.candidates[0]))
+        return state.space.code(belief_choices(state, [self.score])[0][self.score])
+
+    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+        """Return the tree of this player against every candidate of `state` (the whole
+        space by default) when the answers are true, whatever noise the belief assumes:
+        each node's guess is chosen under the belief its answers so far give."""
+        space = as_space(rules)
+        state = state or GameState.start(space)
+        return belief_walk(self, space, state)
+
+
+def belief_walk(strategy: BeliefStrategy, space: CodeSpace, state: GameState
+                ) -> DecisionTree:
+    """Play `strategy` against every candidate of `state`, the answers being true; the
+    belief (prior, noise) is updated with each answer as the player would. A player that
+    assumes noise keeps unlikely codes and may need more guesses; a secret it never
+    guesses within `MAX_GUESSES_PER_GAME` raises `LimitExceededError`."""
+    guess_l: list[int] = []
+    parent_l: list[int] = []
+    response_l: list[int] = []
+    depth_l: list[int] = []
+    size_l: list[int] = []
+    secrets = state.candidates
+    stack = [(state, secrets, -1, -1, len(state.history) + 1)]
+    while stack:
+        node, left, par, resp, depth = stack.pop()
+        if depth > MAX_GUESSES_PER_GAME:
+            raise LimitExceededError(f"{strategy.label} needs over "
+                                     f"{MAX_GUESSES_PER_GAME} guesses here.")
+        g = strategy.next_guess(node).index
+        me = len(guess_l)
+        guess_l.append(g)
+        parent_l.append(par)
+        response_l.append(resp)
+        depth_l.append(depth)
+        size_l.append(left.size)
+        parts = space.partition(g, left)
+        for r in sorted(parts, reverse=True):
+            if r != space.win:
+                child = node.after(space.code(g), space.feedback(r))
+                stack.append((child, parts[r], me, r, depth + 1))
+    as32 = lambda xs: np.asarray(xs, dtype=np.int32)  # noqa: E731
+    return DecisionTree(space.rules, strategy.label, as32(guess_l), as32(parent_l),
+                        as32(response_l), as32(depth_l), as32(size_l))
