@@ -462,6 +462,41 @@ class Belief:
         return out
 
 
+#: With `Lies(k)`, the chance that the answering side lies on a given answer while it still
+#: may (it lies at most k times in a game).
+LIE_CHANCE = 0.15
+
+
+def misreport(space: CodeSpace, model: NoiseModel, true: int, rng: np.random.Generator,
+              lies_left: int = 0) -> int:
+    """Return the answer a noisy answering side reports when the true answer is `true`
+    (answer indices), drawn from the model: a probabilistic model draws from ``L[true]``;
+    `Lies` lies with `LIE_CHANCE` while `lies_left` > 0, as a uniformly chosen other answer.
+    A win is never misreported, and a false win is never reported (the game would end)."""
+    win = space.win
+    if true == win or model.hard and not isinstance(model, Lies):
+        return true
+    R = space.n_responses
+    others = [r for r in range(R) if r not in (win, true)]
+    if isinstance(model, Lies):
+        if lies_left > 0 and others and rng.random() < LIE_CHANCE:
+            return int(rng.choice(others))
+        return true
+    p = _likelihood(space, model)[true].copy()
+    p[win] = 0.0
+    return int(rng.choice(R, p=p / p.sum()))
+
+
+def draw_secret(space: CodeSpace, prior: Any, seed: int | None) -> int:
+    """Return a secret drawn from the prior (uniform when None), reproducibly for a seed."""
+    import random
+
+    w = prior_weights(space, prior)
+    if w is None:
+        return random.Random(seed).randrange(space.size)
+    return int(np.random.default_rng(seed).choice(space.size, p=w))
+
+
 _LIKELIHOODS: dict[tuple[NoiseModel, Any], np.ndarray] = {}
 
 
@@ -488,6 +523,8 @@ __all__ = [
     "PinPrior",
     "Symmetric",
     "likelihood",
+    "misreport",
+    "draw_secret",
     "parse_noise",
     "prior_weights",
 ]

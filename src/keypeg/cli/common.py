@@ -109,6 +109,20 @@ def build_rules(
     return rules if max_guesses is None else rules.with_max_guesses(max_guesses)
 
 
+PriorOption = Annotated[
+    str | None,
+    typer.Option("--prior", help="Prior over the secrets: uniform (default), pin (how people "
+                 "choose digit PINs; pin:year=20,same=100 changes a feature's weight), or "
+                 "file:PATH (CSV code,weight; unlisted codes weigh 0)."),
+]
+NoiseOption = Annotated[
+    str | None,
+    typer.Option("--noise", help="How the answers may be wrong: exact (default), "
+                 "symmetric:EPS (wrong with probability EPS), per-peg:EPS (each "
+                 "green/amber/gray mark), or lies:K (at most K wrong answers)."),
+]
+
+
 def check_output_path(path: Path | None, option: str) -> None:
     """Raise `KeypegError` at once (before any work) unless `path` can be written: its
     folder exists and it is not itself a folder."""

@@ -7,23 +7,27 @@ from typing import Annotated
 import typer
 
 from ..rules import Rules
-from .common import command
+from .common import NoiseOption, PriorOption, command
 
 
 @command
 def play(
     rules: Rules,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for the secret.")] = None,
+    prior: PriorOption = None,
+    noise: NoiseOption = None,
 ) -> None:
-    """Break a secret the computer picked. Type a code, 'hint', 'give up' or 'quit'."""
+    """Break a secret the computer picked (from --prior); with --noise its answers are
+    sometimes wrong. Type a code, 'hint', 'give up' or 'quit'."""
     from .sessions import play_game
 
-    play_game(rules, seed)
+    play_game(rules, seed, prior, noise)
 
 
 @command
-def assist(rules: Rules) -> None:
-    """Follow a game on a real board: enter guesses and feedback, see what is possible."""
+def assist(rules: Rules, prior: PriorOption = None, noise: NoiseOption = None) -> None:
+    """Follow a game on a real board: enter guesses and feedback, see what is possible.
+    With --noise (e.g. symmetric:0.05, lies:1) a wrong clue does not end the game."""
     from .sessions import assist_game
 
-    assist_game(rules)
+    assist_game(rules, prior, noise)

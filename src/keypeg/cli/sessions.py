@@ -2,10 +2,12 @@
 `keypeg assist` (you play on a real board and keypeg follows along). Loaded only when a
 session starts (the command definitions in `interactive` stay light for --help)."""
 
-import random
+from collections.abc import Sequence
 
+import numpy as np
 from rich.table import Table
 
+from ..belief import Lies, draw_secret, misreport
 from ..codes import Code, allowed_text
 from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import score
@@ -13,7 +15,6 @@ from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules, rules_name
-from ..space import CodeSpace
 from .common import ask, console, load_space
 
 QUIT_WORDS = {"quit", "q", "exit"}
@@ -26,13 +27,14 @@ def thinking_hint(state: GameState, **options: object) -> Hint:
         return hint(state, **options)  # type: ignore[arg-type]
 
 
-def print_hint(h: Hint) -> None:
+def print_hint(h: Hint, history: Sequence[Clue] = ()) -> None:
     """Print a hint: count, bits, the candidates when few, the recommended guess, then each
-    strategy's guess, strongest first."""
+    strategy's guess, strongest first (clues named from `history`)."""
     console.print(f"  [bold]{plural(h.count, 'code')}[/] still possible, "
                   f"{h.bits:.2f} bits missing.")
-    if h.candidates is not None:
+    if h.candidates is not None and h.likely is None:
         console.print("  possible: " + " ".join(h.candidates))
+    print_belief(h, history)
     best = h.recommended
     if best is not None:
         why = "the best possible guess" if best is h.optimal else f"{best.name}'s guess"
@@ -53,6 +55,18 @@ def print_hint(h: Hint) -> None:
         console.print(f"  [dim]{h.note}[/]")
 
 
+def print_belief(h: Hint, history: Sequence[Clue] = ()) -> None:
+    """Under a prior or noise: the likeliest secrets, and how doubtful each clue is."""
+    if h.likely is not None:
+        console.print("  most likely: " + ", ".join(f"{c} {p:.1%}" for c, p in h.likely[:6]))
+    if h.doubts and max(h.doubts) >= 0.005:
+        shown = ", ".join(f"{i + 1}: {d:.0%}" for i, d in enumerate(h.doubts))
+        worst = max(range(len(h.doubts)), key=h.doubts.__getitem__)
+        named = f" ({history[worst]})" if worst < len(history) else ""
+        console.print(f"  chance each clue was misreported: {shown}; the likeliest wrong "
+                      f"one is clue {worst + 1}{named}, at {h.doubts[worst]:.0%}.")
+
+
 def print_cut(state: GameState, words: list[str]) -> None:
     """Print how a guess would cut the candidates ('cut CODE')."""
     if len(words) != 2:
@@ -66,21 +80,44 @@ def print_cut(state: GameState, words: list[str]) -> None:
 
 
 def print_state_line(state: GameState) -> None:
-    console.print(f"  {plural(state.count, 'code')} still possible, "
-                  f"{state.bits:.2f} bits missing.")
+    if state.belief.uniform:
+        console.print(f"  {plural(state.count, 'code')} still possible, "
+                      f"{state.bits:.2f} bits missing.")
+        return
+    code, p = state.top(1)[0]
+    console.print(f"  {plural(state.count, 'code')} possible, {state.entropy:.2f} bits "
+                  f"missing; most likely {code} ({p:.1%}).")
 
 
-def play_game(rules: Rules, seed: int | None) -> None:
-    """Play one game in the terminal: the computer picks a secret, the person guesses."""
+def _confess(wrong: list[tuple[int, str, str]]) -> None:
+    """After a noisy game: say which answers were wrong."""
+    for turn, reported, true in wrong:
+        console.print(f"  [yellow]answer {turn} was wrong:[/] I said {reported}, the truth "
+                      f"was {true}.")
+
+
+def play_game(rules: Rules, seed: int | None, prior: str | None = None,
+              noise: str | None = None) -> None:
+    """Play one game in the terminal: the computer picks a secret (from the prior, when
+    given), the person guesses; with a noise model the computer's answers are sometimes
+    wrong, as the model says, and the hints take that into account."""
     check_seed(seed)
     space = load_space(rules)
-    secret = space.code(random.Random(seed).randrange(space.size))
-    state = GameState.start(space)
+    state = GameState.start(space, prior=prior, noise=noise)  # checks both first
+    secret = space.code(draw_secret(space, prior, seed))
+    model = state.noise
+    rng = np.random.default_rng(None if seed is None else seed + 1)
+    lies_left = model.k if isinstance(model, Lies) else 0
+    wrong: list[tuple[int, str, str]] = []  # (turn, reported, true)
     limit = rules.max_guesses
     console.print(
         f"[bold]{rules_name(rules)}[/]: {rules.describe()}. I picked a secret among "
-        f"{space.size:,} codes ({allowed_text(rules)})."
+        f"{space.size:,} codes ({allowed_text(rules)})"
+        + (f", drawn from the prior {prior}" if prior else "") + "."
     )
+    if not model.hard or isinstance(model, Lies):
+        console.print(f"[yellow]My answers may be wrong ({model}); a win is always "
+                      "reported truly.[/]")
     console.print(
         "Type a guess like "
         f"{space.text(0 if space.size == 1 else min(space.size - 1, 7))}, or 'hint', "
@@ -90,6 +127,7 @@ def play_game(rules: Rules, seed: int | None) -> None:
         turn = len(state.history) + 1
         if limit is not None and turn > limit:
             console.print(f"[bold red]Out of guesses.[/] The secret was [bold]{secret}[/].")
+            _confess(wrong)
             return
         left = f"/{limit}" if limit else ""
         line = ask(f"guess {turn}{left}> ")
@@ -104,6 +142,7 @@ def play_game(rules: Rules, seed: int | None) -> None:
             continue
         if word in ("give up", "giveup", "resign"):
             console.print(f"The secret was [bold]{secret}[/].")
+            _confess(wrong)
             return
         if word == "help":
             console.print("Type a code, 'hint', 'cut CODE', 'give up' or 'quit'.")
@@ -119,11 +158,18 @@ def play_game(rules: Rules, seed: int | None) -> None:
         except KeypegError as exc:
             console.print(f"[red]{exc}[/]")
             continue
-        fb = score(secret.symbols, guess.symbols, rules)
+        true = score(secret.symbols, guess.symbols, rules)
+        t = space.response_index(true)
+        r = misreport(space, model, t, rng, lies_left)
+        fb = space.feedback(r)
+        if r != t:
+            lies_left -= 1
+            wrong.append((turn, str(fb), str(true)))
         state = state.after(guess, fb)
         console.print(f"  {turn}. [bold]{guess}[/]  {fb}")
         if state.solved:
             console.print(f"[bold green]Solved in {turn} guess{'es' * (turn != 1)}![/]")
+            _confess(wrong)
             return
         print_state_line(state)
 
@@ -179,13 +225,18 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             console.print(f"[red]{exc2}[/]")
 
 
-def assist_game(rules: Rules) -> None:
-    """Follow a game on a real board in the terminal."""
+def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None) -> None:
+    """Follow a game on a real board in the terminal. With a noise model (or lies:K) a
+    wrong clue does not end the game: keypeg shows the likeliest secrets, how doubtful each
+    clue is, names the likeliest wrong one, and suggests a guess by information gain."""
     space = load_space(rules)
     clues: list[Clue] = []
-    console.print(f"[bold]{rules_name(rules)}[/]: {rules.describe()}; {space.size:,} codes.")
+    state: GameState | None = GameState.start(space, prior=prior, noise=noise)
+    start = state
+    tolerant = not start.noise.hard or isinstance(start.noise, Lies)
+    console.print(f"[bold]{rules_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
+                  + (f"; clues may be wrong ({start.noise})" if tolerant else "") + ".")
     console.print(ASSIST_HELP)
-    state: GameState | None = GameState.start(space)
     while True:
         line = ask(f"clue {len(clues) + 1}> ")
         if line is None or line.lower() in QUIT_WORDS:
@@ -210,7 +261,7 @@ def assist_game(rules: Rules) -> None:
                 elif cmd == "cut":
                     print_cut(state, words)
                 else:
-                    print_hint(thinking_hint(state))
+                    print_hint(thinking_hint(state), state.history)
                 continue
             if cmd == "undo":
                 if clues:
@@ -226,24 +277,31 @@ def assist_game(rules: Rules) -> None:
         except KeypegError as exc:
             console.print(f"[red]{exc}[/]")
             continue
-        state = _recompute(space, clues, rules)
+        state = _recompute(start, clues, rules)
         if state is not None:
             if state.solved:
                 console.print("[bold green]Solved![/] Type 'undo' to go back or 'quit'.")
                 continue
-            print_hint(hint(state, strategies=False))
+            print_hint(thinking_hint(state, strategies=tolerant), state.history)
 
 
-def _recompute(space: CodeSpace, clues: list[Clue], rules: Rules) -> GameState | None:
-    """Return the state after `clues`, or None (after offering a repair) when they
-    contradict each other."""
+def _replay(start: GameState, clues: list[Clue]) -> GameState:
+    state = start
+    for clue in clues:
+        state = state.after(clue.guess, clue.feedback)
+    return state
+
+
+def _recompute(start: GameState, clues: list[Clue], rules: Rules) -> GameState | None:
+    """Return the state after `clues` from `start`, or None (after offering a repair) when
+    they contradict each other."""
     try:
-        return GameState(space, clues)
+        return _replay(start, clues)
     except InconsistentHistoryError as exc:
         if not _resolve(clues, exc, rules):
             return None
     try:
-        return GameState(space, clues)
+        return _replay(start, clues)
     except InconsistentHistoryError as exc:
         console.print(f"[red]Still contradictory:[/] {exc}")
         return None

@@ -1,13 +1,16 @@
 """`keypeg solve`: the codes that fit a list of clues."""
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ..limits import SOLVE_LIST
 from ..rules import Rules
-from .common import command, console
+from .common import NoiseOption, PriorOption, command, console
+
+if TYPE_CHECKING:
+    from ..game import GameState
 
 
 @command
@@ -17,12 +20,19 @@ def solve(
         typer.Argument(help="Clues as GUESS=FEEDBACK, e.g. 1122=1B1W or 01234=GA--A."),
     ],
     rules: Rules,
-    as_json: Annotated[bool, typer.Option("--json", help="Print {count, codes} as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print {count, codes} as JSON (with "
+                                          "--prior or --noise, probabilities too).")] = False,
+    prior: PriorOption = None,
+    noise: NoiseOption = None,
 ) -> None:
-    """List the codes that fit every clue. Exit 1 when the clues contradict each other."""
+    """List the codes that fit every clue, or with --prior/--noise every code with its
+    probability, most likely first. Exit 1 when the clues contradict each other."""
     from ..game import GameState
 
-    state = GameState.from_clues(rules, clues)
+    state = GameState.from_clues(rules, clues, prior=prior, noise=noise)
+    if prior is not None or noise is not None:
+        _ranked(state, len(clues), as_json)
+        return
     codes = state.candidate_texts()
     if as_json:
         print(json.dumps({"count": state.count, "codes": codes}))
@@ -34,3 +44,24 @@ def solve(
     console.print(" ".join(shown))
     if len(codes) > SOLVE_LIST:
         console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")
+
+
+def _ranked(state: "GameState", n_clues: int, as_json: bool) -> None:
+    """Print every code with non-zero posterior, most likely first (ties in code order)."""
+    ranked = state.top(state.count)
+    ranked = [(c, p) for c, p in ranked if p > 0]
+    if as_json:
+        print(json.dumps({"count": len(ranked), "codes": [c for c, _ in ranked],
+                          "probabilities": [p for _, p in ranked]}))
+        return
+    console.print(f"[bold]{len(ranked):,}[/] code{'s' * (len(ranked) != 1)} possible after "
+                  f"{n_clues} clue{'s' * (n_clues != 1)} ({state.entropy:.2f} bits still "
+                  f"missing, noise {state.noise}); most likely first:")
+    console.print("  ".join(f"{c} {p:.1%}" for c, p in ranked[:SOLVE_LIST]))
+    if len(ranked) > SOLVE_LIST:
+        console.print(f"... and {len(ranked) - SOLVE_LIST:,} more (--json lists them all).")
+    doubts = state.doubts()
+    if doubts and max(doubts) > 0:
+        worst = max(range(len(doubts)), key=doubts.__getitem__)
+        console.print(f"Most doubtful: clue {worst + 1} ({state.history[worst]}), wrong with "
+                      f"probability {doubts[worst]:.1%}.")
