@@ -155,6 +155,31 @@ def compute_bulls() -> dict[str, Any]:
     return out
 
 
+#: Secrets per game in the noise study (the same secrets and misreports for every player).
+NOISE_GAMES = {"classic": 2000, "codebreaker-1": 500}
+
+
+def compute_noise_study() -> dict[str, Any]:
+    from keypeg.noise_study import noise_study
+
+    return {name: noise_study(find_rules(name), games) for name, games in NOISE_GAMES.items()}
+
+
+def compute_mm33() -> dict[str, Any]:
+    """Seed 003's 3x3 benchmark: every strategy on MM(3,3), exactly (27 secrets)."""
+    from keypeg.bayes import BeliefStrategy
+
+    rules = Rules(pegs=3, colors=3)
+    names = ["consistent", "random", "maxsize", "expsize", "entropy", "parts"]
+    strategies = [find_strategy(n) for n in names] + [BeliefStrategy(), find_strategy(
+        "optimal", time_limit=None, max_candidates=None)]
+    rows = []
+    for name, tree in zip([*names, "information", "optimal"],
+                          evaluate(strategies, rules), strict=True):
+        rows.append({**tree.summary(), "strategy": name})
+    return {"rules": rules_name(rules), "secrets": 27, "rows": rows}
+
+
 SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "evaluation": compute_evaluation,
     "consistent_openings": compute_consistent_openings,
@@ -165,6 +190,8 @@ SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "possible_grid": compute_possible_grid,
     "worst_grid": compute_worst_grid,
     "bulls": compute_bulls,
+    "noise_study": compute_noise_study,
+    "mm33": compute_mm33,
 }
 
 
@@ -324,7 +351,39 @@ def render_labs(_: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def render_noise_study(stats: dict[str, Any]) -> str:
+    out = []
+    for study in stats["noise_study"].values():
+        res = study["results"]
+        eps_values = sorted({r["eps"] for r in res})
+        players = list(dict.fromkeys(r["player"] for r in res))
+        by = {(r["player"], r["eps"]): r for r in res}
+        out.append(f"**{study['rules']}**, {study['games']:,} secrets (seed {study['seed']}), "
+                   f"solved within {study['rows_allowed']} guesses, and the mean guesses of "
+                   "the games solved:\n")
+        out.append("| player | " + " | ".join(f"EPS {e:.0%}" for e in eps_values) + " |")
+        out.append("|---" * (len(eps_values) + 1) + "|")
+        for p in players:
+            cells = [by[(p, e)] for e in eps_values]
+            out.append(f"| {p} | " + " | ".join(
+                f"{c['solved'] / c['games']:.1%} ({c['mean_guesses']:.2f})" for c in cells)
+                + " |")
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def render_mm33(stats: dict[str, Any]) -> str:
+    sec = stats["mm33"]
+    out = ["| strategy | first guess | mean | worst |", "|---|---|---|---|"]
+    for row in sec["rows"]:
+        out.append(f"| {row['strategy']} | {row['first_guess']} | {row['mean']:.4f} | "
+                   f"{row['worst']} |")
+    return "\n".join(out)
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "noise-study": render_noise_study,
+    "mm33": render_mm33,
     "evaluation": render_evaluation,
     "consistent-openings": render_consistent_openings,
     "entropy-study": render_entropy_study,

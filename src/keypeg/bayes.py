@@ -23,6 +23,9 @@ from .space import CodeSpace
 from .strategy import Strategy, as_space
 from .tree import DecisionTree
 
+#: Past the exact budget, candidates below this share of the likeliest one's mass are not
+#: scored (the choice is labelled approximate anyway).
+NEGLIGIBLE = 1e-9
 #: Rows of a hint under a belief: the row name and the experiment score it plays by.
 BELIEF_SCORES = (("information", "information"), ("entropy", "entropy"),
                  ("expsize", "expmass"), ("maxsize", "maxmass"), ("parts", "parts"))
@@ -38,6 +41,11 @@ def belief_probes(state: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     if space.size * cands.size <= EXACT_HINT_WORK:
         return space.all(), cands, w, False
     rng = np.random.default_rng(len(state.history))
+    # past the exact budget, candidates with a negligible share of the mass are not scored
+    # (their total mass is at most NEGLIGIBLE times the number of candidates)
+    keep = w >= NEGLIGIBLE * w.max()
+    if not keep.all():
+        cands, w = cands[keep], w[keep] / w[keep].sum()
     order = np.argsort(-w, kind="stable")
     half = HINT_SAMPLE // 2
     probes = np.unique(np.concatenate([
@@ -63,13 +71,16 @@ def belief_choices(state: GameState, names: Sequence[str] | None = None
     m = experiments.masses(outcomes, w, space.n_responses)
     wins = m[:, space.win]
     wanted = dict(BELIEF_SCORES)
+    # asking a guess again can only tell about the noise: information gain values that
+    # (it is small), the other scores would repeat the guess for ever
+    played = np.isin(probes, [c.guess.index for c in state.history])
     out = {}
     for name in names or list(wanted):
         s = experiments.score_masses(m, wanted[name], likelihood=lik)
+        if name != "information" and played.any() and not played.all():
+            s = np.where(played, -np.inf, s)
         out[name] = int(probes[experiments.best(s, wins)])
     return out, approximate
-
-
 
 
 class BeliefStrategy(Strategy):

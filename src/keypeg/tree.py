@@ -116,6 +116,12 @@ class DecisionTree:
     def replay(self, space: CodeSpace | None = None, secrets: np.ndarray | None = None) -> None:
         """Play the tree against every secret; raise `KeypegError` if one is not found in
         the recorded number of guesses or the recorded sizes are wrong."""
+        self.depths(space, secrets)
+
+    def depths(self, space: CodeSpace | None = None, secrets: np.ndarray | None = None
+               ) -> np.ndarray:
+        """Return the number of guesses the tree needs for each secret (every code by
+        default), by playing it; raises `KeypegError` as `replay` does."""
         space = space or get_space(self.rules)
         secrets = space.all() if secrets is None else np.asarray(secrets, dtype=np.int32)
         if secrets.size != self.secrets:
@@ -148,6 +154,18 @@ class DecisionTree:
         hist = np.bincount(found_at, minlength=len(self.histogram) + 1)[1:].tolist()
         if hist != self.histogram:
             raise KeypegError(f"replay found secrets on guesses {hist}, not {self.histogram}.")
+        return found_at
+
+    def weighted(self, weights: np.ndarray, space: CodeSpace | None = None,
+                 secrets: np.ndarray | None = None) -> tuple[float, float]:
+        """Return (weighted total, weighted mean) of the tree under `weights` (one per code
+        of the space): the sum of weight x guesses over the secrets, and that divided by
+        their total weight."""
+        space = space or get_space(self.rules)
+        secrets = space.all() if secrets is None else np.asarray(secrets, dtype=np.int32)
+        w = np.asarray(weights, dtype=np.float64)[secrets]
+        total = float((w * self.depths(space, secrets)).sum())
+        return total, total / float(w.sum())
 
     # --------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import prange
 
 from ._config import jit_parallel
@@ -48,3 +49,15 @@ def masses(outcomes, weights, out):  # pragma: no cover - compiled
     for e in prange(outcomes.shape[0]):
         for h in range(outcomes.shape[1]):
             out[e, outcomes[e, h]] += weights[h]
+
+
+@jit_parallel
+def row_entropy(p, out):  # pragma: no cover - compiled
+    """out[i] = the entropy in bits of row i of p (zeros skipped)."""
+    for i in prange(p.shape[0]):
+        h = 0.0
+        for j in range(p.shape[1]):
+            q = p[i, j]
+            if q > 0.0:
+                h -= q * np.log2(q)
+        out[i] = h

@@ -13,7 +13,7 @@ from ..catalog import ENTROPY_SPELLING_NAMES, TABLE_STRATEGIES
 from ..errors import KeypegError
 from ..limits import check_seed
 from ..rules import Rules, rules_name
-from .common import check_output_path, command, console, err_console
+from .common import NoiseOption, PriorOption, check_output_path, command, console, err_console
 
 if TYPE_CHECKING:
     from ..tree import DecisionTree
@@ -65,11 +65,22 @@ def evaluate_command(
                                   "with several strategies put {strategy} in the name.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    prior: PriorOption = None,
+    noise: NoiseOption = None,
 ) -> None:
-    """Evaluate strategies exactly over every secret: total, mean, worst, histogram."""
+    """Evaluate strategies exactly over every secret: total, mean, worst, histogram. With
+    --prior: over the secrets it allows, with the weighted total and mean, and the
+    Bayesian information player too; with --noise: the Bayesian players that assume that
+    noise, against true answers."""
     from ..strategies import evaluate, find_strategy
     from ..tree import DecisionTree
 
+    if prior is not None or noise is not None:
+        if possible_only or first is not None or tie != "first" or entropy != "exact":
+            raise KeypegError("--possible-only, --first, --tie and --entropy do not combine "
+                              "with --prior or --noise.")
+        _evaluate_belief(rules, strategy, prior, noise, save_tree, as_json)
+        return
     names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
     if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
         raise KeypegError("with several strategies, put {strategy} in the --save-tree name.")
@@ -127,4 +138,65 @@ def evaluate_command(
     for row, tree in zip(rows, trees, strict=True):
         table.add_row(tree.strategy, str(row["first_guess"]), f"{tree.total:,}",
                       f"{tree.mean:.3f}", str(tree.worst), histogram_text(tree.histogram))
+    console.print(table)
+
+
+def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str | None,
+                     save_tree: Path | None, as_json: bool) -> None:
+    """Evaluate under a prior (weighted totals) or with players that assume noise."""
+    import numpy as np
+
+    from ..bayes import BELIEF_SCORES, BeliefStrategy
+    from ..belief import prior_weights
+    from ..game import GameState
+    from ..space import get_space, require_table
+    from ..strategies import evaluate, find_strategy
+    from ..strategy import Strategy
+
+    require_table(rules, "a whole-tree evaluation")
+    space = get_space(rules)
+    state = GameState.start(space, prior=prior, noise=noise)
+    noisy = not state.noise.hard or type(state.noise).__name__ == "Lies"
+    belief_names = [n for n, _ in BELIEF_SCORES]
+    if strategy.lower() == "all":
+        names = belief_names if noisy else [*TABLE_STRATEGIES, "information"]
+    else:
+        names = [strategy.lower()]
+    strategies: list[Strategy] = []
+    for name in names:
+        if name in ("information", "bayes") or (noisy and name in belief_names):
+            strategies.append(BeliefStrategy("information" if name == "bayes" else name))
+        elif noisy:
+            raise KeypegError(f"with --noise, evaluate plays the Bayesian players: choose "
+                              f"one of {', '.join(belief_names)} or all.")
+        else:
+            strategies.append(find_strategy(name))
+    for s in strategies:
+        check_output_path(tree_path(save_tree, s.name), "--save-tree")
+    weights = prior_weights(space, prior)
+    weights = np.ones(space.size) if weights is None else weights * state.count
+    with err_console.status(f"{rules_name(rules)}: evaluating {len(strategies)} "
+                            "strateg" + ("ies" if len(strategies) > 1 else "y")):
+        trees = evaluate(strategies, space, state=state)
+    rows = []
+    for s, tree in zip(strategies, trees, strict=True):
+        path = tree_path(save_tree, s.name)
+        if path is not None:
+            tree.save(path)
+        total, mean = tree.weighted(weights, space, state.candidates)
+        rows.append({**tree.summary(), "strategy": s.name, "label": s.label,
+                     "weighted_total": round(total, 4), "weighted_mean": round(mean, 4),
+                     "prior": prior or "uniform", "noise": str(state.noise)})
+    if as_json:
+        print(json.dumps(rows))
+        return
+    table = Table(title=f"{rules_name(rules)}: {state.count:,} secrets, prior "
+                  f"{prior or 'uniform'}, players assume noise {state.noise}; exact")
+    for col in ("strategy", "first guess", "total", "mean", "worst", "weighted total",
+                "weighted mean"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["strategy"], str(r["first_guess"]), f"{r['total']:,}",
+                      f"{r['mean']:.3f}", str(r["worst"]), f"{r['weighted_total']:,.2f}",
+                      f"{r['weighted_mean']:.4f}")
     console.print(table)
