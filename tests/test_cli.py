@@ -422,3 +422,112 @@ def test_hint_in_an_8_by_8_game_answers():
                  input="hint\nquit\n")
     assert result.exit_code == 0
     assert "16,777,216 codes still possible" in result.stdout and "approximate" in result.stdout
+
+
+# ---------------------------------------------------------------------- beliefs
+def test_solve_with_noise_ranks_every_code():
+    clues = ["1122=1B1W", "1122=0B0W"]  # contradictory: one of them is wrong
+    result = run(["solve", "--noise", "symmetric:0.05", *clues, "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["count"] == len(data["codes"]) == len(data["probabilities"]) == 6**4
+    assert sum(data["probabilities"]) == pytest.approx(1.0)
+    probs = data["probabilities"]
+    assert all(a >= b for a, b in zip(probs, probs[1:], strict=False))
+    # ties in code order, and the codes fitting clue 1 or clue 2 first (one lie each)
+    tied = [c for c, p in zip(data["codes"], probs, strict=True) if p == probs[0]]
+    assert tied == sorted(tied)
+    fits_one = naive_count(["1122=1B1W"]) + naive_count(["1122=0B0W"])
+    assert probs[fits_one - 1] > probs[fits_one] and len(set(probs[:fits_one])) == 1
+
+
+def test_solve_without_belief_options_is_unchanged():
+    plain = json.loads(run(["solve", "1122=1B1W", "--json"]).stdout)
+    assert set(plain) == {"count", "codes"} and plain["count"] == naive_count(["1122=1B1W"])
+    exact = json.loads(run(["solve", "--noise", "exact", "1122=1B1W", "--json"]).stdout)
+    assert exact["codes"] == plain["codes"]  # one probability for all: code order
+    assert exact["probabilities"] == pytest.approx([1 / plain["count"]] * plain["count"])
+
+
+def test_solve_with_lies_finds_the_secret_despite_one_wrong_clue():
+    # secret 1234: the third answer (1345 -> true 0B3W) was reported 0B0W
+    clues = ["1122=1B1W", "3456=0B2W", "1345=0B0W", "2354=1B2W", "4231=2B2W"]
+    result = run(["solve", *clues])
+    assert result.exit_code == 1  # trusted, they contradict
+    data = json.loads(run(["solve", "--noise", "lies:1", *clues, "--json"]).stdout)
+    assert "1234" in data["codes"]
+    text = run(["solve", "--noise", "lies:1", *clues]).stdout
+    assert "clue 3 (1345=0B0W)" in text
+    err = run(["solve", "--noise", "lies:0", *clues])
+    assert err.exit_code == 1 and "even with 0 of them wrong" in err.stderr
+
+
+def test_solve_with_a_pin_prior():
+    data = json.loads(run(["solve", "--rules", "bulls", "--prior", "pin", "0123=0B0W",
+                           "--json"]).stdout)
+    # the six runs of digits 4-9 weigh the most (PinPrior.run), ties in code order
+    assert data["codes"][:6] == ["4567", "5678", "6789", "7654", "8765", "9876"]
+    assert data["count"] == 6 * 5 * 4 * 3 and sum(data["probabilities"]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["solve", "--noise", "symmetric:1.5", "1122=1B1W"], "0 <= EPS < 1"),
+    (["solve", "--noise", "lies:-1", "1122=1B1W"], "K >= 0"),
+    (["solve", "--noise", "per-peg:0.1", "1122=1B1W"], "positional"),
+    (["solve", "--noise", "wobbly", "1122=1B1W"], "unknown noise"),
+    (["solve", "--prior", "pin", "1122=1B1W"], "digit games"),
+    (["solve", "--prior", "zipf", "1122=1B1W"], "unknown prior"),
+    (["solve", "--prior", "file:/no/such.csv", "1122=1B1W"], "does not exist"),
+    (["evaluate", "--prior", "uniform", "--possible-only"], "do not combine"),
+])
+def test_bad_belief_values_are_one_sentence(args, message):
+    assert message in one_sentence_error(run(args))
+
+
+def test_prior_file_errors(tmp_path):
+    bad = tmp_path / "prior.csv"
+    bad.write_text("1122,2\n9999,1\n")
+    assert "unknown symbol" in one_sentence_error(run(["solve", "--prior", f"file:{bad}",
+                                                       "1122=1B1W"]))
+    bad.write_text("1122,-2\n")
+    assert "negative" in one_sentence_error(run(["solve", "--prior", f"file:{bad}",
+                                                 "1122=1B1W"]))
+    bad.write_text("1122,0\n")
+    assert "weight 0" in one_sentence_error(run(["solve", "--prior", f"file:{bad}",
+                                                 "1122=1B1W"]))
+
+
+def test_assist_with_noise_names_the_wrong_clue_and_goes_on():
+    lines = "\n".join(["1122 1B1W", "3456 0B2W", "1345 0B0W", "2354 1B2W", "quit"]) + "\n"
+    result = run(["assist", "--noise", "symmetric:0.05"], input=lines)
+    assert result.exit_code == 0 and "Contradiction" not in result.stdout
+    assert "the likeliest wrong one is clue 3 (1345=0B0W)" in result.stdout
+    assert "information's guess" in result.stdout
+    trusted = run(["assist"], input=lines)
+    assert "Contradiction" in trusted.stdout  # today's behaviour without noise
+
+
+def test_play_with_noise_confesses_its_wrong_answers():
+    result = run(["play", "--noise", "symmetric:0.5", "--seed", "3"],
+                 input="1122\n3456\n1234\n5566\ngive up\n")
+    assert result.exit_code == 0 and "may be wrong" in result.stdout
+    assert "was wrong: I said" in result.stdout  # at EPS 0.5, some of four answers were
+
+
+def test_evaluate_with_a_uniform_prior_reproduces_the_published_totals():
+    rows = json.loads(run(["evaluate", "--prior", "uniform", "--json"]).stdout)
+    by = {r["strategy"]: r for r in rows}
+    for name, want in CLASSIC_TABLE["all_probes"].items():
+        assert by[name]["total"] == want["total"] == by[name]["weighted_total"]
+    assert "information" in by
+
+
+def test_evaluate_with_a_prior_file_weights_the_totals(tmp_path):
+    # weight 0 on the one-colour codes: the weighted total is the depth sum over the rest
+    prior = tmp_path / "two-or-more.csv"
+    prior.write_text("".join(f"{c},1\n" for c in get_space(find_rules("classic")).texts(
+        range(1296)) if len(set(c)) > 1))
+    rows = json.loads(run(["evaluate", "-s", "maxsize", "--prior", f"file:{prior}",
+                           "--json"]).stdout)
+    assert rows[0]["weighted_total"] == rows[0]["total"]  # every secret it covers weighs 1
+    assert rows[0]["total"] < CLASSIC_TABLE["all_probes"]["maxsize"]["total"]

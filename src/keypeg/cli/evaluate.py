@@ -180,11 +180,12 @@ def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str 
         trees = evaluate(strategies, space, state=state)
     rows = []
     for s, tree in zip(strategies, trees, strict=True):
-        path = tree_path(save_tree, s.name)
+        path = tree_path(save_tree, s.score if isinstance(s, BeliefStrategy) else s.name)
         if path is not None:
             tree.save(path)
         total, mean = tree.weighted(weights, space, state.candidates)
-        rows.append({**tree.summary(), "strategy": s.name, "label": s.label,
+        name = s.score if isinstance(s, BeliefStrategy) else s.name
+        rows.append({**tree.summary(), "strategy": name, "label": s.label,
                      "weighted_total": round(total, 4), "weighted_mean": round(mean, 4),
                      "prior": prior or "uniform", "noise": str(state.noise)})
     if as_json:
