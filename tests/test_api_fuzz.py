@@ -3,7 +3,8 @@ a 5xx or a traceback, and every 4xx is ``{"detail": "one sentence", ...}`` that 
 most `limits.MAX_ECHO` characters of any input.
 
 Bodies mix plausible values (codes, feedback, presets, long histories up to and past
-`limits.MAX_CLUES`) with wrong types, huge strings, full-width digits and nested junk.
+`limits.MAX_CLUES`, priors and noise models) with wrong types, huge strings, full-width
+digits and nested junk.
 Derandomized, so CI sees the same examples every run.
 """
 
@@ -86,6 +87,18 @@ history = st.one_of(plain_history, plain_history, odd_feedback, st.lists(clue, m
 rules = st.one_of(st.sampled_from(PRESETS), st.sampled_from(PRESETS), text, scalar)
 seed = st.one_of(st.integers(-5, 2**64), st.sampled_from([True, False, "5", 1.5, -1, 2**63]),
                  scalar)
+NOISES = ["exact", "EXACT", "exact:1", "symmetric:0.05", " Symmetric: 0.2 ", "symmetric:0",
+          "symmetric:1", "symmetric:-0.5", "symmetric:nan", "symmetric:inf", "symmetric:1e-400",
+          "symmetric:0x10", "symmetric", "per-peg:0.02", "perpeg:0.5", "per-peg:1", "lies:0",
+          "lies:1", "lies:3", "lies:-1", "lies:1.5", "lies:" + "9" * 90, "lies:١", "lies:",
+          "gaussian:1", ":", "symmetric:0.05:1", "symmetric:１"]
+PRIORS = ["uniform", "UNIFORM", "uniform:x", "pin", "pin:", "pin:year=20", "PIN:year=20, same=0",
+          "pin:year=-1", "pin:x=1", "pin:year", "pin:year=nan", "pin:year=1e308",
+          "pin:year=1e300,same=1e300,run=1e300", "pin:,,", "file:/etc/passwd", "file:",
+          "FILE:keypeg.db", " file:../../etc/shadow", "zipf", "", "pin:same=0,run=0,pairs=0,"
+          "date=0,year=0,keypad=0,repeats=0"]
+noise = st.one_of(st.sampled_from(NOISES), st.sampled_from(NOISES), st.none(), text, scalar)
+prior = st.one_of(st.sampled_from(PRIORS), st.sampled_from(PRIORS), st.none(), text, scalar)
 
 
 def body(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
@@ -97,13 +110,14 @@ def body(**fields: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 
 BODIES = {
-    "/api/games": body(rules=rules, seed=seed),
+    "/api/games": body(rules=rules, seed=seed, prior=prior, noise=noise),
     "/api/games/{id}/guesses": body(guess=text),
-    "/api/hints": body(rules=rules, history=history),
-    "/api/cut": body(rules=rules, history=history, guess=text),
-    "/api/watch/step": body(rules=rules, history=history, secret=text,
+    "/api/hints": body(rules=rules, history=history, prior=prior, noise=noise),
+    "/api/cut": body(rules=rules, history=history, guess=text, prior=prior, noise=noise),
+    "/api/watch/step": body(rules=rules, history=history, secret=text, prior=prior, noise=noise,
                             strategy=st.one_of(st.sampled_from(
-                                ["maxsize", "consistent", "parts", "optimal", "psychic"]), text)),
+                                ["maxsize", "consistent", "parts", "optimal", "psychic",
+                                 "information", "random"]), text)),
 }
 
 
@@ -250,3 +264,85 @@ def test_long_histories(client: TestClient, n: int, path: str) -> None:
             assert r.status_code == 422 and r.json()["error"] == "contradiction"
         else:
             assert r.status_code == 200
+
+
+# ----------------------------------------------------------------------------- beliefs
+BELIEF_RULES = ["classic", "mini", "bulls-and-cows", "codebreaker-1"]
+#: A code of each of those rules, for the guess, the secret and the clues.
+CODES = {"classic": "1234", "mini": "1234", "bulls-and-cows": "1234", "codebreaker-1": "01234"}
+
+
+@FUZZ
+@given(rules=st.sampled_from(BELIEF_RULES), prior=prior, noise=noise,
+       answers=st.lists(st.one_of(st.sampled_from(["0B0W", "1B1W", "4B0W", "0B4W", "GA--A",
+                                                   "-----", "GGGGG", "1B"]), feedback_text),
+                        max_size=4),
+       path=st.sampled_from(["/api/hints", "/api/cut", "/api/watch/step", "/api/games"]),
+       strategy=st.sampled_from(["information", "maxsize", "consistent", "random", "optimal"]))
+def test_priors_and_noise(client: TestClient, rules: str, prior: Any, noise: Any,
+                          answers: list[str], path: str, strategy: str) -> None:
+    """Valid rules, codes and clues with any prior and noise: an answer, or one sentence
+    (a contradiction under exact noise or lies:K keeps its structure)."""
+    code = CODES[rules]
+    payload: dict[str, Any] = {"rules": rules, "prior": prior, "noise": noise}
+    if path != "/api/games":
+        payload["history"] = [[code, a] for a in answers]
+    if path == "/api/cut":
+        payload["guess"] = code
+    if path == "/api/watch/step":
+        payload.update(secret=code[::-1], strategy=strategy)
+    r = send(client, path, payload)
+    check(r, payload)
+    if isinstance(prior, str) and prior.strip().lower().startswith("file:"):
+        assert r.status_code == 422 and "file: prior" in r.json()["detail"]
+
+
+@settings(FUZZ, max_examples=40)  # whole games: fewer of them
+@given(rules=st.sampled_from(BELIEF_RULES), seed=st.one_of(st.none(), st.integers(0, 2**63 - 1)),
+       prior=st.sampled_from([None, "uniform", "pin", "pin:year=20"]),
+       noise=st.sampled_from([None, "exact", "symmetric:0.3", "per-peg:0.2", "lies:0", "lies:2"]),
+       guesses=st.lists(st.sampled_from(["1234", "1122", "4321", "01234", "56789", "5678", "x"]),
+                        min_size=1, max_size=12))
+def test_noisy_games(client: TestClient, rules: str, seed: Any, prior: Any, noise: Any,
+                     guesses: list[str]) -> None:
+    """A game under any prior and noise: guesses, hints and the view answer or refuse in one
+    sentence; the wrong answers show only once the game is over."""
+    r = send(client, "/api/games", {"rules": rules, "seed": seed, "prior": prior,
+                                    "noise": noise})
+    check(r)
+    if r.status_code != 200:
+        return
+    game = r.json()["id"]
+    for i, guess in enumerate(guesses):
+        out = send(client, f"/api/games/{game}/guesses", {"guess": guess})
+        check(out)
+        if out.status_code == 200:
+            assert ("wrong_answers" in out.json()) == (out.json()["over"] and noisy(r))
+        view = client.get(f"/api/games/{game}").json()
+        assert ("wrong_answers" in view) == (view["over"] and noisy(r))
+        assert ("secret" in view) == view["over"]
+        if i in (0, len(guesses) - 1):
+            check(client.get(f"/api/games/{game}/hints"))
+
+
+def noisy(game: Any) -> bool:
+    return bool(game.json()["noise"] != "exact")
+
+
+@pytest.mark.parametrize("n", [1, MAX_CLUES, MAX_CLUES + 1])
+@pytest.mark.parametrize("noise", ["symmetric:0.05", "lies:1", "lies:0"])
+@pytest.mark.parametrize("path", list(EXTRA_FIELDS))
+def test_long_histories_under_noise(client: TestClient, n: int, noise: str, path: str) -> None:
+    """Under symmetric noise or lies:1 a last clue that contradicts the others is weighed,
+    not refused; lies:0 is plain filtering."""
+    history = [["1122", "1B1W"]] * (n - 1) + [["1122", "0B0W"]]
+    payload: dict[str, Any] = {"rules": "classic", "history": history, "noise": noise,
+                               **EXTRA_FIELDS[path]}
+    r = send(client, path, payload)
+    check(r, payload)
+    if n > MAX_CLUES:
+        assert r.status_code == 422 and f"at most {MAX_CLUES} clues" in r.json()["detail"]
+    elif noise == "lies:0" and n > 1:
+        assert r.status_code == 422 and r.json()["error"] == "contradiction"
+    else:
+        assert r.status_code == 200, r.text

@@ -2,9 +2,12 @@
 
 import json
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from keypeg.codes import Code
+from keypeg.feedback import score
 from keypeg.game import GameState
 from keypeg.hints import cut, hint
 from keypeg.limits import HINT_LIST, MAX_BODY_BYTES, MAX_CLUES, MAX_ECHO
@@ -67,8 +70,9 @@ def test_a_game_to_the_end_never_leaks_the_secret(client, tmp_path):
     rules = find_rules("classic")
     stranger = TestClient(create_app(Store(tmp_path / "stranger.db")))  # knows no secret
     game = new_game(client, seed=11)
-    assert set(game) == {"id", "rules", "max_guesses", "info", "seeded"}
+    assert set(game) == {"id", "rules", "max_guesses", "info", "seeded", "prior", "noise"}
     assert game["seeded"] is True and len(game["id"]) >= 20
+    assert (game["prior"], game["noise"]) == ("uniform", "exact")
     answers = [game]
     hints_seen = []
     state = GameState.start(rules)
@@ -209,7 +213,8 @@ LONG = "x" * 5000
     ("post", "/api/games", {"rules": "chess"}, 422, "unknown rules 'chess'"),
     ("post", "/api/games", "not json", 422, "the request body is not valid JSON (expecting "),
     ("post", "/api/games", {"rules": "classic", "colour": "red"}, 422,
-     "unknown field 'colour' in the request body; this endpoint takes rules, seed."),
+     "unknown field 'colour' in the request body; this endpoint takes rules, seed, prior, "
+     "noise."),
     ("post", "/api/games", [1, 2], 422, "the request body must be a JSON object, not a list"),
     ("post", "/api/games", {"rules": 7}, 422, "rules must be a string, not a number"),
     ("post", "/api/games/nope/guesses", {"guess": "1122"}, 404, "no game with id"),
@@ -436,3 +441,312 @@ def test_rules_send_the_notation_and_cut_parts_their_marks(client):
     for part in cut["parts"]:
         black, white = part["marks"]
         assert part["feedback"] == f"{black}B{white}W"
+
+
+# ----------------------------------------------------------------------------- beliefs
+# Secret 1234 on classic; clue 2's answer is wrong (the truth is 0B2W).
+WRONG_CLUE_2 = [["1122", "1B1W"], ["3456", "0B0W"], ["2354", "1B2W"], ["1345", "1B2W"]]
+
+
+@pytest.mark.parametrize("rules,history,prior,noise", [
+    ("classic", WRONG_CLUE_2, None, "symmetric:0.05"),
+    ("classic", WRONG_CLUE_2[:2], None, "lies:1"),
+    ("classic", [["1122", "1B1W"]], "uniform", "exact"),
+    ("mini", [["1122", "0B4W"], ["1212", "4B0W"]], None, "symmetric:0.2"),
+    ("codebreaker-1", [["01234", "GA--A"], ["56789", "-A---"]], None, "per-peg:0.02"),
+    ("bulls-and-cows", [["1234", "0B1W"]], "pin", "symmetric:0.01"),
+    ("bulls-and-cows", [["1234", "0B1W"]], "PIN:year=20, same=0", None),
+])
+def test_hints_under_a_belief_match_the_library(client, rules, history, prior, noise):
+    """/api/hints with a prior and noise answers what the library's hint says for the same
+    clues (GameState.from_clues(..., prior=, noise=)), field for field."""
+    body = {"rules": rules, "history": history, "prior": prior, "noise": noise}
+    r = client.post("/api/hints", json=body)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    lib_prior = None if prior is None else prior.replace(" ", "").lower()
+    state = GameState.from_clues(find_rules(rules), [f"{g}={f}" for g, f in history],
+                                 prior=lib_prior, noise=noise)
+    want = hint(state).to_dict()
+    assert got == json.loads(json.dumps(want))
+    if noise not in (None, "exact") or prior not in (None, "uniform"):
+        assert len(got["doubts"]) == len(history) and got["likely"]
+        assert got["noise"] == str(state.noise)
+    else:
+        assert "likely" not in got and got["noise"] == "exact"
+    # cached or not, the same answer; a different belief, a different answer
+    assert client.post("/api/hints", json=body).json() == got
+    if noise == "symmetric:0.05":
+        plain = client.post("/api/hints", json={"rules": rules, "history": history})
+        assert plain.status_code == 422 and plain.json()["error"] == "contradiction"
+        assert plain.json()["suspects"] == [2]
+        assert max(range(len(history)), key=got["doubts"].__getitem__) == 1
+        assert got["doubts"][1] > 0.9 and got["recommended"]["name"] == "information"
+        assert got["optimal"] is None and got["optimal_note"]
+
+
+BAD_BELIEFS = [
+    ({"prior": "file:/etc/passwd"}, "a file: prior would read a file on the server"),
+    ({"prior": " File:keypeg.db"}, "the web API does not take it"),
+    ({"prior": "zipf"}, "unknown prior 'zipf'; the web API takes uniform or pin"),
+    ({"prior": "pin"}, "the pin prior is for digit games"),  # classic has colours
+    ({"prior": "pin:colour=2", "rules": "bulls-and-cows"}, "pin prior option 'colour=2'"),
+    ({"prior": "pin:year=-1", "rules": "bulls-and-cows"}, "weight must be a number >= 0"),
+    ({"noise": "symmetric:1"}, "0 <= EPS < 1, not 1"),
+    ({"noise": "symmetric:-0.1"}, "0 <= EPS < 1, not -0.1"),
+    ({"noise": "per-peg:1.5", "rules": "codebreaker-1"}, "0 <= EPS < 1, not 1.5"),
+    ({"noise": "symmetric:nan"}, "0 <= EPS < 1"),
+    ({"noise": "lies:-1"}, "K >= 0 of wrong clues, not -1"),
+    ({"noise": "lies:0.5"}, "unknown noise model 'lies:0.5'"),
+    ({"noise": "per-peg:0.1"}, "per-peg noise needs positional (green/amber/gray) feedback"),
+    ({"noise": "gaussian:2"}, "unknown noise model 'gaussian:2'; use exact, symmetric:EPS"),
+    ({"noise": "y" * 90}, "unknown noise model"),
+    ({"noise": 0.05}, "noise must be a string, not a number"),
+    ({"prior": ["pin"]}, "prior must be a string, not a list"),
+    ({"noise": "s" * 97}, "noise has 97 characters; at most 96 characters are allowed"),
+]
+
+
+@pytest.mark.parametrize("path,base", [
+    ("/api/hints", {"history": [["1122", "1B1W"]]}),
+    ("/api/cut", {"guess": "1234"}),
+    ("/api/watch/step", {"secret": "1234", "strategy": "information"}),
+    ("/api/games", {}),
+])
+@pytest.mark.parametrize("fields,message", BAD_BELIEFS)
+def test_bad_priors_and_noise_are_refused_in_one_sentence(client, path, base, fields,
+                                                          message):
+    code = {"classic": "1234", "bulls-and-cows": "1234", "codebreaker-1": "01234"}[
+        fields.get("rules", "classic")]  # a code of those rules, and no clue
+    base = {k: code if k in ("guess", "secret") else [] if k == "history" else v
+            for k, v in base.items()}
+    r = client.post(path, json={"rules": "classic", **base, **fields})
+    assert r.status_code == 422, r.text
+    body = r.json()
+    assert set(body) == {"detail"} and message in body["detail"], body
+    detail = body["detail"]
+    assert detail.endswith(".") and "\n" not in detail and len(detail) < 400
+    assert "y" * (MAX_ECHO + 1) not in detail and "passwd" not in detail.replace(
+        "file:/etc/passwd", "")
+
+
+def test_a_file_prior_never_reads_the_file(client, tmp_path, monkeypatch):
+    """A file: prior is refused before any file is opened, even one that exists."""
+    import keypeg.belief as belief
+
+    prior = tmp_path / "prior.csv"
+    prior.write_text("code,weight\n1234,1\n")
+
+    def opened(*args, **kwargs):
+        raise AssertionError("the web API read a prior file")
+
+    monkeypatch.setattr(belief, "_file_weights", opened)
+    for path, body in (("/api/hints", {}), ("/api/games", {}),
+                       ("/api/cut", {"guess": "1234"}),
+                       ("/api/watch/step", {"secret": "1234"})):
+        r = client.post(path, json={"rules": "bulls-and-cows", "prior": f"file:{prior}",
+                                    **body})
+        assert r.status_code == 422 and "file: prior" in r.json()["detail"]
+
+
+def test_cut_under_noise_weighs_each_answer(client):
+    history = WRONG_CLUE_2[:2]
+    body = {"rules": "classic", "history": history, "guess": "2354",
+            "noise": "symmetric:0.05"}
+    out = client.post("/api/cut", json=body).json()
+    state = GameState.from_clues(find_rules("classic"), [f"{g}={f}" for g, f in history],
+                                 noise="symmetric:0.05")
+    assert [(p["feedback"], p["size"]) for p in out["parts"]] == cut(state, "2354")
+    space = state.space
+    true = space.responses(space.index("2354"), state.candidates)
+    for part in out["parts"]:
+        mine = true == space.response_index(part["feedback"])
+        assert part["probability"] == pytest.approx(state.posterior[mine].sum(), abs=1e-6)
+    assert sum(p["probability"] for p in out["parts"]) == pytest.approx(1, abs=1e-5)
+    plain = client.post("/api/cut", json={"rules": "classic", "guess": "1122"}).json()
+    assert all("probability" not in p for p in plain["parts"])
+
+
+def test_watch_plays_under_a_belief(client):
+    """Watch with noise: information plays the library's BeliefStrategy guesses; a
+    one-step strategy, which would repeat a guess forever when no code is ruled out, plays
+    by belief and finds the secret; optimal is refused under noise."""
+    from keypeg.bayes import BeliefStrategy
+
+    rules = find_rules("classic")
+    for strategy, noise in (("information", "symmetric:0.05"), ("maxsize", "symmetric:0.05"),
+                            ("consistent", "lies:1"), ("information", None)):
+        state = GameState.start(rules, noise=noise)
+        history, out = [], {"solved": False}
+        while not out["solved"]:
+            r = client.post("/api/watch/step", json={
+                "rules": "classic", "strategy": strategy, "secret": "6543",
+                "history": history, "noise": noise})
+            assert r.status_code == 200, r.text
+            out = r.json()
+            if strategy == "information":
+                assert out["guess"] == str(BeliefStrategy().next_guess(state))
+            state = state.play(out["guess"], "6543")
+            assert out["feedback"] == str(state.history[-1].feedback)
+            history.append([out["guess"], out["feedback"]])
+            assert len(history) <= 12, history
+        assert len({g for g, _ in history}) == len(history)  # never the same guess twice
+    r = client.post("/api/watch/step", json={"rules": "classic", "strategy": "optimal",
+                                             "secret": "6543", "noise": "symmetric:0.05"})
+    assert r.status_code == 422 and "true answers only" in r.json()["detail"]
+
+
+def play_noisy_game(client, stranger, game, rules_name="classic"):
+    """Play a game by its hints' recommended guess to the end; check on the way that no
+    answer tells the secret or which answers were wrong, and that the game's hints are a
+    stranger's for the same clues, prior and noise. Return the last answer and the hints."""
+    answers, hints_seen = [game], []
+    belief = {"prior": game["prior"], "noise": game["noise"]}
+    while True:
+        h = client.get(f"/api/games/{game['id']}/hints").json()
+        view = client.get(f"/api/games/{game['id']}").json()
+        assert h == stranger.post("/api/hints", json={
+            "rules": rules_name, "history": view["history"], **belief}).json()
+        assert h["noise"] == str(GameState.start(find_rules(rules_name),
+                                                 noise=game["noise"]).noise)
+        hints_seen.append(h)
+        answers.append(view)
+        guess = h["recommended"]["guess"]
+        out = client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess}).json()
+        if out["over"]:
+            return out, answers, hints_seen
+        assert "secret" not in out and "wrong_answers" not in out
+        assert "wrong_answers" not in view and "secret" not in view
+        answers.append(out)
+
+
+def test_a_noisy_game_reveals_its_wrong_answers_only_once_over(client, tmp_path):
+    rules = find_rules("classic")
+    stranger = TestClient(create_app(Store(tmp_path / "stranger.db")))
+    game = new_game_with(client, rules="classic", seed=5, noise="symmetric:0.3")
+    assert (game["prior"], game["noise"]) == ("uniform", "symmetric:0.3")
+    out, answers, hints_seen = play_noisy_game(client, stranger, game)
+    secret = out["secret"]
+    for body in answers:
+        no_secret(body, secret)
+    for h in hints_seen:  # the secret only as a suggested guess or a likely code
+        for path, text in strings(h):
+            if secret in text:
+                assert path[-1] in ("guess", "code"), f"the secret is at {path}"
+    view = client.get(f"/api/games/{game['id']}").json()
+    wrong = out["wrong_answers"]
+    assert view["wrong_answers"] == wrong and view["secret"] == secret and wrong
+    secret_code = Code.parse(secret, rules)
+    told = {w["guess"]: w for w in wrong}
+    for turn, (guess, reported) in enumerate(view["history"], 1):
+        true = str(score(secret_code.symbols, Code.parse(guess, rules).symbols, rules))
+        if turn in told:
+            assert told[turn] == {"guess": turn, "reported": reported, "true": true}
+            assert reported != true
+        else:
+            assert reported == true
+    assert len(view["history"]) == out["guesses"]
+    gave_up = client.post(f"/api/games/{game['id']}/give-up").json()
+    assert gave_up["wrong_answers"] == wrong
+    over = client.get(f"/api/games/{game['id']}/hints").json()
+    assert over["over"] and over["noise"] == "symmetric:0.3" and len(over["doubts"]) == len(
+        view["history"])
+
+
+def test_a_liar_lies_at_most_k_times_and_a_seed_repeats_the_game(client):
+    """lies:1 misreports at most one answer; the same seed, the same secret and the same
+    wrong answers; a pin prior's secret is the library's draw for that seed."""
+    from keypeg.belief import draw_secret
+    from keypeg.space import get_space
+
+    runs = []
+    for _ in range(2):
+        game = new_game_with(client, rules="mini", seed=12, noise="lies:1")
+        for guess in ["1122", "1212", "2121", "1111", "2222", "1234", "4321", "3344"] * 3:
+            out = client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess})
+            if out.json()["over"]:
+                break
+        if not out.json()["over"]:
+            out = client.post(f"/api/games/{game['id']}/give-up")
+        runs.append((client.get(f"/api/games/{game['id']}").json(), out.json()))
+    (view, last), (again, _) = runs
+    assert len(last["wrong_answers"]) <= 1
+    assert (view["history"], view["secret"], view["wrong_answers"]) == (
+        again["history"], again["secret"], again["wrong_answers"])
+    space = get_space(find_rules("bulls-and-cows"))
+    weights = np.array([1.0])
+    from keypeg.belief import prior_weights
+
+    weights = prior_weights(space, "pin")
+    for seed in (0, 1, 2):
+        game = new_game_with(client, rules="bulls-and-cows", seed=seed, prior="pin")
+        assert game["prior"] == "pin" and game["noise"] == "exact"
+        secret = client.post(f"/api/games/{game['id']}/give-up").json()["secret"]
+        assert secret == space.text(draw_secret(space, weights, seed))
+        assert "wrong_answers" not in client.get(f"/api/games/{game['id']}").json()
+
+
+def new_game_with(client, **body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_noisy_games_survive_a_restart_and_old_rows_still_read(db):
+    """A game's prior, noise and wrong answers are in SQLite; a database of schema 2 (before
+    beliefs) is migrated, and its games read as uniform and exact."""
+    import sqlite3
+
+    from keypeg import store
+
+    old = sqlite3.connect(db, isolation_level=None)
+    for version in (1, 2):
+        old.executescript(store._MIGRATIONS[version])
+    old.execute("PRAGMA user_version = 2")
+    old.execute("INSERT INTO games (id, rules, secret, history, over, seeded, created, "
+                "updated) VALUES ('old-game', 'classic', '1234', '[[\"1122\", \"1B1W\"]]', 0, "
+                "0, 0, 0)")
+    old.close()
+    first = TestClient(create_app(Store(db)))
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 3
+    view = first.get("/api/games/old-game").json()
+    assert (view["prior"], view["noise"], view["history"]) == ("uniform", "exact",
+                                                              [["1122", "1B1W"]])
+    assert first.post("/api/games/old-game/guesses", json={"guess": "1234"}).json()["solved"]
+    after = first.get("/api/games/old-game").json()
+    assert after["secret"] == "1234" and "wrong_answers" not in after
+
+    game = new_game_with(first, rules="classic", seed=5, noise="symmetric:0.3")
+    guesses = ["1122", "3456", "1345", "2354", "6543", "2211", "5612", "4321", "1234", "6655"]
+    for guess in guesses[:5]:
+        first.post(f"/api/games/{game['id']}/guesses", json={"guess": guess})
+    second = TestClient(create_app(Store(db)))  # another process, after a restart
+    view = second.get(f"/api/games/{game['id']}").json()
+    assert view["noise"] == "symmetric:0.3" and len(view["history"]) == 5
+    assert "wrong_answers" not in view
+    assert second.get(f"/api/games/{game['id']}/hints").json()["noise"] == "symmetric:0.3"
+    for guess in guesses[5:]:
+        out = second.post(f"/api/games/{game['id']}/guesses", json={"guess": guess}).json()
+        if out["over"]:
+            break
+    wrong = second.post(f"/api/games/{game['id']}/give-up").json()["wrong_answers"]
+    # the same game played on one server: the same answers, the same wrong ones
+    twin = new_game_with(first, rules="classic", seed=5, noise="symmetric:0.3")
+    for guess in guesses[: len(view["history"]) + len(guesses[5:])]:
+        if first.post(f"/api/games/{twin['id']}/guesses", json={"guess": guess}).json()["over"]:
+            break
+    assert first.post(f"/api/games/{twin['id']}/give-up").json()["wrong_answers"] == wrong
+    assert any(w["guess"] <= 5 for w in wrong), "no wrong answer before the restart"
+
+
+def test_openapi_documents_priors_and_noise(client):
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("NewGame", "HintsIn", "CutIn", "WatchIn"):
+        props = schemas[model]["properties"]
+        assert {"prior", "noise"} <= set(props), model
+        assert "symmetric:EPS" in props["noise"]["description"]
+        assert "lies:K" in props["noise"]["description"]
+        assert "file:PATH prior is refused" in props["prior"]["description"]
+        assert schemas[model]["additionalProperties"] is False
+    paths = client.get("/openapi.json").json()["paths"]
+    assert "wrong_answers" in paths["/api/games"]["post"]["description"]

@@ -24,7 +24,7 @@ from typing import Any
 
 import platformdirs
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _MIGRATIONS: dict[int, str] = {
     1: """
     CREATE TABLE results (
@@ -51,6 +51,15 @@ _MIGRATIONS: dict[int, str] = {
     # whether a seed chose the secret (so it is predictable); the game says so
     2: """
     ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0;
+    """,
+    # a game's belief: the prior its secret was drawn from and the noise of its answers
+    # (NULL: uniform, exact, as every game before), the seed of the answers' noise (never
+    # sent), and the answers that were misreported ([{"guess", "reported", "true"}])
+    3: """
+    ALTER TABLE games ADD COLUMN prior TEXT;
+    ALTER TABLE games ADD COLUMN noise TEXT;
+    ALTER TABLE games ADD COLUMN noise_seed INTEGER;
+    ALTER TABLE games ADD COLUMN wrong TEXT NOT NULL DEFAULT '[]';
     """,
 }
 
@@ -137,34 +146,42 @@ class Store:
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, rules: str, secret: str, *,
-                    seeded: bool = False) -> None:
+                    seeded: bool = False, prior: str | None = None,
+                    noise: str | None = None, noise_seed: int | None = None) -> None:
         """Record a new game (the secret never leaves the server); `seeded` when a seed
-        chose the secret."""
+        chose the secret; `prior` and `noise` as written (None: uniform, exact), and the
+        seed of the answers' noise (secret like the secret itself)."""
         now = time.time()
         with self._connect() as db:
             db.execute(
-                "INSERT INTO games (id, rules, secret, history, over, seeded, created, "
-                "updated) VALUES (?,?,?,?,0,?,?,?)",
-                (game_id, rules, secret, "[]", int(seeded), now, now),
+                "INSERT INTO games (id, rules, secret, history, over, seeded, prior, noise, "
+                "noise_seed, wrong, created, updated) VALUES (?,?,?,?,0,?,?,?,?,?,?,?)",
+                (game_id, rules, secret, "[]", int(seeded), prior, noise, noise_seed, "[]",
+                 now, now),
             )
 
     def get_game(self, game_id: str) -> dict[str, Any] | None:
-        """Return the game's rules, secret, history ([guess, feedback] pairs) and state."""
+        """Return the game's rules, secret, history ([guess, feedback] pairs), state, prior
+        and noise (None: uniform, exact), noise seed and misreported answers."""
         return _read_game(self._conn(), game_id)
 
     def update_game_with(
         self, game_id: str,
-        play: Callable[[dict[str, Any]], tuple[list[list[str]], bool]],
+        play: Callable[[dict[str, Any]], tuple[Any, ...]],
     ) -> bool:
-        """Read a game, let `play` compute its new (history, over), and save that, all in
-        one write transaction; return False for an unknown game."""
+        """Read a game, let `play` compute its new (history, over) or (history, over,
+        wrong answers), and save that, all in one write transaction; return False for an
+        unknown game."""
         with self._connect() as db:
             game = _read_game(db, game_id)
             if game is None:
                 return False
-            history, over = play(game)
-            db.execute("UPDATE games SET history = ?, over = ?, updated = ? WHERE id = ?",
-                       (json.dumps(history), int(over), time.time(), game_id))
+            history, over, *rest = play(game)
+            wrong = rest[0] if rest else game["wrong"]
+            db.execute("UPDATE games SET history = ?, over = ?, wrong = ?, updated = ? "
+                       "WHERE id = ?",
+                       (json.dumps(history), int(over), json.dumps(wrong), time.time(),
+                        game_id))
         return True
 
     # ------------------------------------------------------------------ cache
@@ -182,9 +199,11 @@ class Store:
 
 def _read_game(db: sqlite3.Connection, game_id: str) -> dict[str, Any] | None:
     row = db.execute(
-        "SELECT rules, secret, history, over, seeded FROM games WHERE id = ?", (game_id,)
+        "SELECT rules, secret, history, over, seeded, prior, noise, noise_seed, wrong "
+        "FROM games WHERE id = ?", (game_id,)
     ).fetchone()
     if row is None:
         return None
     return {"rules": row[0], "secret": row[1], "history": json.loads(row[2]),
-            "over": bool(row[3]), "seeded": bool(row[4])}
+            "over": bool(row[3]), "seeded": bool(row[4]), "prior": row[5], "noise": row[6],
+            "noise_seed": row[7], "wrong": json.loads(row[8] or "[]")}

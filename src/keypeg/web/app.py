@@ -46,6 +46,7 @@ from typing_extensions import TypedDict  # pydantic needs this one before Python
 from .. import limits
 from ..errors import InconsistentHistoryError, KeypegError, LimitExceededError
 from ..limits import MAX_BODY_BYTES, MAX_CLUES, MAX_ECHO, plural, shorten
+from ..rules import find_rules
 from ..store import Store
 from .service import GameNotFound, GameOver, Service, presets
 
@@ -64,6 +65,21 @@ History = Annotated[list[Clue], Field(
     max_length=MAX_CLUES,
     description=f"The clues so far, [[guess, feedback], ...], at most {MAX_CLUES} of them.")]
 Rules = Annotated[Text, Field(description="A rules preset, e.g. classic or codebreaker-4.")]
+Prior = Annotated[Text | None, Field(
+    description="A prior over the secrets, as `keypeg --prior` takes it: uniform (the "
+    "default, also null) or pin (how people choose digit PINs; pin:NAME=WEIGHT,... changes "
+    "a feature's weight, e.g. pin:year=20; digit games only). A file:PATH prior is refused "
+    "(422): the web API reads no files on the server.")]
+Noise = Annotated[Text | None, Field(
+    description="How the answers may be wrong, as `keypeg --noise` takes it: exact (the "
+    "default, also null), symmetric:EPS (an answer is wrong with probability EPS, "
+    "0 <= EPS < 1), per-peg:EPS (each green/amber/gray mark, positional games only) or "
+    "lies:K (at most K answers are wrong, K >= 0). Under noise a wrong clue is weighed, "
+    "not a contradiction (except past K lies); anything else is refused (422).")]
+_BELIEF_ANSWER = (" Under a prior or noise the answer also has \"likely\" (the likeliest "
+                  "secrets with their probabilities), \"doubts\" (per clue, the "
+                  "probability it was misreported) and a \"chance\" on each strategy row; "
+                  "\"recommended\" is then the information-gain guess.")
 
 
 class _Body(BaseModel):
@@ -76,6 +92,12 @@ class NewGame(_Body):
         None, description="Seed for the secret, a whole number from 0 to 2**63 - 1, for "
         "reproducible games in tests and teaching: the secret is then predictable by "
         "anyone who knows the seed, and the game says so (\"seeded\": true).")
+    prior: Prior = Field(None, description="The prior the secret is drawn from. "
+                         + Prior.__metadata__[0].description)
+    noise: Noise = Field(None, description="How the server's answers are wrong: each answer "
+                         "is misreported as the model says (a win never is); which ones "
+                         "were is revealed once the game is over (\"wrong_answers\"). "
+                         + Noise.__metadata__[0].description)
 
 
 class GuessIn(_Body):
@@ -86,18 +108,27 @@ class CutIn(_Body):
     rules: Rules = "classic"
     history: History = Field(default_factory=list)
     guess: Text = Field(..., description="The code whose cut is wanted.")
+    prior: Prior = None
+    noise: Noise = None
 
 
 class HintsIn(_Body):
     rules: Rules = "classic"
     history: History = Field(default_factory=list)
+    prior: Prior = None
+    noise: Noise = None
 
 
 class WatchIn(_Body):
     rules: Rules = "classic"
-    strategy: Text = Field("maxsize", description="A strategy name, e.g. maxsize.")
+    strategy: Text = Field("maxsize", description="A strategy name, e.g. maxsize, or "
+                           "information (information gain under the belief).")
     secret: Text = Field(..., description="The secret the strategy plays against.")
     history: History = Field(default_factory=list)
+    prior: Prior = Field(None, description="The prior the strategy believes in. "
+                         + Prior.__metadata__[0].description)
+    noise: Noise = Field(None, description="The noise the strategy believes in (the answers "
+                         "it gets are true). " + Noise.__metadata__[0].description)
 
 
 class Error(TypedDict):
@@ -423,14 +454,19 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
         return presets()
 
     @app.post("/api/games", summary="Start a game (the secret stays on the server)",
-              description="Answers the game's id and rules, and \"seeded\": whether a seed "
-              "chose the secret (then predictable).",
+              description="Answers the game's id and rules, \"seeded\": whether a seed "
+              "chose the secret (then predictable), and its \"prior\" and \"noise\". "
+              "Under noise the answers to guesses may be wrong; once the game is over, its "
+              "view, the last guess's answer and give-up list them as \"wrong_answers\": "
+              "[{\"guess\": n, \"reported\", \"true\"}], guesses numbered from 1.",
               responses=_errors(*_BODY_ERRORS), dependencies=[_only_query()])
     def new_game(body: NewGame) -> dict[str, Any]:
         with _echoing(body):
-            return service.new_game(body.rules, body.seed)
+            return service.new_game(body.rules, body.seed, body.prior, body.noise)
 
     @app.get("/api/games/{game_id}", summary="A game's history (the secret once over)",
+             description="With its prior and noise; once over, the secret and (under "
+             "noise) \"wrong_answers\".",
              responses=_errors(404), dependencies=[_only_query()])
     def get_game(game_id: str) -> dict[str, Any]:
         with _echoing(game_id):
@@ -453,6 +489,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
             return service.give_up(game_id)
 
     @app.get("/api/games/{game_id}/hints", summary="Hints for the game's position",
+             description="Under the game's prior and noise." + _BELIEF_ANSWER,
              responses=_errors(404, 413), dependencies=[_only_query()])
     async def game_hints(game_id: str) -> Any:
         # positions repeat: answer from the cache on the event loop, compute on the pool
@@ -462,24 +499,35 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
                 cached = await run_in_threadpool(service.game_hints, game_id)
         return JSONResponse(cached)
 
+    def belief(body: HintsIn | CutIn | WatchIn) -> Any:
+        return service.belief(find_rules(body.rules), body.prior, body.noise)
+
     @app.post("/api/hints", summary="Hints for any position (assist mode)",
+              description="Optionally under a prior and a noise model." + _BELIEF_ANSWER,
               responses=_errors(*_BODY_ERRORS), dependencies=[_only_query()])
     def hints(body: HintsIn) -> dict[str, Any]:
         with _echoing(body):
-            return service.hints(body.rules, [list(c) for c in body.history])
+            return service.hints(body.rules, [list(c) for c in body.history], belief(body))
 
     @app.post("/api/cut", summary="How a guess would cut the codes still possible",
+              description="Under a prior or noise each part also has \"probability\": how "
+              "likely that answer is (reported truly).",
               responses=_errors(*_BODY_ERRORS), dependencies=[_only_query()])
     def cut(body: CutIn) -> dict[str, Any]:
         with _echoing(body):
-            return service.cut(body.rules, [list(c) for c in body.history], body.guess)
+            return service.cut(body.rules, [list(c) for c in body.history], body.guess,
+                               belief(body))
 
     @app.post("/api/watch/step", summary="A strategy's next guess against a chosen secret",
+              description="The answers are true; under a prior or noise the strategy reads "
+              "them with that belief: information (and, under noise, entropy, expsize, "
+              "maxsize and parts) choose by belief (keypeg.bayes), consistent then plays "
+              "the likeliest code, and optimal is refused under noise.",
               responses=_errors(409, *_BODY_ERRORS), dependencies=[_only_query()])
     def watch_step(body: WatchIn) -> dict[str, Any]:
         with _echoing(body):
             return service.watch_step(body.rules, body.strategy, body.secret,
-                                      [list(c) for c in body.history])
+                                      [list(c) for c in body.history], belief(body))
 
     @app.get("/api/watch/secret", summary="A random secret for Watch", responses=_errors(),
              dependencies=[_only_query("rules")])

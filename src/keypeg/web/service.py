@@ -10,15 +10,39 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ..bayes import BELIEF_SCORES, BeliefStrategy
+from ..belief import (
+    Exact,
+    Lies,
+    NoiseModel,
+    PerPeg,
+    Symmetric,
+    draw_secret,
+    likelihood,
+    misreport,
+    parse_noise,
+    prior_weights,
+)
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
-from ..errors import KeypegError
+from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
 from ..labs import lab
-from ..limits import CACHED_POSITIONS, LIVE_OPTIMAL_SECONDS, MAX_CLUES, check_seed, plural, shorten
+from ..limits import (
+    CACHED_POSITIONS,
+    EXACT_HINT_WORK,
+    LIVE_OPTIMAL_SECONDS,
+    MAX_CLUES,
+    check_seed,
+    plural,
+    shorten,
+)
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
@@ -34,6 +58,82 @@ def _not_found(game_id: str) -> GameNotFound:
 
 class GameOver(KeypegError):
     """Raised for a guess in a game that is over."""
+
+
+# ----------------------------------------------------------------------------- beliefs
+#: The priors the web API takes (a file: prior would read files on the server).
+WEB_PRIORS = "uniform or pin (pin:NAME=WEIGHT,...)"
+#: Prior weights kept per process (a pin prior over 100,000 codes takes half a second).
+CACHED_PRIORS = 16
+
+
+@dataclass(frozen=True)
+class WebBelief:
+    """A prior over the secrets and a noise model for the answers, as the web API takes
+    them: `prior` is the prior's canonical text (None: uniform), `noise` the model (None:
+    exact). Equal beliefs give equal positions and hints."""
+
+    prior: str | None = None
+    noise: NoiseModel | None = None
+
+    @property
+    def plain(self) -> bool:
+        """True for a uniform prior and trusted answers (plain filtering)."""
+        return self.prior is None and self.noise is None
+
+    @property
+    def key(self) -> tuple[str | None, NoiseModel | None]:
+        return (self.prior, self.noise)
+
+    @property
+    def prior_text(self) -> str:
+        return self.prior or "uniform"
+
+    @property
+    def noise_text(self) -> str:
+        """The noise as the API writes it: parsing it back gives the same model."""
+        model = self.noise
+        if isinstance(model, Symmetric):
+            return f"symmetric:{model.eps!r}"
+        if isinstance(model, PerPeg):
+            return f"per-peg:{model.eps!r}"
+        if isinstance(model, Lies):
+            return f"lies:{model.k}"
+        return "exact"
+
+
+PLAIN = WebBelief()
+
+
+def web_prior(text: str | None) -> str | None:
+    """Return the canonical text of a prior the web API takes (None for uniform); raises
+    `KeypegError` for a file: prior (it would read the server's files) or an unknown one.
+    A pin prior's options are checked when its weights are computed."""
+    if text is None:
+        return None
+    name, colon, arg = text.strip().partition(":")
+    name = name.strip().lower()
+    if name == "uniform" and not arg.strip():
+        return None
+    if name == "file":
+        raise KeypegError("a file: prior would read a file on the server, so the web API "
+                          f"does not take it; use {WEB_PRIORS}.")
+    if name == "pin":
+        return f"pin:{arg.strip().lower()}" if arg.strip() else "pin"
+    raise KeypegError(f"unknown prior {shorten(text)!r}; the web API takes {WEB_PRIORS}.")
+
+
+def web_noise(rules: Rules, text: str | None) -> NoiseModel | None:
+    """Return the noise model written `text` (None for exact); raises `KeypegError` for an
+    unknown form, EPS outside [0, 1), K < 0, or per-peg noise on black/white games."""
+    if text is None:
+        return None
+    model = parse_noise(text)
+    if isinstance(model, Exact):
+        return None
+    if not model.hard:
+        likelihood(get_space(rules), model)  # per-peg needs positional feedback
+    return model
 
 
 def rules_info(rules: Rules) -> dict[str, Any]:
@@ -72,9 +172,40 @@ class Service:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._hints: OrderedDict[tuple[str, tuple[str, ...]], dict[str, Any]] = OrderedDict()
-        self._states: OrderedDict[tuple[Rules, tuple[str, ...]], GameState] = OrderedDict()
+        self._hints: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self._states: OrderedDict[tuple[Any, ...], GameState] = OrderedDict()
+        self._priors: OrderedDict[tuple[Rules, str], np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ beliefs
+    @staticmethod
+    def belief(rules: Rules, prior: str | None = None, noise: str | None = None
+               ) -> WebBelief:
+        """Return the belief a request asks for (cheap: a pin prior's weights are computed
+        when a position needs them); raises `KeypegError` for a prior or noise the web API
+        does not take."""
+        return WebBelief(web_prior(prior), web_noise(rules, noise))
+
+    def _game_belief(self, game: dict[str, Any]) -> WebBelief:
+        return self.belief(find_rules(game["rules"]), game.get("prior"), game.get("noise"))
+
+    def prior_weights(self, rules: Rules, prior: str | None) -> np.ndarray | None:
+        """Return the prior's weights over every code (None for uniform), cached."""
+        if prior is None:
+            return None
+        key = (rules, prior)
+        with self._lock:
+            hit = self._priors.get(key)
+            if hit is not None:
+                self._priors.move_to_end(key)
+                return hit
+        weights = prior_weights(get_space(rules), prior)
+        assert weights is not None
+        with self._lock:
+            self._priors[key] = weights
+            while len(self._priors) > CACHED_PRIORS:
+                self._priors.popitem(last=False)
+        return weights
 
     def warm_up(self) -> None:
         """Compile the kernels the page uses (a fresh install compiles them once, which takes
@@ -90,18 +221,33 @@ class Service:
             pass
 
     # ------------------------------------------------------------------ games
-    def new_game(self, rules_name_: str, seed: int | None = None) -> dict[str, Any]:
+    def new_game(self, rules_name_: str, seed: int | None = None, prior: str | None = None,
+                 noise: str | None = None) -> dict[str, Any]:
         """Start a game; the secret stays in the store. A seed (0 to 2**63 - 1) makes the
-        secret reproducible, so predictable: such a game says so ("seeded": true)."""
+        secret reproducible, so predictable: such a game says so ("seeded": true). The
+        secret is drawn from the prior; with noise the answers are misreported as the model
+        says (a win never is), and which ones were is revealed once the game is over."""
         check_seed(seed, "seed")
         rules = find_rules(rules_name_)
+        belief = self.belief(rules, prior, noise)
         space = get_space(rules)
-        rng = random.Random(seed) if seed is not None else random.SystemRandom()
-        secret = space.text(rng.randrange(space.size))
+        weights = self.prior_weights(rules, belief.prior)
+        if weights is None:
+            rng = random.Random(seed) if seed is not None else random.SystemRandom()
+            secret = space.text(rng.randrange(space.size))
+        else:
+            secret = space.text(draw_secret(space, weights, seed))
+        noise_seed = None
+        if belief.noise is not None:
+            noise_seed = seed if seed is not None else secrets.randbits(63)
         game_id = secrets.token_urlsafe(16)
-        self.store.create_game(game_id, rules_name(rules), secret, seeded=seed is not None)
+        self.store.create_game(game_id, rules_name(rules), secret, seeded=seed is not None,
+                               prior=belief.prior,
+                               noise=None if belief.noise is None else belief.noise_text,
+                               noise_seed=noise_seed)
         return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
-                "info": rules_info(rules), "seeded": seed is not None}
+                "info": rules_info(rules), "seeded": seed is not None,
+                "prior": belief.prior_text, "noise": belief.noise_text}
 
     def _load(self, game_id: str) -> dict[str, Any] | None:
         """Return a game from the store: the store is the one source of truth, so several
@@ -115,31 +261,48 @@ class Service:
         if game is None:
             return False
         rules = find_rules(game["rules"])
-        key = (rules, tuple(f"{g}={f}" for g, f in game["history"]))
+        key = (rules, self._game_belief(game).key,
+               tuple(f"{g}={f}" for g, f in game["history"]))
         with self._lock:
             return key in self._states
 
-    def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, GameState]:
+    def _game(self, game_id: str) -> tuple[dict[str, Any], Rules, WebBelief, GameState]:
         game = self._load(game_id)
         if game is None:
             raise _not_found(game_id)
         rules = find_rules(game["rules"])
-        return game, rules, self.state(rules, game["history"])
+        belief = self._game_belief(game)
+        return game, rules, belief, self.state(rules, game["history"], belief)
 
-    def state(self, rules: Rules, history: list[Any]) -> GameState:
-        """Return the state after `history`, built from the cached state one clue shorter
-        when there is one (games move one clue at a time)."""
+    def state(self, rules: Rules, history: list[Any], belief: WebBelief = PLAIN) -> GameState:
+        """Return the state after `history` under `belief`, built from the cached state one
+        clue shorter when there is one (games move one clue at a time)."""
         clues = _clues(rules, history)
-        key = (rules, tuple(str(c) for c in clues))
+        texts = tuple(str(c) for c in clues)
+        key = (rules, belief.key, texts)
         with self._lock:
             hit = self._states.get(key)
-            parent = self._states.get((rules, key[1][:-1])) if clues else None
+            parent = self._states.get((rules, belief.key, texts[:-1])) if clues else None
         if hit is not None:
             return hit
-        if parent is not None:
-            state = parent.after(clues[-1].guess, clues[-1].feedback)
-        else:
-            state = GameState(get_space(rules), clues)
+        try:
+            if parent is not None:
+                state = parent.after(clues[-1].guess, clues[-1].feedback)
+            elif belief.plain:
+                state = GameState(get_space(rules), clues)
+            else:
+                state = GameState.start(get_space(rules),
+                                        prior=self.prior_weights(rules, belief.prior),
+                                        noise=belief.noise)
+                for clue in clues:
+                    state = state.after(clue.guess, clue.feedback)
+        except InconsistentHistoryError as exc:
+            if isinstance(belief.noise, Lies):  # the library's sentence says "1 clues"
+                k = belief.noise.k
+                raise InconsistentHistoryError(
+                    f"no code fits these clues with at most {plural(k, 'wrong clue')} "
+                    f"(lies:{k}); more are wrong, or a clue was typed wrongly.") from None
+            raise exc
         with self._lock:
             self._states[key] = state
             while len(self._states) > CACHED_POSITIONS:
@@ -147,14 +310,16 @@ class Service:
         return state
 
     def game(self, game_id: str) -> dict[str, Any]:
-        """Return a game's public view (the secret only once it is over)."""
-        game, rules, state = self._game(game_id)
+        """Return a game's public view (the secret, and the answers that were wrong, only
+        once it is over)."""
+        game, rules, belief, state = self._game(game_id)
         out = {"id": game_id, "rules": game["rules"], "max_guesses": rules.max_guesses,
                "info": rules_info(rules), "history": game["history"], "over": game["over"],
                "solved": state.solved, "candidates": state.count,
-               "seeded": game["seeded"]}
+               "seeded": game["seeded"], "prior": belief.prior_text,
+               "noise": belief.noise_text}
         if game["over"]:
-            out["secret"] = game["secret"]
+            out.update(_revealed(game, belief))
         return out
 
     def guess(self, game_id: str, guess_text: str) -> dict[str, Any]:
@@ -162,29 +327,44 @@ class Service:
         guesses at the same game, even from two server processes, cannot both count)."""
         out: dict[str, Any] = {}
 
-        def play(game: dict[str, Any]) -> tuple[list[list[str]], bool]:
+        def play(game: dict[str, Any]) -> tuple[list[list[str]], bool, list[Any]]:
             if game["over"]:
                 raise GameOver("this game is over; start a new one.")
             if len(game["history"]) >= MAX_CLUES:
                 raise GameOver(f"this game has {plural(MAX_CLUES, 'guess', 'guesses')}, the "
                                "most one game may have; start a new one.")
             rules = find_rules(game["rules"])
-            state = self.state(rules, game["history"])
+            belief = self._game_belief(game)
+            state = self.state(rules, game["history"], belief)
             guess = Code.parse(guess_text, rules)
             secret = Code.parse(game["secret"], rules)
             fb = score(secret.symbols, guess.symbols, rules)
+            wrong = list(game["wrong"])
+            turn = len(game["history"]) + 1
+            if belief.noise is not None:  # the answer may be misreported
+                space = state.space
+                true = space.response_index(fb)
+                rng = np.random.default_rng([game["noise_seed"] or 0, turn])
+                model = belief.noise
+                lies_left = model.k - len(wrong) if isinstance(model, Lies) else 0
+                reported = misreport(space, model, true, rng, lies_left)
+                if reported != true:
+                    wrong.append({"guess": turn, "reported": str(space.feedback(reported)),
+                                  "true": str(fb)})
+                    fb = space.feedback(reported)
             after = state.after(guess, fb)
             history = [*game["history"], [str(guess), str(fb)]]
             with self._lock:
-                self._states[(rules, tuple(f"{g}={f}" for g, f in history))] = after
+                self._states[(rules, belief.key,
+                              tuple(f"{g}={f}" for g, f in history))] = after
             over = after.solved or (rules.max_guesses is not None
                                     and len(history) >= rules.max_guesses)
             out.update(guess=str(guess), feedback=str(fb), marks=list(fb.marks),
                        candidates=after.count, bits=round(after.bits, 3), solved=after.solved,
                        over=over, guesses=len(history))
             if over:
-                out["secret"] = game["secret"]
-            return history, over
+                out.update(_revealed({**game, "wrong": wrong}, belief))
+            return history, over, wrong
 
         if not self.store.update_game_with(game_id, play):
             raise _not_found(game_id)
@@ -196,8 +376,8 @@ class Service:
 
         def stop(game: dict[str, Any]) -> tuple[list[list[str]], bool]:
             solved = bool(game["history"]) and game["history"][-1][0] == game["secret"]
-            out.update(over=True, solved=solved, secret=game["secret"],
-                       guesses=len(game["history"]))
+            out.update(over=True, solved=solved, guesses=len(game["history"]),
+                       **_revealed(game, self._game_belief(game)))
             return game["history"], True
 
         if not self.store.update_game_with(game_id, stop):
@@ -210,13 +390,15 @@ class Service:
         game = self._load(game_id)
         if game is None:
             raise _not_found(game_id)
+        belief = self._game_belief(game)
         if game["over"]:
-            return _game_over(self.state(find_rules(game["rules"]), game["history"]))
-        return self.hints(game["rules"], game["history"])
+            return _game_over(self.state(find_rules(game["rules"]), game["history"], belief))
+        return self.hints(game["rules"], game["history"], belief)
 
-    def cached_hints(self, rules_text: str, history: list[Any]) -> dict[str, Any] | None:
+    def cached_hints(self, rules_text: str, history: list[Any], belief: WebBelief = PLAIN
+                     ) -> dict[str, Any] | None:
         """Return the hints for a position if they were computed already (cheap), else None."""
-        key = (rules_text, tuple(f"{g}={f}" for g, f in history))
+        key = (rules_text, belief.key, tuple(f"{g}={f}" for g, f in history))
         with self._lock:
             out = self._hints.get(key)
             if out is not None:
@@ -228,24 +410,26 @@ class Service:
         game = self._load(game_id)
         if game is None or game["over"]:
             return None
-        return self.cached_hints(game["rules"], game["history"])
+        return self.cached_hints(game["rules"], game["history"], self._game_belief(game))
 
     # ------------------------------------------------------------------ hints
-    def hints(self, rules_text: str, history: list[Any]) -> dict[str, Any]:
-        """Return the hints panel for a position (cached: positions repeat a lot)."""
+    def hints(self, rules_text: str, history: list[Any], belief: WebBelief = PLAIN
+              ) -> dict[str, Any]:
+        """Return the hints panel for a position under `belief` (cached: positions repeat
+        a lot)."""
         rules = find_rules(rules_text)
         clues = _clues(rules, history)
-        key = (rules_name(rules), tuple(str(c) for c in clues))
+        key = (rules_name(rules), belief.key, tuple(str(c) for c in clues))
         with self._lock:
             if key in self._hints:
                 self._hints.move_to_end(key)
                 return self._hints[key]
-        state = self.state(rules, history)
+        state = self.state(rules, history, belief)
         out = self._compute_hints(state)
         with self._lock:
             self._hints[key] = out
             if key[0] != rules_text:  # also under the name the caller used
-                self._hints[(rules_text, key[1])] = out
+                self._hints[(rules_text, *key[1:])] = out
             while len(self._hints) > CACHED_POSITIONS:
                 self._hints.popitem(last=False)
         return out
@@ -255,26 +439,37 @@ class Service:
         return hint(state).to_dict()
 
     # ------------------------------------------------------------------ cut
-    def cut(self, rules_text: str, history: list[Any], guess: str) -> dict[str, Any]:
-        """Return how `guess` would cut the candidates left by `history`."""
+    def cut(self, rules_text: str, history: list[Any], guess: str,
+            belief: WebBelief = PLAIN) -> dict[str, Any]:
+        """Return how `guess` would cut the candidates left by `history`; under a prior or
+        noise each part also says how likely its answer is (the answer reported truly)."""
         rules = find_rules(rules_text)
-        state = self.state(rules, history)
-        parts = cut(state, Code.parse(guess, rules))
-        return {"guess": str(Code.parse(guess, rules)), "candidates": state.count,
-                "parts": [{"feedback": fb, "size": n,
-                           "marks": list(Feedback.parse(fb, rules).marks)} for fb, n in parts],
+        state = self.state(rules, history, belief)
+        code = Code.parse(guess, rules)
+        parts = cut(state, code)
+        rows = [{"feedback": fb, "size": n, "marks": list(Feedback.parse(fb, rules).marks)}
+                for fb, n in parts]
+        if not belief.plain:
+            space = state.space
+            mass = np.bincount(space.responses(code.index, state.candidates),
+                               weights=state.posterior, minlength=space.n_responses)
+            for row in rows:
+                row["probability"] = round(float(mass[space.response_index(
+                    str(row["feedback"]))]), 6)
+        return {"guess": str(code), "candidates": state.count, "parts": rows,
                 "largest": max(n for _, n in parts), "count": len(parts)}
 
     # ------------------------------------------------------------------ watch
     def watch_step(self, rules_text: str, strategy: str, secret: str,
-                   history: list[Any]) -> dict[str, Any]:
-        """Return the next guess of `strategy` and its feedback against `secret`."""
+                   history: list[Any], belief: WebBelief = PLAIN) -> dict[str, Any]:
+        """Return the next guess of `strategy` and its feedback against `secret` (answers
+        are true; the strategy reads them under `belief`)."""
         rules = find_rules(rules_text)
         code = Code.parse(secret, rules)
-        state = self.state(rules, history)
+        state = self.state(rules, history, belief)
         if state.solved:
             raise GameOver("the secret is already found.")
-        guess, approximate = bounded_guess(state, strategy, optimal_seconds=LIVE_OPTIMAL_SECONDS)
+        guess, approximate = watched_guess(state, strategy, belief)
         fb = score(code.symbols, guess.symbols, rules)
         after = state.after(guess, fb)
         return {"guess": str(guess), "feedback": str(fb), "marks": list(fb.marks),
@@ -299,6 +494,44 @@ class Service:
         if result["exact"]:
             self.store.put_cached(key, result)
         return result
+
+
+#: Strategies a player who doubts the answers plays by belief (`keypeg.bayes`): the same
+#: scores the hints show under noise.
+BELIEF_NAMES = frozenset(dict(BELIEF_SCORES))
+
+
+def watched_guess(state: GameState, strategy: str, belief: WebBelief) -> tuple[Code, bool]:
+    """Return (guess, approximate) for Watch: "information" plays by information gain
+    under the belief (`BeliefStrategy`); the others by the bounded policy of the hints,
+    except under noise, where candidates need not shrink (a one-step strategy would play
+    the same guess again and again): there the scores play by belief, consistent plays the
+    likeliest code (under lies:K the first that fits the most clues), and optimal (worked
+    out for true answers) is refused."""
+    name = strategy.strip().lower()
+    noisy = belief.noise is not None
+    if name == "information" or noisy and name in BELIEF_NAMES:
+        sampled = state.space.size * state.count > EXACT_HINT_WORK
+        return BeliefStrategy(name).next_guess(state), sampled and state.count > 1
+    if noisy and name == "consistent":
+        misses = state.belief.misses  # lies:K: the first code that fits the most clues
+        if misses is not None:
+            return state.space.code(int(state.candidates[int(np.argmin(misses))])), False
+        return Code.parse(state.top(1)[0][0], state.rules), False
+    if noisy and name == "optimal":
+        raise KeypegError("the optimal strategy is worked out for true answers only; under "
+                          "noise watch information, entropy, expsize, maxsize, parts, "
+                          "consistent or random.")
+    return bounded_guess(state, strategy, optimal_seconds=LIVE_OPTIMAL_SECONDS)
+
+
+def _revealed(game: dict[str, Any], belief: WebBelief) -> dict[str, Any]:
+    """What a finished game reveals: the secret and, under noise, the answers that were
+    misreported ([{"guess": n, "reported", "true"}], guesses numbered from 1)."""
+    out: dict[str, Any] = {"secret": game["secret"]}
+    if belief.noise is not None:
+        out["wrong_answers"] = list(game["wrong"])
+    return out
 
 
 def _game_over(state: GameState) -> dict[str, Any]:
