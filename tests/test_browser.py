@@ -958,3 +958,141 @@ def test_screenshot_mid_game(pages: Pages, tmp_path: Path) -> None:
     data = shot.read_bytes()
     assert _png_size(data) == (1280, 900)
     assert len(data) > 20_000  # a page with content, not a blank image
+
+
+# ---------------------------------------------------------------------- tolerating mistakes
+SECRET = "1234"
+#: Classic clues for the secret 1234; clue 2's answer is wrong (the truth is 0B2W).
+NOISY_CLUES = [("1122", "1B1W"), ("3456", "0B0W"), ("2354", "1B2W"), ("1345", "1B2W")]
+WRONG = 2  # its number
+NOISE = "symmetric:0.05"  # what the switch sends, as its help text says
+
+
+def true_answer(guess: str) -> str:
+    rules = find_rules("classic")
+    return str(score(Code.parse(SECRET, rules).symbols, Code.parse(guess, rules).symbols, rules))
+
+
+def add_clues(page: Page, clues: list[tuple[str, str]]) -> None:
+    for guess, feedback in clues:
+        black, white = (int(x) for x in re.findall(r"\d+", feedback))
+        add_clue(page, guess, black, white)
+
+
+def wait_noisy_hints(page: Page, history: list[tuple[str, str]]) -> None:
+    expect(page.locator("#hints")).to_have_attribute("data-noise", NOISE)
+    wait_hints(page, history)
+
+
+def test_assist_tolerates_a_wrong_clue_and_finishes_the_game(pages: Pages) -> None:
+    """With "Tolerate mistakes" on, a wrong clue among true ones does not block Assist: the
+    page names it (the library's likeliest wrong clue), shows each clue's doubt and the
+    likeliest secrets as the library computes them, and its recommended guesses, entered
+    with their true answers, find the secret. On a phone, with nothing wider than it."""
+    assert [c for c in NOISY_CLUES if true_answer(c[0]) != c[1]] == [NOISY_CLUES[WRONG - 1]]
+    rules = find_rules("classic")
+    page = pages.open(360, 740)
+    open_page(page, mode="assist")
+    switch = page.locator("#assist-tolerate")
+    expect(switch).not_to_be_checked()
+    expect(page.locator("#assist-tolerate-help")).to_contain_text(NOISE)
+    switch.check()
+    history = list(NOISY_CLUES)
+    add_clues(page, history)
+    wait_noisy_hints(page, history)
+    expect(page.locator("#assist-error")).to_be_hidden()
+    state = GameState.from_clues(rules, [f"{g}={f}" for g, f in history], noise=NOISE)
+    doubts = state.doubts()
+    worst = max(range(len(doubts)), key=doubts.__getitem__)
+    assert worst == WRONG - 1 and doubts[worst] > 0.9
+    suspect = page.locator("#assist-suspect")
+    expect(suspect).to_have_attribute("data-clue", str(WRONG))
+    guess, feedback = NOISY_CLUES[WRONG - 1]
+    expect(suspect).to_contain_text(f"Clue {WRONG} ({guess} → {feedback}) is probably wrong: ")
+    for i, d in enumerate(doubts):
+        shown = float(page.locator(f"#assist-clues li[data-index='{i}'] .doubt")
+                      .get_attribute("data-doubt") or "nan")
+        assert shown == pytest.approx(d, abs=1e-5), (i, shown, d)
+    expect(page.locator(f"#assist-clues li[data-index='{WRONG - 1}']")).to_have_class(
+        re.compile("doubted"))
+    want = hint(state)
+    assert want.likely is not None
+    likely = page.locator("#hint-likely li")
+    expect(likely).to_have_count(6)
+    for row, (code, p) in zip(likely.all(), want.likely, strict=False):
+        assert row.get_attribute("data-code") == code
+        assert float(row.get_attribute("data-probability") or "nan") == pytest.approx(p, abs=1e-5)
+    page.click("#use-recommended")
+    expect(page.locator("#cut-bars")).to_have_attribute("data-state", "ready")
+    assert_fits(page, "assist, tolerating mistakes")
+    low = [m for m in page.evaluate(CONTRAST_JS, "#assist-suspect, .doubt, #hint-likely, "
+                                    ".switch, #hint-recommended") if m["ratio"] < 4.5]
+    assert not low, f"text below 4.5:1: {low[:6]}"
+
+    # Play on: the recommended guess (information gain, as the library says), its true
+    # answer, until the page says solved.
+    rec = page.locator("#hint-recommended")
+    for _ in range(8):
+        if page.locator("#hint-recommended .solved-note").count():
+            break
+        want = hint(state)
+        assert want.recommended is not None and want.recommended.name == "information"
+        expect(rec).to_have_attribute("data-guess", want.recommended.guess)
+        expect(rec).to_have_attribute("data-strategy", "information")
+        page.click("#use-recommended")
+        guess = page.locator("#assist-guess").input_value()
+        assert guess == want.recommended.guess
+        history.append((guess, true_answer(guess)))
+        add_clues(page, history[-1:])
+        wait_noisy_hints(page, history)
+        state = state.after(guess, history[-1][1])
+    solved = page.locator("#hint-recommended .solved-note")
+    expect(solved).to_have_text("Solved: the code is found.")
+    assert history[-1] == (SECRET, "4B0W") and state.solved
+    expect(suspect).to_have_attribute("data-clue", str(WRONG))  # still the wrong one
+    assert_fits(page, "assist, solved while tolerating mistakes")
+
+
+def test_tolerate_mistakes_off_is_today_and_the_choice_survives_a_reload(page: Page) -> None:
+    """The switch off: the same clues are a contradiction, diagnosed as before (the
+    server's sentence, the suspect outlined, no hints, no doubts). On: the same clues get
+    hints and the wrong clue is named. The choice is kept over a reload, both ways."""
+    open_page(page, mode="assist")
+    switch = page.locator("#assist-tolerate")
+    expect(switch).not_to_be_checked()
+    add_clues(page, NOISY_CLUES)
+    wait_hints(page, NOISY_CLUES, state="error")
+    expect(page.locator("#hints")).to_have_attribute("data-noise", "exact")
+    status, body = api(page, "POST", "/api/hints",
+                       {"rules": "classic", "history": [list(c) for c in NOISY_CLUES]})
+    assert status == 422 and body["suspects"] == [WRONG]
+    expect(page.locator("#assist-error")).to_be_visible()
+    expect(page.locator("#assist-error-text")).to_have_text(
+        body["detail"][0].upper() + body["detail"][1:])
+    expect(page.locator(f"#assist-clues li[data-index='{WRONG - 1}']")).to_have_class(
+        re.compile("suspect"))
+    expect(page.locator("#assist-suspect")).to_be_hidden()
+    expect(page.locator("#assist-clues .doubt")).to_have_count(0)
+    expect(page.locator("#hints [data-use]")).to_have_count(0)
+
+    switch.check()  # the same clues, now weighed
+    wait_noisy_hints(page, NOISY_CLUES)
+    expect(page.locator("#assist-error")).to_be_hidden()
+    expect(page.locator("#assist-suspect")).to_have_attribute("data-clue", str(WRONG))
+    expect(page.locator("#assist-clues .doubt")).to_have_count(len(NOISY_CLUES))
+
+    page.reload()  # the choice is remembered (the clues are not)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(switch).to_be_checked()
+    add_clues(page, NOISY_CLUES[:2])
+    wait_noisy_hints(page, NOISY_CLUES[:2])
+    expect(page.locator("#assist-suspect")).to_have_attribute("data-clue", str(WRONG))
+
+    switch.uncheck()  # back to today: the contradiction is diagnosed again
+    wait_hints(page, NOISY_CLUES[:2], state="error")
+    expect(page.locator("#hints")).to_have_attribute("data-noise", "exact")
+    expect(page.locator("#assist-error")).to_be_visible()
+    expect(page.locator("#assist-suspect")).to_be_hidden()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(switch).not_to_be_checked()

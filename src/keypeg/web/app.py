@@ -10,6 +10,10 @@ too big or too expensive to answer in time 413 (or an answer labelled approximat
 Input is strict: strings must be JSON strings, seeds whole numbers, history items
 [guess, feedback] pairs; unknown body fields and query parameters are refused. Input is
 repeated back in a message only up to `limits.MAX_ECHO` characters.
+
+Hints, cuts, Watch steps and new games take an optional "prior" and "noise", written as the
+command line's --prior and --noise (a file: prior is refused: it would read the server's
+files); a game keeps its own, and its misreported answers stay secret until it is over.
 """
 
 from __future__ import annotations
@@ -65,17 +69,19 @@ History = Annotated[list[Clue], Field(
     max_length=MAX_CLUES,
     description=f"The clues so far, [[guess, feedback], ...], at most {MAX_CLUES} of them.")]
 Rules = Annotated[Text, Field(description="A rules preset, e.g. classic or codebreaker-4.")]
-Prior = Annotated[Text | None, Field(
-    description="A prior over the secrets, as `keypeg --prior` takes it: uniform (the "
-    "default, also null) or pin (how people choose digit PINs; pin:NAME=WEIGHT,... changes "
-    "a feature's weight, e.g. pin:year=20; digit games only). A file:PATH prior is refused "
-    "(422): the web API reads no files on the server.")]
-Noise = Annotated[Text | None, Field(
-    description="How the answers may be wrong, as `keypeg --noise` takes it: exact (the "
-    "default, also null), symmetric:EPS (an answer is wrong with probability EPS, "
-    "0 <= EPS < 1), per-peg:EPS (each green/amber/gray mark, positional games only) or "
-    "lies:K (at most K answers are wrong, K >= 0). Under noise a wrong clue is weighed, "
-    "not a contradiction (except past K lies); anything else is refused (422).")]
+PRIOR_TEXT = (
+    "A prior over the secrets, as `keypeg --prior` takes it: uniform (the default, also "
+    "null) or pin (how people choose digit PINs; pin:NAME=WEIGHT,... changes a feature's "
+    "weight, e.g. pin:year=20; digit games only). A file:PATH prior is refused (422): the "
+    "web API reads no files on the server.")
+NOISE_TEXT = (
+    "How the answers may be wrong, as `keypeg --noise` takes it: exact (the default, also "
+    "null), symmetric:EPS (an answer is wrong with probability EPS, 0 <= EPS < 1), "
+    "per-peg:EPS (each green/amber/gray mark, positional games only) or lies:K (at most K "
+    "answers are wrong, K >= 0). Under noise a wrong clue is weighed, not a contradiction "
+    "(except past K lies); anything else is refused (422).")
+Prior = Annotated[Text | None, Field(description=PRIOR_TEXT)]
+Noise = Annotated[Text | None, Field(description=NOISE_TEXT)]
 _BELIEF_ANSWER = (" Under a prior or noise the answer also has \"likely\" (the likeliest "
                   "secrets with their probabilities), \"doubts\" (per clue, the "
                   "probability it was misreported) and a \"chance\" on each strategy row; "
@@ -93,11 +99,11 @@ class NewGame(_Body):
         "reproducible games in tests and teaching: the secret is then predictable by "
         "anyone who knows the seed, and the game says so (\"seeded\": true).")
     prior: Prior = Field(None, description="The prior the secret is drawn from. "
-                         + Prior.__metadata__[0].description)
+                         + PRIOR_TEXT)
     noise: Noise = Field(None, description="How the server's answers are wrong: each answer "
                          "is misreported as the model says (a win never is); which ones "
                          "were is revealed once the game is over (\"wrong_answers\"). "
-                         + Noise.__metadata__[0].description)
+                         + NOISE_TEXT)
 
 
 class GuessIn(_Body):
@@ -126,9 +132,9 @@ class WatchIn(_Body):
     secret: Text = Field(..., description="The secret the strategy plays against.")
     history: History = Field(default_factory=list)
     prior: Prior = Field(None, description="The prior the strategy believes in. "
-                         + Prior.__metadata__[0].description)
+                         + PRIOR_TEXT)
     noise: Noise = Field(None, description="The noise the strategy believes in (the answers "
-                         "it gets are true). " + Noise.__metadata__[0].description)
+                         "it gets are true). " + NOISE_TEXT)
 
 
 class Error(TypedDict):

@@ -64,11 +64,12 @@ export const giveUp = (id) => request("POST", `/api/games/${q(id)}/give-up`);
 
 export const gameHints = (id) => request("GET", `/api/games/${q(id)}/hints`);
 
-export const hints = (rulesName, history) => request("POST", "/api/hints",
-  { rules: rulesName, history });
+/** Hints for any position; `belief` may add a prior and a noise model ({ noise: ... }). */
+export const hints = (rulesName, history, belief = {}) => request("POST", "/api/hints",
+  { rules: rulesName, history, ...belief });
 
-export const cut = (rulesName, history, code) => request("POST", "/api/cut",
-  { rules: rulesName, history, guess: code });
+export const cut = (rulesName, history, code, belief = {}) => request("POST", "/api/cut",
+  { rules: rulesName, history, guess: code, ...belief });
 
 export const watchStep = (rulesName, strategy, secret, history) => request("POST",
   "/api/watch/step", { rules: rulesName, strategy, secret, history }, { timeoutMs: LONG_MS });

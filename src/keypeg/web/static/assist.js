@@ -1,8 +1,10 @@
 /* Assist: the clues of a game played on a real board; the hints panel shows what is still
  * possible and what to play next. Contradictory clues are kept and the suspects outlined,
- * so the wrong one can be edited. */
+ * so the wrong one can be edited. With "Tolerate mistakes" on (belief.js) a wrong clue
+ * does not block the game: each clue shows how likely it is to be wrong. */
 
 import * as api from "./api.js";
+import { assistBelief, doubtEl, setTolerant, suspectSentence, tolerant, worstClue } from "./belief.js";
 import { marksLegend, rowEl, symbolEl } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
 import { $, clearMessage, count, el, plural, reportError, sentence } from "./dom.js";
@@ -10,7 +12,7 @@ import { CodeEntry } from "./entry.js";
 import { refreshHints } from "./hints.js";
 import { N, S, modes } from "./state.js";
 
-const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [],
+const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [], doubts: null,
   queue: Promise.resolve(), gen: 0 };
 let entry = null;
 
@@ -30,6 +32,15 @@ export function setupAssist() {
     setForm();
     renderClues();
     refreshCut();
+  });
+  const toggle = $("#assist-tolerate");
+  toggle.checked = tolerant();
+  toggle.addEventListener("change", () => {
+    setTolerant(toggle.checked);
+    clearMessage();
+    setDoubts(null);
+    resetCut();
+    refreshHints().then(refreshCut);
   });
   $("#assist-clear").addEventListener("click", () => {
     clearMessage();
@@ -51,8 +62,12 @@ export function setupAssist() {
       $("#assist-guess").focus({ preventScroll: true });
       $("#assist-guess").scrollIntoView({ block: "nearest" });
     },
-    fetchHints: (h) => api.hints(S.rules.name, h),
-    hintsOk: () => setError(null),
+    belief: assistBelief,
+    fetchHints: (h) => api.hints(S.rules.name, h, assistBelief()),
+    hintsOk: (h) => {
+      setError(null);
+      setDoubts(tolerant() && h && Array.isArray(h.doubts) ? h.doubts : null);
+    },
     hintsFailed: (err) => {
       if (!isContradiction(err)) return false;
       setError(err);
@@ -82,6 +97,7 @@ function reset() {
   $("#assist-white").replaceChildren(...opts());
   $("#assist-marks-legend").replaceChildren(marksLegend());
   setError(null);
+  setDoubts(null);
   setForm();
 }
 
@@ -133,15 +149,31 @@ function setError(err) {
   renderClues();
 }
 
+/** Show how likely each clue is to be wrong (null: no doubts to show). */
+function setDoubts(doubts) {
+  A.doubts = doubts && doubts.length === A.clues.length ? doubts : null;
+  const box = $("#assist-suspect");
+  const text = A.doubts ? suspectSentence(A.doubts, A.clues) : "";
+  const worst = A.doubts ? worstClue(A.doubts) : -1;
+  box.hidden = !text;
+  box.textContent = text;
+  box.dataset.clue = worst >= 0 ? String(worst + 1) : "";
+  box.dataset.level = worst >= 0 && A.doubts[worst] >= 0.5 ? "wrong" : "fine";
+  renderClues();
+}
+
 function renderClues() {
   const n = N();
+  const worst = A.doubts ? worstClue(A.doubts) : -1;
   $("#assist-clues").replaceChildren(...A.clues.map((c, i) => {
     const suspect = A.suspects.includes(i);
+    const doubted = worst === i && A.doubts[i] >= 0.5;
     const cls = ["clue", suspect ? "suspect" : "", A.conflict.includes(i) ? "conflict" : "",
-      A.editing === i ? "editing" : ""].filter(Boolean).join(" ");
+      doubted ? "doubted" : "", A.editing === i ? "editing" : ""].filter(Boolean).join(" ");
     return el("li", { class: cls, "data-index": i, "data-guess": c.guess, "data-feedback": c.feedback },
       rowEl(c.guess, c.feedback, i),
       el("span", { class: "clue-actions" },
+        A.doubts ? doubtEl(A.doubts[i], doubted) : null,
         suspect ? el("span", { class: "tag warn", text: "suspect" }) : null,
         el("button", { type: "button", class: "button small ghost", id: `assist-edit-${i}`,
           "aria-label": `Edit clue ${i + 1}`, onclick: () => edit(i), text: "Edit" }),
@@ -183,7 +215,7 @@ async function check(clue, editing, gen) {
   else clues.push(clue);
   try {
     // A malformed clue is refused; a contradiction is kept so the wrong clue can be found.
-    await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]));
+    await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]), assistBelief());
   } catch (err) {
     if (gen !== A.gen) return;
     if (!isContradiction(err)) {
@@ -195,7 +227,7 @@ async function check(clue, editing, gen) {
   if (gen !== A.gen) return;
   clearMessage();
   A.clues = clues;
-  renderClues();
+  setDoubts(null); // until the hints for the new clues say
   resetCut();
   await refreshHints();
 }
@@ -210,6 +242,8 @@ function edit(i) {
 
 function remove(i) {
   A.clues.splice(i, 1);
+  A.doubts = null;
+  $("#assist-suspect").hidden = true;
   if (A.editing === i) {
     A.editing = null;
     setForm();

@@ -2,6 +2,7 @@
  * get, as long as the number of codes that answer would leave. */
 
 import * as api from "./api.js";
+import { percent } from "./belief.js";
 import { feedbackLabelEl, codeEl } from "./board.js";
 import { $, count, el, fmt, sentence } from "./dom.js";
 import { N, S, current } from "./state.js";
@@ -34,7 +35,8 @@ export async function refreshCut() {
   const bars = $("#cut-bars");
   bars.dataset.state = "loading";
   try {
-    const res = await api.cut(S.rules.name, mode.history(), guess);
+    const res = await api.cut(S.rules.name, mode.history(), guess,
+      mode.belief ? mode.belief() : {});
     if (s !== seq) return;
     renderCut(res);
   } catch (err) {
@@ -51,18 +53,27 @@ function renderCut(res) {
   const n = N();
   const bars = $("#cut-bars");
   const win = n.win();
+  // under doubt (a clue may be wrong) no code is ruled out: the bars show how likely each
+  // answer is instead of how many codes it leaves
+  const weighed = res.parts.length > 0 && res.parts[0].probability !== undefined;
+  const top = Math.max(...res.parts.map((p) => (weighed ? p.probability : p.size))) || 1;
   $("#cut-guess").replaceChildren(codeEl(res.guess, "mini"), ` ${res.guess}`);
-  $("#cut-summary").textContent = `${count(res.count, "possible answer")}; the worst leaves `
-    + `${fmt(res.largest)} of the ${count(res.candidates, "code")} still possible.`;
+  $("#cut-summary").textContent = weighed
+    ? `${count(res.count, "possible answer")}; each bar is as long as the chance of that `
+      + "answer, a clue being wrong allowed for."
+    : `${count(res.count, "possible answer")}; the worst leaves `
+      + `${fmt(res.largest)} of the ${count(res.candidates, "code")} still possible.`;
   bars.replaceChildren(...res.parts.map((p) => el("div", {
-    class: `cut-row${p.feedback === win ? " win" : ""}${p.size === res.largest ? " largest" : ""}`,
+    class: `cut-row${p.feedback === win ? " win" : ""}${!weighed && p.size === res.largest ? " largest" : ""}`,
     "data-feedback": p.feedback, "data-size": p.size,
-    title: `${n.words(p.feedback)}: ${count(p.size, "code")} left` },
+    "data-probability": weighed ? String(p.probability) : null,
+    title: `${n.words(p.feedback)}: ${count(p.size, "code")} left`
+      + (weighed ? `, ${percent(p.probability)} likely` : "") },
   feedbackLabelEl(p.feedback),
   el("span", { class: "bar-track" }, el("span", { class: "bar",
-    style: `width:${Math.max(1.5, (100 * p.size) / res.largest).toFixed(2)}%` })),
-  el("span", { class: "num", text: fmt(p.size) }))));
+    style: `width:${Math.max(1.5, (100 * (weighed ? p.probability : p.size)) / top).toFixed(2)}%` })),
+  el("span", { class: "num", text: weighed ? percent(p.probability) : fmt(p.size) }))));
   bars.dataset.guess = res.guess;
   bars.dataset.state = "ready";
-  $("#cut-legend").hidden = false;
+  $("#cut-legend").hidden = weighed; // the summary says what the bars are
 }

@@ -6,6 +6,7 @@
  * in Assist it is the point of the mode and always shown. Once a game is over it offers no
  * more guesses. Answers that arrive after a newer request are dropped. */
 
+import { percent, renderLikely } from "./belief.js";
 import { codeEl, codeWithText } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
 import { $, count, el, fmt, plural, reportError, sentence, store } from "./dom.js";
@@ -20,6 +21,8 @@ const STRATEGY_INFO = {
   entropy: "Neuwirth: gains the most information (entropy)",
   parts: "Kooi: splits the codes into the most parts",
   optimal: "the fewest guesses on average (exact search)",
+  information: "gains the most information about the secret, allowing for wrong answers",
+  likeliest: "plays the most likely secret",
 };
 let seq = 0;
 
@@ -68,6 +71,7 @@ export async function refreshHints() {
   panel.dataset.history = historyKey(history);
   panel.dataset.mode = S.mode;
   panel.dataset.rules = S.rules.name;
+  panel.dataset.noise = (mode.belief && mode.belief().noise) || "exact";
   const over = mode.over ? mode.over() : null;
   if (over) {
     renderOver(over);
@@ -82,7 +86,7 @@ export async function refreshHints() {
     if (s !== seq || !h) return;
     renderHints(h);
     panel.dataset.state = "ready";
-    if (mode.hintsOk) mode.hintsOk();
+    if (mode.hintsOk) mode.hintsOk(h);
   } catch (err) {
     if (s !== seq) return;
     panel.dataset.state = "error";
@@ -133,11 +137,15 @@ function renderRecommended(h) {
   }
   const who = rec.name === "optimal" ? "the best possible guess"
     : `${rec.name}, the strongest strategy here`;
+  const why = rec.chance === undefined
+    ? `${sentence(who)}; it leaves at most ${count(rec.largest_part, "code")}.`
+    : `${sentence(rec.name === "information" ? "information gain: it tells the most about the "
+      + "secret, a wrong answer allowed for" : who)}; it is the secret with ${percent(rec.chance)} chance.`;
   box.replaceChildren(...[
     el("span", { class: "rec-label", text: "Recommended next guess" }),
     el("span", { class: "rec-guess" }, codeEl(rec.guess), el("span", { class: "code-text", text: rec.guess }),
       useButton(rec.guess, "use-recommended")),
-    el("span", { class: "rec-why", text: `${sentence(who)}; it leaves at most ${count(rec.largest_part, "code")}.` }),
+    el("span", { class: "rec-why", id: "hint-rec-why", text: why }),
     h.optimal ? null : el("span", { class: "rec-note", id: "hint-optimal-note",
       "data-testid": "hint-optimal-note", text: optimalMissing(h.optimal_note) }),
   ].filter(Boolean));
@@ -186,7 +194,9 @@ export function renderHints(h) {
   const c = $("#hint-count");
   c.textContent = fmt(h.candidates);
   c.dataset.count = String(h.candidates);
-  $("#hint-count-label").textContent = `${plural("code", h.candidates)} still possible`;
+  $("#hint-count-label").textContent = h.likely
+    ? `${plural("code", h.candidates)} not ruled out (a clue may be wrong)`
+    : `${plural("code", h.candidates)} still possible`;
   $("#hint-bits").textContent = h.bits.toFixed(2);
   $("#hint-bits").dataset.bits = String(h.bits);
   $("#hint-approx").hidden = !h.approximate;
@@ -194,6 +204,7 @@ export function renderHints(h) {
   note.hidden = !h.note;
   note.textContent = h.note ? sentence(h.note) : "";
   renderRecommended(h);
+  renderLikely(h);
   renderList(h);
   renderStrategies(h);
 }
@@ -207,6 +218,7 @@ function clearGuesses() {
   $("#hint-strategies-box").hidden = true;
   $("#hint-list").replaceChildren();
   $("#hint-list").hidden = true;
+  renderLikely({});
   $("#hint-note").hidden = true;
   $("#hint-approx").hidden = true;
   resetCut();
