@@ -26,7 +26,7 @@ from .belief import Belief, Exact, Lies, NoiseModel
 from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
-from .limits import CONFLICT_WORK, shorten
+from .limits import CONFLICT_WORK, plural, shorten
 from .rules import Rules
 from .space import CodeSpace, get_space
 
@@ -209,7 +209,8 @@ def explain_empty(space: CodeSpace, history: Sequence[Clue], belief: Belief
         k = belief.noise.k
         return InconsistentHistoryError(
             f"no code fits these clues even with {k} of them wrong (lies:{k}); at least "
-            f"{k + 1} clues are wrong, or a clue was typed wrongly.")
+            f"{plural(k + 1, 'clue')} {'is' if k == 0 else 'are'} wrong, or a clue was typed "
+            "wrongly.")
     found = diagnose(space, history)
     if found is not None:
         return found

@@ -29,7 +29,7 @@ from ..belief import (
     prior_weights,
 )
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
-from ..errors import InconsistentHistoryError, KeypegError
+from ..errors import KeypegError
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
@@ -285,24 +285,16 @@ class Service:
             parent = self._states.get((rules, belief.key, texts[:-1])) if clues else None
         if hit is not None:
             return hit
-        try:
-            if parent is not None:
-                state = parent.after(clues[-1].guess, clues[-1].feedback)
-            elif belief.plain:
-                state = GameState(get_space(rules), clues)
-            else:
-                state = GameState.start(get_space(rules),
-                                        prior=self.prior_weights(rules, belief.prior),
-                                        noise=belief.noise)
-                for clue in clues:
-                    state = state.after(clue.guess, clue.feedback)
-        except InconsistentHistoryError as exc:
-            if isinstance(belief.noise, Lies):  # the library's sentence says "1 clues"
-                k = belief.noise.k
-                raise InconsistentHistoryError(
-                    f"no code fits these clues with at most {plural(k, 'wrong clue')} "
-                    f"(lies:{k}); more are wrong, or a clue was typed wrongly.") from None
-            raise exc
+        if parent is not None:
+            state = parent.after(clues[-1].guess, clues[-1].feedback)
+        elif belief.plain:
+            state = GameState(get_space(rules), clues)
+        else:
+            state = GameState.start(get_space(rules),
+                                    prior=self.prior_weights(rules, belief.prior),
+                                    noise=belief.noise)
+            for clue in clues:
+                state = state.after(clue.guess, clue.feedback)
         with self._lock:
             self._states[key] = state
             while len(self._states) > CACHED_POSITIONS:
