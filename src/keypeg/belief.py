@@ -265,11 +265,14 @@ def _keypad_line(d: Sequence[int]) -> bool:
 PRIOR_FORMS = "uniform, pin (pin:NAME=WEIGHT,...), or file:PATH"
 
 
-def prior_weights(space: CodeSpace, prior: Any) -> np.ndarray | None:
+def prior_weights(space: CodeSpace, prior: Any, *, normalise: bool = True
+                  ) -> np.ndarray | None:
     """Return the prior as float64 weights over every code of `space` (normalised), or None
     for uniform. `prior` is None, "uniform", "pin", "pin:year=20,...", "file:PATH", a
-    `PinPrior`, an array over the codes, or a callable from code text to weight. Raises
-    `KeypegError` for a bad prior (negative or all-zero weights, an unknown code...)."""
+    `PinPrior`, an array over the codes, or a callable from code text to weight. With
+    `normalise=False` the weights are the prior's own (a file's numbers, the pin features'
+    products). Raises `KeypegError` for a bad prior (negative or all-zero weights, an
+    unknown code...)."""
     if prior is None:
         return None
     if isinstance(prior, str):
@@ -278,9 +281,9 @@ def prior_weights(space: CodeSpace, prior: Any) -> np.ndarray | None:
         if text.lower() == "uniform":
             return None
         if name.lower() == "pin":
-            return prior_weights(space, _pin_from_text(arg))
+            return prior_weights(space, _pin_from_text(arg), normalise=normalise)
         if name.lower() == "file" and arg:
-            return _normalise(_file_weights(space, Path(arg)), "the prior file")
+            return _normalise(_file_weights(space, Path(arg)), "the prior file", normalise)
         raise KeypegError(f"unknown prior {shorten(prior)!r}; use {PRIOR_FORMS}.")
     if isinstance(prior, PinPrior):
         if not space.rules.digits:
@@ -288,17 +291,17 @@ def prior_weights(space: CodeSpace, prior: Any) -> np.ndarray | None:
                               "codebreaker); these rules use colours.")
         w = np.fromiter((prior.weight(row) for row in space.codes.tolist()),
                         dtype=np.float64, count=space.size)
-        return _normalise(w, "the pin prior")
+        return _normalise(w, "the pin prior", normalise)
     if callable(prior):
         fn: Callable[[str], float] = prior
         w = np.fromiter((float(fn(space.text(i))) for i in range(space.size)),
                         dtype=np.float64, count=space.size)
-        return _normalise(w, "the prior")
+        return _normalise(w, "the prior", normalise)
     w = np.asarray(prior, dtype=np.float64)
     if w.shape != (space.size,):
         raise KeypegError(f"a prior array needs one weight per code ({space.size:,}), "
                           f"not shape {w.shape}.")
-    return _normalise(w.copy(), "the prior")
+    return _normalise(w.copy(), "the prior", normalise)
 
 
 def _pin_from_text(arg: str) -> PinPrior:
@@ -348,14 +351,14 @@ def _file_weights(space: CodeSpace, path: Path) -> np.ndarray:
     return w
 
 
-def _normalise(w: np.ndarray, what: str) -> np.ndarray:
+def _normalise(w: np.ndarray, what: str, normalise: bool = True) -> np.ndarray:
     if not np.all(np.isfinite(w)) or (w < 0).any():
         raise KeypegError(f"{what} has a negative or non-finite weight; weights must be "
                           ">= 0.")
     total = float(w.sum())
     if total <= 0:
         raise KeypegError(f"{what} gives every code weight 0; at least one must weigh more.")
-    return w / total
+    return w / total if normalise else w
 
 
 # ----------------------------------------------------------------------------- beliefs
