@@ -212,3 +212,47 @@ def naive_liars(codes: list[tuple[int, ...]],
     """The codes that contradict at most k of the clues."""
     return [c for c in codes
             if sum(score(c, g, model) != fb for g, fb in clues) <= k]
+
+
+def naive_weighted_optimal(
+    codes: list[tuple[int, ...]],
+    cands: list[tuple[int, ...]],
+    model: str,
+    weight: dict[tuple[int, ...], float],
+    *,
+    depth: int | None = None,
+    possible_only: bool = False,
+    memo: dict | None = None,
+) -> float:
+    """Least weighted total over `cands`: the sum over secrets s of weight[s] x the guesses
+    that find s (a code of weight 0 must still be found, at no cost), every code a probe
+    unless `possible_only`, within `depth` more guesses when given; inf if impossible.
+    Exhaustive, with a memo on the set: for games of a few dozen codes."""
+    memo = {} if memo is None else memo
+    key = (frozenset(cands), depth)
+    if key in memo:
+        return memo[key]
+    if depth is not None and depth < 1:
+        return float("inf")
+    here = sum(weight[s] for s in cands)  # every secret left pays for this guess
+    if len(cands) == 1:
+        return here
+    win = (len(cands[0]), 0) if model == "blackwhite" else (2,) * len(cands[0])
+    best = float("inf")
+    for g in cands if possible_only else codes:
+        parts: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        for s in cands:
+            parts.setdefault(score(s, g, model), []).append(s)
+        if len(parts) == 1 and win not in parts:
+            continue  # no information
+        total: float = here
+        for fb, part in parts.items():
+            if fb != win:
+                total += naive_weighted_optimal(
+                    codes, part, model, weight, depth=None if depth is None else depth - 1,
+                    possible_only=possible_only, memo=memo)
+            if total >= best:
+                break
+        best = min(best, total)
+    memo[key] = best
+    return best

@@ -189,3 +189,213 @@ def test_parallel_root_equals_serial_on_small_games(rules, clues):
         assert np.array_equal(a.guess, b.guess) and np.array_equal(a.parent, b.parent)
         assert np.array_equal(a.response, b.response) and a.histogram == b.histogram
     parallel.tree.replay(secrets=state.candidates)
+
+
+# ----------------------------------------------------------------------------- weighted
+def naive_weighted_total(rules, weights, state=None, **kw):
+    space = get_space(rules)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    cands = codes if state is None else [codes[i] for i in state.candidates.tolist()]
+    weight = {c: w for c, w in zip(codes, weights, strict=True)}
+    return naive.naive_weighted_optimal(codes, cands, rules.feedback, weight, **kw)
+
+
+def replayed_weighted_total(result, weights, secrets=None):
+    """Play the tree against every secret (weight 0 included) and return the sum of
+    weight x guesses it needs, checking each is found."""
+    tree = result.tree
+    space = get_space(tree.rules)
+    child = tree.children()
+    secrets = space.all() if secrets is None else secrets
+    total = 0
+    for s in secrets.tolist():
+        node = 0
+        while True:
+            r = int(space.responses(int(tree.guess[node]), np.array([s], dtype=np.int32))[0])
+            if r == space.win:
+                break
+            node = int(child[node, r])
+            assert node >= 0, f"secret {space.text(s)} is never found"
+        total += weights[s] * int(tree.depth[node])
+    return total
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(TINY), st.data(), st.booleans(), st.sampled_from([None, 2, 3, 4]))
+def test_weighted_optimum_equals_exhaustive_search(rules, data, possible_only, cap):
+    n = get_space(rules).size
+    weights = data.draw(st.lists(st.integers(0, 6), min_size=n, max_size=n)
+                        .filter(lambda w: sum(w) > 0))
+    if data.draw(st.booleans()):  # few distinct weights, many zeros: the closed forms
+        weights = [w % 2 if i % 3 else 0 for i, w in enumerate(weights)]
+        weights[-1] = max(weights[-1], 1)
+    want = naive_weighted_total(rules, weights, depth=cap, possible_only=possible_only)
+    if math.isinf(want):
+        with pytest.raises(KeypegError, match="no strategy"):
+            solve_optimal(rules, weights=weights, max_guesses=cap, possible_only=possible_only)
+        return
+    result = solve_optimal(rules, weights=weights, max_guesses=cap, possible_only=possible_only)
+    assert result.weighted_total == want
+    assert cap is None or result.worst <= cap
+    result.tree.replay()
+    assert replayed_weighted_total(result, weights) == want
+    assert result.mean == pytest.approx(want / sum(weights))
+
+
+@pytest.mark.parametrize("rules", TINY[:6], ids=lambda r: r.key)
+def test_weighted_options_equal_exhaustive_search(rules):
+    """The worst-case objective, a forced first guess, a state, no symmetry, floats."""
+    space = get_space(rules)
+    rng = np.random.default_rng(len(rules.key))
+    weights = rng.integers(0, 5, space.size)
+    weights[0] = 3
+    worst = solve_optimal(rules, weights=weights, objective="worst")
+    plain = solve_optimal(rules, objective="worst")
+    assert worst.worst == plain.worst
+    assert worst.weighted_total == naive_weighted_total(rules, weights, depth=plain.worst)
+    first = space.text(int(rng.integers(space.size)))
+    forced = solve_optimal(rules, weights=weights, first=first)
+    assert forced.first_guess == first
+    assert forced.weighted_total >= solve_optimal(rules, weights=weights).weighted_total
+    state = GameState.start(space).after(first, space.feedback(int(space.table()[
+        space.index(first), int(np.flatnonzero(weights)[-1])])))
+    after = solve_optimal(rules, weights=weights, state=state)
+    played = len(state.history) * int(weights[state.candidates].sum())
+    assert after.weighted_total == naive_weighted_total(rules, weights, state=state) + played
+    assert replayed_weighted_total(after, weights, state.candidates) == after.weighted_total
+    assert solve_optimal(rules, weights=weights, symmetry=False).weighted_total == (
+        naive_weighted_total(rules, weights))
+    halves = solve_optimal(rules, weights=weights / 2)
+    assert halves.weighted_total == pytest.approx(naive_weighted_total(rules, weights) / 2)
+
+
+@pytest.fixture(params=[True, False], ids=["equal-as-plain", "weighted-kernel"])
+def weighted_kernel(request, monkeypatch):
+    """Run a test both ways: equal weights through the unweighted kernel (the default) and
+    through the weighted one."""
+    import keypeg.solver.search as search
+
+    monkeypatch.setattr(search, "EQUAL_WEIGHTS_AS_PLAIN", request.param)
+    return not request.param
+
+
+@pytest.mark.parametrize("rules", [*TINY, CLASSIC], ids=lambda r: r.key)
+def test_equal_weights_give_the_unweighted_trees(rules, weighted_kernel):
+    n = get_space(rules).size
+    for kw in ({}, {"possible_only": True}, {"max_guesses": 5 if rules is CLASSIC else 4}):
+        plain = solve_optimal(rules, **kw)
+        for weights, unit in ((np.ones(n, dtype=np.int64), 1), (np.full(n, 7), 7),
+                              (np.full(n, 0.25), 0.25)):
+            weighted = solve_optimal(rules, weights=weights, **kw)
+            assert weighted.total == plain.total
+            assert weighted.weighted_total == plain.total * unit
+            assert weighted.mean == pytest.approx(plain.mean)
+            for field in ("guess", "parent", "response", "depth", "size"):
+                assert np.array_equal(getattr(weighted.tree, field), getattr(plain.tree, field))
+
+
+def test_weighted_classic_two_or_more_colours(weighted_kernel):
+    """Seed 004: the codemaker's minimax strategy picks one of the 1,290 codes with two or
+    more colours at random; the codebreaker's best answer needs 5,600 guesses over them."""
+    pub = PUB["optimal"]["classic"]["weighted_two_or_more_colours"]
+    space = get_space(CLASSIC)
+    weights = np.ones(space.size, dtype=np.int64)
+    for c in "123456":
+        weights[space.index(c * 4)] = 0
+    assert int(weights.sum()) == pub["secrets"]
+    result = solve_optimal(CLASSIC, weights=weights)
+    assert result.weighted_total == pub["total"]
+    assert result.summary()["weighted_total"] == pub["total"]
+    assert result.mean == pytest.approx(pub["total"] / pub["secrets"])
+    result.tree.replay()
+    assert replayed_weighted_total(result, weights) == pub["total"]
+    # the same on both workers, and with the weights as probabilities
+    assert solve_optimal(CLASSIC, weights=weights, workers=2).weighted_total == pub["total"]
+    probs = weights / pub["secrets"]
+    assert solve_optimal(CLASSIC, weights=probs).weighted_total == pytest.approx(
+        pub["total"] / pub["secrets"])
+
+
+@pytest.mark.parametrize("rules,clues", [
+    (CLASSIC, ["1122=1B0W"]),
+    (Rules(pegs=3, colors=5, feedback="positional"), []),
+    (Rules(pegs=4, colors=4), []),
+])
+def test_weighted_parallel_root_equals_serial(rules, clues):
+    state = GameState.from_clues(rules, clues)
+    space = get_space(rules)
+    weights = np.random.default_rng(5).integers(0, 4, space.size)
+    serial = solve_optimal(rules, state=state, weights=weights, workers=1)
+    parallel = solve_optimal(rules, state=state, weights=weights, workers=2)
+    assert parallel.stats["workers"] == 2
+    assert parallel.weighted_total == serial.weighted_total
+    assert np.array_equal(parallel.tree.guess, serial.tree.guess)
+    parallel.tree.replay(secrets=state.candidates)
+
+
+def test_weighted_symmetry_keeps_only_what_the_weights_allow():
+    """Weights that only some permutations keep: the search uses those (position
+    permutations and swaps of colours 2 and 3 here), and its optimum is the one without
+    symmetry and the exhaustive one."""
+    from keypeg.solver.search import _Search, _weight_group
+
+    rules = Rules(pegs=3, colors=3)
+    space = get_space(rules)
+    weights = 1 + (space.codes == 0).sum(axis=1)  # colour 1 counts, wherever it is
+    perms = _Search.position_perms(rules)
+    group = _weight_group(space, perms, np.argsort(perms, axis=1).astype(np.int8),
+                          weights.astype(np.int64), space.all())
+    assert group is not None and group[0].size == 6 * 2
+    result = solve_optimal(rules, weights=weights)
+    assert result.weighted_total == naive_weighted_total(rules, weights)
+    assert result.weighted_total == solve_optimal(rules, weights=weights,
+                                                  symmetry=False).weighted_total
+    uniform_positions = 1 + space.codes[:, 0]  # depends on the first peg: colours only
+    result = solve_optimal(rules, weights=uniform_positions)
+    assert result.weighted_total == naive_weighted_total(rules, uniform_positions)
+
+
+@pytest.mark.parametrize("weights,message", [
+    ([1, 2, 3], "one number per code: 64, not 3"),
+    (-np.ones(64), "must not be negative"),
+    (np.r_[np.ones(63), np.nan], "finite numbers"),
+    (np.r_[np.ones(63), np.inf], "finite numbers"),
+    (np.zeros(64), "must not all be zero"),
+    (["a"] * 64, "a list of numbers"),
+    (np.ones((8, 8)), "a list of numbers"),
+])
+def test_bad_weights_are_refused_in_one_sentence(weights, message):
+    with pytest.raises(KeypegError, match=message) as info:
+        solve_optimal(Rules(pegs=3, colors=4), weights=weights)
+    text = str(info.value)
+    assert text.endswith(".") and ". " not in text and "\n" not in text
+
+
+def test_weights_of_the_candidates_must_not_all_be_zero():
+    rules = Rules(pegs=3, colors=4)
+    state = GameState.start(rules).after("111", "3B0W")
+    weights = np.ones(64)
+    weights[get_space(rules).index("111")] = 0
+    with pytest.raises(KeypegError, match="could be the secret"):
+        solve_optimal(rules, state=state, weights=weights)
+
+
+def test_store_keeps_weighted_and_unweighted_results_apart(tmp_path):
+    store = Store(tmp_path / "k.db")
+    rules = Rules(pegs=3, colors=3)
+    space = get_space(rules)
+    weights = np.arange(space.size) % 3
+    plain, cached = optimal(rules, store=store)
+    assert not cached and plain.weighted_total is None
+    weighted, cached = optimal(rules, store=store, weights=weights)
+    assert not cached and weighted.weighted_total == naive_weighted_total(rules, weights)
+    again, cached = optimal(rules, store=store, weights=weights.astype(float))
+    assert cached and again.weighted_total == weighted.weighted_total
+    assert np.array_equal(again.tree.guess, weighted.tree.guess)
+    other, cached = optimal(rules, store=store, weights=np.ones(space.size))
+    assert not cached and other.weighted_total == plain.total
+    plain_again, cached = optimal(rules, store=store)
+    assert cached and plain_again.weighted_total is None and plain_again.total == plain.total
+    # the shipped classic tree is never a weighted answer
+    classic, cached = optimal(CLASSIC, store=store, weights=np.full(1296, 2))
+    assert not cached and classic.weighted_total == 2 * PUB["optimal"]["classic"]["total"]

@@ -25,7 +25,8 @@ from .slots import (
     N_MEMO_RESETS,
 )
 
-__all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_store", "rebuild"]
+__all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_store", "rebuild",
+           "settled_guess"]
 
 
 @jit
@@ -103,12 +104,58 @@ def lookup_guess(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
 
 
 @jit
-def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool):  # pragma: no cover
+def settled_guess(cands, positive_sets, capped, weights, table, win, R):  # pragma: no cover
+    """For a weighted search: return (guess, key), the guess the search settles `cands` with
+    in closed form, or -1 and the set whose memo entry holds its optimal guess.
+
+    The key is `cands` itself, or only its codes of positive weight when the search ran on
+    those (`positive_sets`: every other code rides along, see solver/search.py). One code:
+    play it; two: the heavier (the first on a tie). A set of weight 0 when uncapped costs
+    nothing however it is played: play the candidate that makes the most parts (the first on
+    a tie), which finds at least itself, so every code is found."""
+    m = cands.shape[0]
+    k = 0
+    for i in range(m):
+        if not positive_sets or weights[cands[i]] > 0:
+            k += 1
+    key = np.empty(k, dtype=np.int32)
+    k = 0
+    total = np.int64(0)
+    for i in range(m):
+        if not positive_sets or weights[cands[i]] > 0:
+            key[k] = cands[i]
+            k += 1
+            total += weights[cands[i]]
+    if total == 0 and not capped:
+        seen = np.zeros(R, dtype=np.int64)
+        best, guess = -1, np.int64(cands[0])
+        for i in range(m):
+            seen[:] = 0
+            parts = 0
+            for j in range(m):
+                r = table[cands[i], cands[j]]
+                if seen[r] == 0:
+                    parts += 1
+                seen[r] += 1
+            if parts > best:
+                best, guess = parts, np.int64(cands[i])
+        return guess, key
+    if k == 1:
+        return np.int64(key[0]), key
+    if k == 2:
+        return np.int64(key[0] if weights[key[0]] >= weights[key[1]] else key[1]), key
+    return np.int64(-1), key
+
+
+@jit
+def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool, weighted, positive_sets,
+            weights):  # pragma: no cover
     """Rebuild the optimal tree of S from the memo, depth first with parts in answer order.
 
     Returns (guess, parent, response, guesses_left, size) node arrays, or empty arrays when
     some set's optimal guess is missing (the memo started over): the caller then rebuilds
-    it the slow way. Sets of one or two codes play their first code.
+    it the slow way. Sets of one or two codes play their first code (weighted: see
+    `settled_guess`).
     """
     m0 = S.shape[0]
     buf = np.empty(2 * m0, dtype=np.int32)
@@ -134,7 +181,14 @@ def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool):  # pragma: no
         top -= 1
         off, m, par, resp, left = s_off[top], s_len[top], s_par[top], s_resp[top], s_left[top]
         cands = buf[off:off + m]
-        if m <= 2:
+        if weighted:
+            g, key = settled_guess(cands, positive_sets, capped, weights, table, win, R)
+            if g < 0:
+                e = memo_find(key, left if capped else 0, mheads, ment, mpool)
+                if e < 0 or ment[e, ENTRY_GUESS] < 0:
+                    return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
+                g = ment[e, ENTRY_GUESS]
+        elif m <= 2:
             g = np.int64(cands[0])
         else:
             e = memo_find(cands, left if capped else 0, mheads, ment, mpool)

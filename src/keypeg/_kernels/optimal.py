@@ -21,6 +21,22 @@ at least `budget` (and INF when no tree fits the guesses left). The pieces:
 * small sets: one or two codes in closed form; a candidate that separates every code
   costs 2m - 1, which nothing beats.
 
+Weighted (``OPT_WEIGHTED``): each code s has an integer weight w(s) (``bounds.weights``) and
+cost(S) = W(S) + min over g of the sum of cost(S_r), W the sum of the weights: the sum over
+secrets of w(s) x the guesses that find s. Unit weights make every step below the unweighted
+one (same bounds, order, shortcuts and tree). What changes:
+
+* bounds: the codes with more than d guesses weigh at least W minus the f_k(d) heaviest
+  weights (``weighted_set_bound``); a part of a probe is bounded from its count n and weight
+  W_r alone, with the f heaviest of its weights at most both the f heaviest of S (a part is
+  a subset) and W_r minus the n - f lightest of S (see ``score_probes``);
+* small sets: one code costs its weight, two cost W + the lighter (the heavier first); the
+  closed forms for sets of at most R codes compare each candidate's exact-or-bound value
+  with what any probe can do (see ``solve``); a set of weight 0 costs 0 when uncapped;
+* parts of one or two codes are charged exactly as they come up (their bound may be lower);
+* the memo is unchanged: the weights are fixed for a search, so set -> cost is a function;
+  the symmetry group the caller passes must keep the weights (solver/search.py).
+
 Options (`opts`): see the O_* indices. Counters (`stats`): see the S_* indices; setting
 ``stats[STOP]`` makes every node return its lower bound at once.
 """
@@ -54,6 +70,7 @@ from .slots import (
     OPT_SYMMETRIC_TABLE,
     OPT_SYMMETRY,
     OPT_TRACE,
+    OPT_WEIGHTED,
     OPT_WIN,
     STOP,
     TRACE_DONE,
@@ -64,7 +81,10 @@ from .slots import (
 )
 from .symmetry import colour_classes
 
-INF = np.int64(1) << np.int64(40)
+#: Stands for "no tree fits"; above any weighted total (weights of at most 2**30, times
+#: fewer than 2**20 codes (a feedback table of a TiB), times fewer than 64 guesses), and
+#: twice it still fits an int64.
+INF = np.int64(1) << np.int64(60)
 
 
 
@@ -88,6 +108,66 @@ def bound_tables(n_max: int, R: int, possible_only: bool, d_max: int = 64):
             total += np.maximum(0, n - ctab[k, d])
         ltab[k] = total
     return ltab, ctab
+
+
+@jit
+def weight_prefix(S, weights):  # pragma: no cover - compiled
+    """Return ``bot``: ``bot[i]`` the sum of the i lightest weights of S (``bot[m]`` = W).
+    The f heaviest then weigh W - bot[m - f]."""
+    m = S.shape[0]
+    ws = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        ws[i] = weights[S[i]]
+    ws.sort()
+    bot = np.zeros(m + 1, dtype=np.int64)
+    for i in range(m):
+        bot[i + 1] = bot[i] + ws[i]
+    return bot
+
+
+@jit
+def weighted_set_bound(bot, ctab, k):  # pragma: no cover - compiled
+    """Return the least weighted cost of a set whose sorted weights give `bot` (see
+    `weight_prefix`) when no probe makes more than k parts.
+
+    Proof: the cost is the sum over d >= 0 of the weight of the codes not yet found after d
+    guesses. At most f = ``ctab[k, d]`` codes are found within d guesses (f = 0 for d = 0),
+    and they weigh at most the f heaviest, W - bot[m - f]; so the codes left weigh at least
+    bot[m - f]. With unit weights this is ``ltab[k, m]``."""
+    m = bot.shape[0] - 1
+    total = bot[m]
+    for d in range(1, ctab.shape[1]):
+        f = ctab[k, d]
+        if f >= m:
+            break
+        total += bot[m - f]
+    return total
+
+
+@jit
+def weight_keeping(codes, iperms, elem_perm, elem_phi, keys, key_order, weights,
+                   nsym):  # pragma: no cover - compiled
+    """Return, per group element (position permutation ``elem_perm[e]``, colour map
+    ``elem_phi[e]``), whether it keeps every code's weight: weights[image of x] ==
+    weights[x] for every code x. The image of x has ``phi[x[iperms[pe, j]]]`` at position j
+    (the action `canonical_probes` uses); codes are found by their base-`nsym` key in the
+    sorted `keys` (``key_order`` maps back to code indices)."""
+    E = elem_perm.shape[0]
+    N, p = codes.shape
+    keep = np.zeros(E, dtype=np.bool_)
+    for e in range(E):
+        pe = elem_perm[e]
+        ok = True
+        for x in range(N):
+            key = np.int64(0)
+            for j in range(p):
+                key = key * nsym + elem_phi[e, codes[x, iperms[pe, j]]]
+            i = np.searchsorted(keys, key)
+            if i >= keys.shape[0] or keys[i] != key or weights[key_order[i]] != weights[x]:
+                ok = False
+                break
+        keep[e] = ok
+    return keep
 
 
 @jit
@@ -223,15 +303,17 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                  run):  # pragma: no cover
     """Choose the probes worth scoring on S (one per symmetry class), count how each cuts S,
     and bound each one. Returns (probes, counts, nparts, lbs, live, keys, kS, lb, low,
-    is_cand): `live` lists the probes under `budget` (in code order), to be taken by `keys`,
-    cheapest bound first and candidates first among equals; kS is the most parts any probe
-    makes; lb the raised lower bound of S; low the least bound among the probes the budget
-    already rules out. The groups (`slots.History`, `Game`, `Bounds`, `Run`) are read
-    into local names once."""
+    is_cand, pbs): `live` lists the probes under `budget` (in code order), to be taken by
+    `keys`, cheapest bound first and candidates first among equals; kS is the most parts any
+    probe makes; lb the raised lower bound of S; low the least bound among the probes the
+    budget already rules out; pbs[t, r] the bound counted for part r of probe t when
+    weighted (no rows otherwise: the bound is then ``ltab[kS, n]``). The groups
+    (`slots.History`, `Game`, `Bounds`, `Run`) are read into local names once."""
     gperm, gphi, played = history.perms, history.colour_maps, history.played
     table, codes, colmask, iperms = game.table, game.codes, game.colours, game.inverse_perms
-    ltab, ctab = bounds.fewest, bounds.most
+    ltab, ctab, weights = bounds.fewest, bounds.most, bounds.weights
     opts, stats, trace, canon_cache = run.options, run.counters, run.trace, run.probe_cache
+    weighted = opts[OPT_WEIGHTED] != 0
     m = S.shape[0]
     R = opts[OPT_ANSWERS]
     win = opts[OPT_WIN]
@@ -276,7 +358,31 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     nparts = np.zeros(P, dtype=np.int64)
     useful = np.zeros(P, dtype=np.bool_)
     kS = 1
-    if opts[OPT_SYMMETRIC_TABLE] != 0:
+    # weighted: each part's weight, and the bound counted for it
+    wsum = np.zeros((P if weighted else 0, R), dtype=np.int64)
+    pbs = np.zeros((P if weighted else 0, R), dtype=np.int64)
+    if weighted:
+        # the same passes, adding each candidate's weight to its part
+        if opts[OPT_SYMMETRIC_TABLE] != 0:
+            for j in range(m):
+                if stats[STOP] != 0:
+                    break
+                s = S[j]
+                ws = weights[s]
+                for t in range(P):
+                    r = table[s, probes[t]]
+                    counts[t, r] += 1
+                    wsum[t, r] += ws
+        else:
+            for t in range(P):
+                if stats[STOP] != 0:
+                    break
+                g = probes[t]
+                for j in range(m):
+                    r = table[g, S[j]]
+                    counts[t, r] += 1
+                    wsum[t, r] += weights[S[j]]
+    elif opts[OPT_SYMMETRIC_TABLE] != 0:
         # table[g, s] == table[s, g]: read each candidate's row once, in probe order (a
         # few cache lines per candidate) instead of m scattered bytes per probe
         for j in range(m):
@@ -308,37 +414,47 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     stats[N_PROBES] += P
     if kS > kmax or (dist == 0 and first >= 0):
         kS = kmax  # a forced probe says nothing about what other probes can do
-    lbS = ltab[kS, m]
+    if weighted:
+        bot = weight_prefix(S, weights)
+        lbS = weighted_set_bound(bot, ctab, kS)
+    else:
+        bot = np.zeros(1, dtype=np.int64)
+        lbS = ltab[kS, m]
     if lbS > lb:
         lb = lbS
     if dist == 0 and lb > stats[LOWER_BOUND]:
         stats[LOWER_BOUND] = lb
     if lb >= budget:
-        return probes, counts, nparts, lbs_empty(P), probes[:0], probes[:0], kS, lb, INF, is_cand
+        return (probes, counts, nparts, lbs_empty(P), probes[:0], probes[:0], kS, lb, INF,
+                is_cand, pbs)
     # bounds, feasibility under the depth cap, and the order of the probes
     low = INF
     dnext = min(depth - 1, dmax)
     cap = ctab[kS, dnext]
     keys = np.empty(P, dtype=np.int64)
     lbs = np.empty(P, dtype=np.int64)
-    for t in range(P):
-        lbs[t] = INF
-        keys[t] = INF
-        if not useful[t]:
-            continue
-        total = np.int64(m)
-        ok = True
-        for r in range(R):
-            n = counts[t, r]
-            if r == win or n == 0:
+    if weighted:
+        _weighted_probe_bounds(counts, wsum, useful, bot, ctab[kS], cap, win, probes, is_cand,
+                               lbs, keys, pbs)
+    else:
+        for t in range(P):
+            lbs[t] = INF
+            keys[t] = INF
+            if not useful[t]:
                 continue
-            if n > cap:
-                ok = False
-                break
-            total += ltab[kS, n]
-        if ok:
-            lbs[t] = total
-            keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
+            total = np.int64(m)
+            ok = True
+            for r in range(R):
+                n = counts[t, r]
+                if r == win or n == 0:
+                    continue
+                if n > cap:
+                    ok = False
+                    break
+                total += ltab[kS, n]
+            if ok:
+                lbs[t] = total
+                keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
     n_live = 0
     live = np.empty(P, dtype=np.int64)
     for t in range(P):
@@ -350,7 +466,52 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 low = lbs[t]  # a probe the budget rules out still bounds the cost of S
             if opts[OPT_TRACE] != 0 and dist == 0 and lbs[t] < INF:
                 _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
-    return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand
+    return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand, pbs
+
+
+@jit
+def _weighted_probe_bounds(counts, wsum, useful, bot, f, cap, win, probes, is_cand, lbs, keys,
+                           pbs):  # pragma: no cover - compiled
+    """Bound each probe on a weighted set S (m codes, sorted weights `bot`, see
+    `weight_prefix`): W(S) plus, per non-winning part of n codes and weight W_r, the sum
+    over d >= 0 of max(W_r - top(f_d), bot[n - f_d]) while f_d = f[d] < n (f[0] = 0), with
+    top(f) = W - bot[m - f] the f heaviest of S. Writes lbs, keys and pbs (the part bounds).
+
+    Proof: by `weighted_set_bound` the part costs at least the sum over d of W_r minus its
+    own f_d heaviest weights. Those are at most top(f_d) (the part is a subset of S), and at
+    most W_r minus its n - f_d lightest, which weigh at least the n - f_d lightest of S,
+    bot[n - f_d]. Past f_d >= n both terms are <= 0. Unit weights give ``ltab[k, n]``."""
+    P, R = counts.shape
+    m = bot.shape[0] - 1
+    W = bot[m]
+    for t in range(P):
+        lbs[t] = INF
+        keys[t] = INF
+        if not useful[t]:
+            continue
+        total = W
+        ok = True
+        for r in range(R):
+            n = counts[t, r]
+            if r == win or n == 0:
+                continue
+            if n > cap:
+                ok = False
+                break
+            wr = wsum[t, r]
+            b = wr
+            for d in range(1, f.shape[0]):
+                fd = f[d]
+                if fd >= n:
+                    break
+                x = wr - W + bot[m - fd]
+                y = bot[n - fd]
+                b += x if x > y else y
+            pbs[t, r] = b
+            total += b
+        if ok:
+            lbs[t] = total
+            keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
 
 
 @jit
@@ -364,21 +525,45 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     and `run` the search's options and counters (see `slots`).
     """
     table, codes, colmask = game.table, game.codes, game.colours
-    ltab, ctab = bounds.fewest, bounds.most
+    ltab, ctab, weights = bounds.fewest, bounds.most, bounds.weights
     mheads, ment, mpool, mmeta = memo.heads, memo.entries, memo.pool, memo.meta
     opts, stats, trace = run.options, run.counters, run.trace
     gperm, gphi, played = history.perms, history.colour_maps, history.played
+    weighted = opts[OPT_WEIGHTED] != 0
     m = S.shape[0]
     if m == 1:
-        return np.int64(1) if depth >= 1 else INF
+        if depth < 1:
+            return INF
+        return weights[S[0]] if weighted else np.int64(1)
     if depth <= 1:
         return INF
     if m == 2:
+        if weighted:  # the heavier first: W + the lighter
+            a, b = weights[S[0]], weights[S[1]]
+            return a + b + min(a, b)
         return np.int64(3)
     dmax = ctab.shape[1] - 1
     if m > ctab[kmax, min(depth, dmax)]:
         return INF
-    lb = ltab[kmax, m]
+    if weighted:
+        W = np.int64(0)
+        wmax = np.int64(0)
+        for i in range(m):
+            w = weights[S[i]]
+            W += w
+            if w > wmax:
+                wmax = w
+        if W == 0 and opts[OPT_CAPPED] == 0:
+            # nothing to pay, and playing the candidates one by one finds every code: the
+            # tree is rebuilt that way (memo.settled_guess), nothing is stored
+            return np.int64(0)
+        if m > ctab[kmax, 2]:
+            lb = weighted_set_bound(weight_prefix(S, weights), ctab, kmax)
+        else:  # the same: one guess finds at most one code, two finish the set
+            lb = 2 * W - wmax
+    else:
+        W = np.int64(m)
+        lb = ltab[kmax, m]
     if lb >= budget:
         return lb
     if stats[STOP] != 0:
@@ -398,8 +583,22 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     # Small sets. A candidate that tells every code apart costs 2m - 1, and nothing is
     # cheaper. Without one, every strategy costs at least 2m (a part of n codes costs at
     # least 2n - 1, and some part keeps two codes together), and a candidate leaving a
-    # single pair together reaches 2m.
-    if m <= R:
+    # single pair together reaches 2m. (Not at a root whose first guess is forced.)
+    forced = dist == 0 and opts[OPT_FIRST_GUESS] >= 0
+    if forced:
+        pass
+    elif m <= R and weighted:
+        value, guess, bound = _small_weighted(S, W, depth, table, weights, win, R)
+        if guess >= 0:
+            stats[N_SHORTCUTS] += 1
+            memo_store(S, dkey, value, guess, mheads, ment, mpool, mmeta, stats)
+            return value
+        if bound > lb:
+            lb = bound
+            if lb >= budget:
+                memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+                return lb
+    elif m <= R:
         seen = np.zeros(R, dtype=np.int64)
         one_pair = np.int64(-1)
         for i in range(m):
@@ -432,7 +631,7 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             if lb >= budget:
                 memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
                 return lb
-    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand = score_probes(
+    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = score_probes(
         S, depth, budget, kmax, dist, lb, history, game, bounds, run)
     P = probes.shape[0]
     if stats[STOP] != 0:
@@ -520,11 +719,24 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             n = cnt[r]
             if n == 0 or r == win:
                 continue
+            plb = pbs[t, r] if weighted else ltab[kS, n]
             if n <= 2:
-                if opts[OPT_TRACE] != 0 and dist == 0:
-                    _trace(trace, stats, TRACE_PART, g, r, n, ltab[kS, n], running)
+                if weighted:
+                    # charged exactly (its bound may be lower): one code costs its weight,
+                    # two the sum and the lighter
+                    a = weights[buf[starts[r]]]
+                    exact = a
+                    if n == 2:
+                        b = weights[buf[starts[r] + 1]]
+                        exact = a + b + min(a, b)
+                    running += exact - plb
+                    if opts[OPT_TRACE] != 0 and dist == 0:
+                        _trace(trace, stats, TRACE_PART, g, r, n, exact, running)
+                    if running >= best:
+                        break
+                elif opts[OPT_TRACE] != 0 and dist == 0:
+                    _trace(trace, stats, TRACE_PART, g, r, n, plb, running)
                 continue
-            plb = ltab[kS, n]
             rest = running - plb
             part = buf[starts[r]:starts[r] + n]
             v = solve(part, depth - 1, best - rest, kS, dist + 1,
@@ -555,6 +767,66 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     result = max(lb, low)
     memo_store(S, dkey, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
     return result
+
+
+@jit
+def _small_weighted(S, W, depth, table, weights, win, R):  # pragma: no cover - compiled
+    """Closed forms for a weighted set of m <= R codes: return (value, guess, bound), with
+    guess -1 when none applies (bound is then a lower bound on the cost).
+
+    A probe that is not a candidate finds nobody with its guess: every code needs two
+    guesses, 2W. A candidate c finds itself, and a part P (weight W_P, heaviest x_P) costs
+    at least 2 W_P - x_P (its first guess finds at most one code), exactly when P has one
+    or two codes (two cost W_P + the lighter, the heavier first, when two guesses are left).
+    So c costs at least v(c) = 2W - w(c) + the sum over its parts of (W_P - x_P), exactly
+    when no part has three codes (and none two when depth < 3). The least exact value that
+    is not above any bound is optimal; ties go to the first candidate, so unit weights play
+    as the unweighted closed forms (2m - 1 for a separating candidate, 2m for one pair).
+
+    The sum only grows as codes join their parts, so a candidate is left as soon as it is
+    not exact or cannot beat the best exact value so far, with what it has summed as its
+    bound; a candidate with 2W - w(c) >= that best is not looked at."""
+    m = S.shape[0]
+    stamp = np.full(R, -1, dtype=np.int64)
+    pcnt = np.zeros(R, dtype=np.int64)
+    pmax = np.zeros(R, dtype=np.int64)
+    bound = 2 * W
+    best = INF
+    guess = np.int64(-1)
+    for i in range(m):
+        ci = S[i]
+        v = 2 * W - weights[ci]
+        if v >= best:
+            continue
+        exact = True
+        for j in range(m):
+            r = table[ci, S[j]]
+            if r == win:
+                continue
+            w = weights[S[j]]
+            if stamp[r] != i:
+                stamp[r] = i
+                pcnt[r] = 1
+                pmax[r] = w
+                continue
+            pcnt[r] += 1
+            # W_P - x_P grows by the lighter of the newcomer and the heaviest so far
+            if w > pmax[r]:
+                v += pmax[r]
+                pmax[r] = w
+            else:
+                v += w
+            if pcnt[r] > 2 or depth < 3 or v >= best:
+                exact = False
+                break
+        if v < bound:
+            bound = v
+        if exact and v < best:
+            best = v
+            guess = np.int64(ci)
+    if guess >= 0 and best <= bound:
+        return best, guess, bound
+    return bound, np.int64(-1), bound
 
 
 @jit

@@ -22,7 +22,10 @@ OPT_SYMMETRY = 6  # score one probe per symmetry class
 OPT_TRACE = 7  # record the root's decisions in the trace
 OPT_FIRST_GUESS = 8  # a forced first guess, or -1
 OPT_SYMMETRIC_TABLE = 9  # table[g, s] == table[s, g] (black/white feedback)
-OPTION_SLOTS = 10
+OPT_WEIGHTED = 10  # minimise the weighted total (`bounds.weights`); 0: every code counts 1
+OPT_POSITIVE_SETS = 11  # the sets searched hold only codes of positive weight (codes of
+#                         weight 0 ride along in the tree, see solver/search.py)
+OPTION_SLOTS = 12
 
 # ----------------------------------------------------------------------------- counters
 # Slots of a search's `counters` array (int64), read by Python while the search runs.
@@ -69,8 +72,9 @@ Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms"
 #: mask of the colours played.
 History = namedtuple("History", ["perms", "colour_maps", "played"])
 #: Perfect-tree bounds: fewest[k, n] guesses n codes need and most[k, d] codes d guesses
-#: can finish when no probe makes more than k parts.
-Bounds = namedtuple("Bounds", ["fewest", "most"])
+#: can finish when no probe makes more than k parts; and each code's weight (int64, indexed
+#: by code) when OPT_WEIGHTED is set (a one-element array otherwise, never read).
+Bounds = namedtuple("Bounds", ["fewest", "most", "weights"])
 #: The memo: hash heads, entries (ENTRY_* columns), the sets' codes, and its fill level.
 Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
 #: One search's options (OPT_*), counters (N_* and friends), trace rows and the cache of

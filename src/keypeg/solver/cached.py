@@ -7,29 +7,40 @@ the optimal strategy need no search for them.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from functools import cache
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from ..game import GameState
 from ..rules import Rules
 from ..store import Store
 from ..tree import DecisionTree
-from .search import OptimalResult, solve_optimal
+from .search import OptimalResult, check_weights, solve_optimal
 
 #: Trees shipped in the package: (pegs, colours) of plain rules -> data file.
 SHIPPED = {(4, 6): "optimal-p4-c6.json.gz", (4, 7): "optimal-p4-c7.json.gz"}
 
 
+def weights_digest(weights: Any) -> str:
+    """Return a digest of a weight array: equal for equal numbers (1 and 1.0 alike)."""
+    arr = np.ascontiguousarray(np.asarray(weights, dtype=np.float64))
+    return "w:" + hashlib.sha256(arr.tobytes()).hexdigest()
+
+
 def result_key(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
                possible_only: bool = False, first: str | None = None,
-               state: GameState | None = None) -> str:
-    """Return the store key of an optimal search."""
+               state: GameState | None = None, weights: Any = None) -> str:
+    """Return the store key of an optimal search (weighted: with a digest of the weights,
+    so weighted and unweighted results never share a key; unweighted keys are unchanged)."""
     history = [str(c) for c in state.history] if state is not None else []
-    return "optimal:" + json.dumps(
-        [rules.key, objective, max_guesses, possible_only, first, history], separators=(",", ":")
-    )
+    parts: list[Any] = [rules.key, objective, max_guesses, possible_only, first, history]
+    if weights is not None:
+        parts.append(weights_digest(weights))
+    return "optimal:" + json.dumps(parts, separators=(",", ":"))
 
 
 def tree_bytes(tree: DecisionTree) -> bytes:
@@ -61,11 +72,14 @@ def _plain(rules: Rules) -> bool:
 def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
             possible_only: bool = False, first: str | None = None,
             state: GameState | None = None, store: Store | None = None,
-            recompute: bool = False, **search: Any) -> tuple[OptimalResult, bool]:
+            recompute: bool = False, weights: Any = None,
+            **search: Any) -> tuple[OptimalResult, bool]:
     """Return (result, cached): from the store (or the shipped tree) when known, else from
-    a new search, which is then stored. `search` goes to `solve_optimal`."""
+    a new search, which is then stored. `search` goes to `solve_optimal`. Weighted results
+    (`weights`) are stored under their own key, and never come from a shipped tree."""
+    given = None if weights is None else check_weights(weights)
     key = result_key(rules, objective=objective, max_guesses=max_guesses,
-                     possible_only=possible_only, first=first, state=state)
+                     possible_only=possible_only, first=first, state=state, weights=given)
     if not recompute:
         if store is not None:
             hit = store.get_result(key)
@@ -75,8 +89,10 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
                 return OptimalResult(rules, tree.total, tree, objective=objective,
                                      max_guesses=max_guesses, possible_only=possible_only,
                                      first=first, seconds=s.get("seconds", 0.0),
-                                     stats={"nodes": s.get("nodes", 0)}), True
-        shipped = shipped_tree(rules.pegs, rules.colors) if _plain(rules) else None
+                                     stats={"nodes": s.get("nodes", 0)},
+                                     weights=given), True
+        shipped = (shipped_tree(rules.pegs, rules.colors)
+                   if _plain(rules) and weights is None else None)
         uncapped = max_guesses is None or (shipped is not None and shipped.worst <= max_guesses)
         if (shipped is not None and objective == "total" and uncapped and not possible_only
                 and first is None and (state is None or not state.history)):
@@ -86,7 +102,7 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
                                  stats={"nodes": 0}), True
     result = solve_optimal(rules, state=state, max_guesses=max_guesses,
                            possible_only=possible_only, first=first, objective=objective,
-                           **search)
+                           weights=given, **search)
     if store is not None and not search.get("trace"):
         store.put_result(key, result.summary(), tree_bytes(result.tree))
     return result, False

@@ -43,8 +43,11 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     history = main.history_after(guesses)
     R = int(main.options[slots.OPT_ANSWERS])
     S = np.ascontiguousarray(S, dtype=np.int32)
-    lb0 = int(main.ltab[R, S.size])
-    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand = k.score_probes(
+    if main.kernel_weighted:
+        lb0 = int(k.weighted_set_bound(k.weight_prefix(S, main.weights), main.ctab, R))
+    else:
+        lb0 = int(main.ltab[R, S.size])
+    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = k.score_probes(
         S, depth, budget, R, 0, lb0, history, main.game, main.bounds, main.run_state)
     if lb >= budget:
         return int(lb), -1
@@ -69,7 +72,7 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
                 continue  # cuts S like a first guess already tried: same cost
             explored.append(t)
             running = _probe(pool, main, workers, S, g, int(lbs[t]), best, depth, int(kS),
-                             history)
+                             history, pbs[t] if main.kernel_weighted else None)
             if running < best:
                 best, best_guess = running, g
                 main.counters[slots.BEST_TOTAL] = best
@@ -84,18 +87,29 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
 
 
 def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: np.ndarray,
-           g: int, lbg: int, best: int, depth: int, kS: int, history: slots.History) -> int:
-    """Return the cost of first guess g (or a lower bound >= best when it loses)."""
+           g: int, lbg: int, best: int, depth: int, kS: int, history: slots.History,
+           part_bounds: np.ndarray | None = None) -> int:
+    """Return the cost of first guess g (or a lower bound >= best when it loses).
+    `part_bounds` (weighted) holds the bound counted in lbg for each answer's part."""
     space = main.space
     parts = space.partition(g, S)
-    tasks = [PartTask(p, int(main.ltab[kS, p.size]))
-             for r, p in sorted(parts.items(), key=lambda item: item[1].size)
-             if r != space.win and p.size > 2]
+    extra = 0  # solved parts: exact cost minus the bound already counted in lbg
+    tasks = []
+    for r, p in sorted(parts.items(), key=lambda item: item[1].size):
+        if r == space.win:
+            continue
+        if part_bounds is None:
+            if p.size > 2:
+                tasks.append(PartTask(p, int(main.ltab[kS, p.size])))
+        elif p.size > 2:
+            tasks.append(PartTask(p, int(part_bounds[r])))
+        else:  # weighted: one or two codes are charged exactly, as in the serial search
+            w = [int(main.weights[c]) for c in p.tolist()]
+            extra += sum(w) + (min(w) if len(w) == 2 else 0) - int(part_bounds[r])
     if not tasks:
-        return lbg
+        return lbg + extra
     cperm, cphi = k.child_group(history.perms, history.colour_maps, g, space.codes, main.perms)
     child = slots.History(cperm, cphi, np.uint64(history.played | space.colmask[g]))
-    extra = 0  # solved parts: exact cost minus the bound already counted in lbg
     free = list(workers)
     running: dict[Future[int], tuple[PartTask, _Search]] = {}
     pending = list(tasks)

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import threading
 import time
@@ -43,6 +44,15 @@ MEMO_POOL = 1 << 26
 #: Bytes per memo entry (its row and its share of the hash heads) and per memo code.
 _ENTRY_BYTES = 8 * (slots.ENTRY_COLUMNS + 1)
 _CODE_BYTES = 4
+#: Weights are whole numbers of at most this in the search (see `solve_optimal`).
+WEIGHT_SCALE = 1 << 30
+#: Most elements (position permutation x colour permutation) tried for the symmetry group
+#: of weights that only some permutations keep; past it, position permutations only.
+WEIGHT_GROUP_ELEMENTS = 200_000
+#: Run a weighted search whose sets all weigh the same per code (after codes of weight 0
+#: are set aside) as the unweighted one, its totals times that weight: same optimum and
+#: tree, less work per set. (Tests turn it off to exercise the weighted kernel.)
+EQUAL_WEIGHTS_AS_PLAIN = True
 
 
 @dataclass
@@ -59,9 +69,33 @@ class OptimalResult:
     seconds: float = 0.0
     stats: dict[str, int] = field(default_factory=dict)
     trace: list[str] = field(default_factory=list)
+    #: The caller's weights over every code (int64 or float64), or None (unweighted).
+    weights: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def weighted(self) -> bool:
+        return self.weights is not None
+
+    @property
+    def weighted_total(self) -> int | float | None:
+        """Return the sum over the secrets of weight x guesses, from the tree (an int when
+        every weight is a whole number), or None when unweighted."""
+        if self.weights is None:
+            return None
+        return _weighted_sum(self.tree, self.weights)
+
+    @property
+    def total_weight(self) -> int | float | None:
+        """Return the sum of the weights of the secrets the tree covers, or None."""
+        if self.weights is None:
+            return None
+        return _weighted_sum(self.tree, self.weights, depths=False)
 
     @property
     def mean(self) -> float:
+        """Return the mean number of guesses per secret (weighted when weighted)."""
+        if self.weights is not None:
+            return float(self.weighted_total or 0) / float(self.total_weight or 1)
         return self.total / self.tree.secrets
 
     @property
@@ -82,8 +116,9 @@ class OptimalResult:
         return int(self.stats.get("nodes", 0))
 
     def summary(self) -> dict[str, Any]:
-        """Return the JSON summary (`keypeg optimal --json`)."""
-        return {
+        """Return the JSON summary (`keypeg optimal --json`); weighted, "mean" is the
+        weighted mean and "weighted_total" is added."""
+        out = {
             "total": self.total,
             "mean": round(self.mean, 4),
             "worst": self.worst,
@@ -92,6 +127,20 @@ class OptimalResult:
             "seconds": round(self.seconds, 3),
             "nodes": self.nodes,
         }
+        if self.weights is not None:
+            out["weighted_total"] = self.weighted_total
+        return out
+
+
+def _weighted_sum(tree: DecisionTree, weights: np.ndarray, depths: bool = True) -> int | float:
+    """Return the sum over the tree's secrets of weight x guesses (or of the weights): an
+    exact int when every weight is a whole number, else a float."""
+    found = tree.found()
+    w = weights[tree.guess[found]]
+    d = tree.depth[found] if depths else np.ones(int(found.sum()), dtype=np.int64)
+    if w.dtype.kind in "iu" or bool(np.all(w == np.floor(w))):
+        return sum(int(a) * int(b) for a, b in zip(w.tolist(), d.tolist(), strict=True))
+    return math.fsum((w * d).tolist())
 
 
 class _Search:
@@ -99,8 +148,10 @@ class _Search:
 
     def __init__(self, space: CodeSpace, *, possible_only: bool, capped: bool,
                  first: int, symmetry: bool, trace: bool, n_max: int,
-                 memo_bytes: int = MEMO_ENTRIES * _ENTRY_BYTES + MEMO_POOL * _CODE_BYTES
-                 ) -> None:
+                 memo_bytes: int = MEMO_ENTRIES * _ENTRY_BYTES + MEMO_POOL * _CODE_BYTES,
+                 weights: np.ndarray | None = None, positive_sets: bool = False,
+                 group: tuple[np.ndarray, np.ndarray] | None = None,
+                 kernel_weighted: bool = True) -> None:
         table = space.table()
         if table is None:
             raise LimitExceededError(
@@ -112,11 +163,7 @@ class _Search:
         self.table = table
         R = space.n_responses
         self.ltab, self.ctab = k.bound_tables(n_max, R, possible_only)
-        p = rules.pegs
-        if rules.feedback == "blackwhite":
-            perms = np.array(list(itertools.permutations(range(p))), dtype=np.int8)
-        else:  # position permutations change positional answers: colours only
-            perms = np.arange(p, dtype=np.int8)[None, :]
+        perms = self.position_perms(rules)
         self.perms = perms
         self.iperms = np.argsort(perms, axis=1).astype(np.int8)
         self.options = np.zeros(slots.OPTION_SLOTS, dtype=np.int64)
@@ -130,6 +177,17 @@ class _Search:
         self.options[slots.OPT_TRACE] = trace
         self.options[slots.OPT_FIRST_GUESS] = first
         self.options[slots.OPT_SYMMETRIC_TABLE] = rules.feedback == "blackwhite"
+        # weighted: the scaled weights (int64 over the space), whether the sets searched are
+        # only the codes of positive weight, the symmetry group the weights allow (None: the
+        # whole group, as unweighted; else explicit elements, see `_weight_group`), and
+        # whether the kernel counts them (not when every code searched weighs the same: the
+        # weights then only guide the tree's rebuild, see `settled_guess`)
+        self.weights = weights
+        self.positive_sets = positive_sets and weights is not None
+        self.group = group
+        self.kernel_weighted = weights is not None and kernel_weighted
+        self.options[slots.OPT_WEIGHTED] = self.kernel_weighted
+        self.options[slots.OPT_POSITIVE_SETS] = self.positive_sets
         self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
         # the memo: a bounded cache (it starts over when full), sized by the memory budget
         # (about 37 % for entries, 63 % for the sets' codes), never smaller than one root
@@ -147,7 +205,8 @@ class _Search:
         self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
         # the groups the kernels take (see _kernels/slots.py)
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms)
-        self.bounds = slots.Bounds(self.ltab, self.ctab)
+        self.bounds = slots.Bounds(
+            self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
         self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache)
         #: Searches run by workers on parts of the root, and the root's optimal guess they
@@ -155,13 +214,29 @@ class _Search:
         self.helpers: list[_Search] = []
         self.root_guess = -1
 
+    @staticmethod
+    def position_perms(rules: Rules) -> np.ndarray:
+        """Return the position permutations of the symmetry group (identity first)."""
+        p = rules.pegs
+        if rules.feedback == "blackwhite":
+            return np.array(list(itertools.permutations(range(p))), dtype=np.int8)
+        # position permutations change positional answers: colours only
+        return np.arange(p, dtype=np.int8)[None, :]
+
     def history_after(self, guesses: list[int]) -> slots.History:
         """Return what `guesses` leave: the group elements fixing them, the colours played."""
-        gperm = np.arange(self.perms.shape[0], dtype=np.int32)
-        gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
+        if self.group is not None:
+            # explicit elements with every colour mapped: no colour is free to rename, so
+            # every colour counts as played
+            gperm, gphi = self.group
+            played = (1 << self.space.rules.symbols) - 1
+        else:
+            gperm = np.arange(self.perms.shape[0], dtype=np.int32)
+            gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
+            played = self.space.played_mask(guesses)
         for g in guesses:
             gperm, gphi = k.child_group(gperm, gphi, g, self.space.codes, self.perms)
-        return slots.History(gperm, gphi, np.uint64(self.space.played_mask(guesses)))
+        return slots.History(gperm, gphi, np.uint64(played))
 
     def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
         """Solve S after `guesses`."""
@@ -183,8 +258,14 @@ class _Search:
     def guess_for(self, S: np.ndarray, depth: int, guesses: list[int], *,
                   root: bool = False) -> int:
         """Return the optimal guess for S from the memos (re-solving S if they lost it)."""
-        m = S.shape[0]
-        if m <= 2:
+        if self.weights is not None:
+            settled, S = km.settled_guess(
+                np.ascontiguousarray(S, dtype=np.int32), self.positive_sets,
+                bool(self.options[slots.OPT_CAPPED]), self.weights, self.table, self.space.win,
+                self.space.n_responses)
+            if settled >= 0:
+                return int(settled)
+        elif S.shape[0] <= 2:
             return int(S[0])
         if root and self.root_guess >= 0:
             return self.root_guess
@@ -227,6 +308,7 @@ def solve_optimal(
     time_limit: float | None = None,
     progress: Callable[[dict[str, Any]], None] | None = None,
     workers: int | None = None,
+    weights: Any = None,
 ) -> OptimalResult:
     """Return an optimal strategy tree and its total.
 
@@ -239,6 +321,17 @@ def solve_optimal(
     the phase, elapsed seconds, sets expanded and the bounds so far. Raises `KeypegError`
     when no tree fits, `LimitExceededError` once `time_limit` seconds have passed (counted
     from the call, table and heuristic bounds included).
+
+    `weights`, one non-negative number per code of the space (indexed by code, also after
+    a `state`: only the candidates' weights count), makes "total" the weighted total: the
+    sum over secrets of weight x guesses (seed 003's expected turns, with probabilities as
+    weights), reported as `weighted_total`, with `mean` the weighted mean; "worst" then
+    breaks worst-case ties by it. A code of weight 0 still has to be found, at no cost. The
+    search runs on whole numbers: when the candidates' weights are whole numbers of at most
+    2**30 they are used exactly; otherwise they are scaled so the largest is 2**30 and
+    rounded, and the tree is exactly optimal for the rounded weights (so within a relative
+    2**-31 per code of the true optimum; a weight below 2**-31 of the largest counts as 0).
+    None (the default) is the plain count.
     """
     watch = _Watch(time_limit, progress)
     require_table(rules.rules if isinstance(rules, CodeSpace) else rules, "the optimal search")
@@ -247,15 +340,111 @@ def solve_optimal(
     if max_guesses is not None and max_guesses < 1:
         raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     memo_bytes = memo_budget()
+    given = None if weights is None else check_weights(weights)
     return watch.run(lambda: _solve(
         watch, rules, state, max_guesses, possible_only, first, objective, symmetry, trace,
-        workers, memo_bytes))
+        workers, memo_bytes, given))
+
+
+def check_weights(weights: Any) -> np.ndarray:
+    """Return the caller's weights as an int64 or float64 array, or raise `KeypegError`
+    when they are not numbers, negative, NaN or infinite (the length is checked later)."""
+    try:
+        arr = np.asarray(weights)
+    except (TypeError, ValueError) as exc:
+        raise KeypegError("weights must be a list of numbers, one per code.") from exc
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= 2**63:
+        arr = arr.astype(np.float64)
+    if arr.dtype.kind not in "iuf" or arr.ndim != 1:
+        raise KeypegError("weights must be a list of numbers, one per code.")
+    arr = arr.astype(np.int64 if arr.dtype.kind in "iu" else np.float64)
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        raise KeypegError("weights must be finite numbers, not NaN or infinity.")
+    if arr.size and arr.min() < 0:
+        raise KeypegError(f"weights must not be negative (found {shorten(str(arr.min()))}).")
+    return arr
+
+
+def _scaled_weights(space: CodeSpace, given: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """Return the weights the search uses: whole numbers over the space, 0 off the
+    candidates S (see `solve_optimal` for when they are scaled)."""
+    if given.size != space.size:
+        raise KeypegError(f"weights must hold one number per code: {space.size:,}, not "
+                          f"{given.size:,}.")
+    mine = given[S]
+    top = mine.max() if mine.size else 0
+    if top <= 0:
+        raise KeypegError("weights must not all be zero over the codes that could be the "
+                          "secret.")
+    scaled = np.zeros(space.size, dtype=np.int64)
+    if top <= WEIGHT_SCALE and bool(np.all(mine == np.floor(mine))):
+        scaled[S] = mine.astype(np.int64)
+    else:
+        scaled[S] = np.rint(mine.astype(np.float64) * (WEIGHT_SCALE / float(top))).astype(
+            np.int64)
+    return scaled
+
+
+def _weight_group(space: CodeSpace, perms: np.ndarray, iperms: np.ndarray,
+                  weights: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Return the symmetry group a weighted search may use: None for the whole group
+    (position x colour permutations fixing the guesses played, as unweighted), else
+    explicit elements (position permutation index, colour map) that keep the weights.
+
+    The search scores one probe per class of a group of permutations that map the set
+    searched onto itself with the same costs, so each must also keep every weight
+    (`weights` is 0 off the candidates, so it keeps the candidates' weights and maps the
+    other codes among themselves; fixing the guesses then keeps the candidates). The whole
+    group does when the candidates' weights are all equal, or when the weights are kept by
+    its generators (swaps of neighbouring positions and of neighbouring colours). Otherwise
+    the elements that keep them are listed, among all position x colour permutations while
+    there are at most `WEIGHT_GROUP_ELEMENTS`, else among the position permutations (any
+    set of such elements is sound: fewer only means more probes scored)."""
+    mine = weights[S]
+    if mine.min() == mine.max():
+        return None
+    codes = space.codes
+    nsym = space.rules.symbols
+    p = codes.shape[1]
+    place = nsym ** np.arange(p - 1, -1, -1, dtype=np.int64)
+    keys_all = codes.astype(np.int64) @ place
+    order = np.argsort(keys_all, kind="stable")
+    keys = keys_all[order]
+    identity = np.arange(nsym, dtype=np.int8)
+    n_perm = perms.shape[0]
+    # generators: neighbouring position swaps (with colours fixed), neighbouring colour swaps
+    gen_perm = []
+    gen_phi = []
+    for e in range(n_perm):
+        moved = np.flatnonzero(perms[e] != np.arange(p))
+        if moved.size == 2 and moved[1] == moved[0] + 1:
+            gen_perm.append(e)
+            gen_phi.append(identity)
+    for c in range(nsym - 1):
+        phi = identity.copy()
+        phi[c], phi[c + 1] = c + 1, c
+        gen_perm.append(0)
+        gen_phi.append(phi)
+    keep = k.weight_keeping(codes, iperms, np.asarray(gen_perm, dtype=np.int32),
+                            np.asarray(gen_phi, dtype=np.int8), keys, order, weights, nsym)
+    if keep.all():
+        return None
+    if n_perm * math.factorial(nsym) <= WEIGHT_GROUP_ELEMENTS:
+        phis = np.array(list(itertools.permutations(range(nsym))), dtype=np.int8)
+    else:
+        phis = identity[None, :]
+    elem_perm = np.repeat(np.arange(n_perm, dtype=np.int32), phis.shape[0])
+    elem_phi = np.tile(phis, (n_perm, 1))
+    keep = k.weight_keeping(codes, iperms, elem_perm, elem_phi, keys, order, weights, nsym)
+    return elem_perm[keep].copy(), elem_phi[keep].copy()
 
 
 def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
            max_guesses: int | None, possible_only: bool, first: str | Code | None,
            objective: str, symmetry: bool, trace: bool, workers: int | None,
-           memo_bytes: int) -> OptimalResult:
+           memo_bytes: int, given: np.ndarray | None = None) -> OptimalResult:
     """The body of `solve_optimal`, run under `watch` (which may stop it)."""
     watch.phase = "preparing the feedback table"
     space = rules if isinstance(rules, CodeSpace) else get_space(rules)
@@ -270,12 +459,21 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         if possible_only and first_index not in set(state.candidates.tolist()):
             raise KeypegError("with possible codes only, the first guess must be a candidate.")
     S = state.candidates
+    # weighted: the whole-number weights the search uses, and the group that keeps them
+    weights = None if given is None else _scaled_weights(space, given, S)
+    group = None
+    if weights is not None:
+        watch.unit = _unit(given, weights, S)
+        if symmetry:
+            perms = _Search.position_perms(space.rules)
+            group = _weight_group(space, perms, np.argsort(perms, axis=1).astype(np.int8),
+                                  weights, S)
     # an upper bound to prune with from the start: Kooi's rule is the best one-step total on
     # every game tried; with a cap, the worst cases of the entropy and maxsize rules count too
     watch.phase = "bounding with one-step strategies"
     names = ("parts",) if max_guesses is None and objective == "total" else (
         "parts", "entropy", "maxsize")
-    heuristics = _heuristic_trees(space, state, possible_only, first, names)
+    heuristics = _heuristic_trees(space, state, possible_only, first, names, weights)
     watch.upper = min(t for t, _ in heuristics)
     watch.check()
     # (cap the search runs under, cap the tree must meet)
@@ -290,7 +488,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         attempts = [(None, max_guesses), (max_guesses, max_guesses)]
     else:
         attempts = [(max_guesses, max_guesses)]
-    offset = len(guesses) * int(S.size)  # guesses already played, over every candidate
+    # guesses already played, over every candidate (weighted: times its weight)
+    offset = len(guesses) * (int(S.size) if weights is None else int(weights[S].sum()))
     watch.offset = offset
     n_workers = workers if workers is not None else (
         min(2, os.cpu_count() or 1) if S.size >= PARALLEL_MIN_CODES else 1)
@@ -301,10 +500,28 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         depth = (cap - len(guesses)) if cap is not None else DEPTH_UNCAPPED
         if depth < 1:
             raise KeypegError(f"no guesses are left within {plural(cap or 0, 'guess', 'guesses')}.")
-        def new_search(trace: bool = trace, capped: bool = capped) -> _Search:
+        # Weighted, uncapped, any code a probe: the search runs on the codes of positive
+        # weight only, and the others ride along. Any tree for S plays as a tree for them
+        # at the same weighted cost; and a tree for them plays on S at the same cost, as
+        # each code of weight 0 follows the path of the answers it gets and, once only codes
+        # of weight 0 are left, they are found by playing candidates (free): so both optima
+        # are equal. With a cap they still have to be found in time, and with possible codes
+        # only they are probes too, so they stay; and a forced first guess is played on S.
+        positive = (weights is not None and not capped and not possible_only
+                    and first_index < 0)
+        searched = S[weights[S] > 0] if positive and weights is not None else S
+        # every code searched weighs the same (w): the unweighted kernel, totals times w
+        each = 0
+        if weights is not None and EQUAL_WEIGHTS_AS_PLAIN:
+            mine = weights[searched]
+            each = int(mine[0]) if mine.min() == mine.max() else 0
+
+        def new_search(trace: bool = trace, capped: bool = capped,
+                       positive: bool = positive, each: int = each) -> _Search:
             return _Search(space, possible_only=possible_only, capped=capped,
                            first=first_index, symmetry=symmetry, trace=trace,
-                           n_max=int(S.size), memo_bytes=memo_share)
+                           n_max=int(S.size), memo_bytes=memo_share, weights=weights,
+                           positive_sets=positive, group=group, kernel_weighted=not each)
 
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
@@ -314,7 +531,12 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         watch.searches = [search, *search.helpers]
         fits = [t for t, w in heuristics if cap is None or w <= cap]
         budget = min(fits) - offset + 1 if fits else int(k.INF)
-        cost = _run(search, S, depth, budget, guesses)
+        watch.kernel_scale = each or 1
+        if each:
+            cost = _run(search, searched, depth, -(-budget // each), guesses)
+            cost = cost * each if cost < int(k.INF) else cost
+        else:
+            cost = _run(search, searched, depth, budget, guesses)
         watch.check()
         if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
             raise KeypegError("internal error: the search missed the heuristic tree.")
@@ -322,16 +544,16 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             continue
         watch.phase = "rebuilding the tree"
         tree = _rebuild(search, S, depth, guesses, state)
-        if tree.total != cost + offset:
-            raise KeypegError(f"internal error: rebuilt tree has {tree.total}, not "
-                              f"{cost + offset}.")
+        got = tree.total if weights is None else _weighted_sum(tree, weights)
+        if got != cost + offset:
+            raise KeypegError(f"internal error: rebuilt tree has {got}, not {cost + offset}.")
         if need is not None and tree.worst > need:
             continue
         return OptimalResult(
             space.rules, tree.total, tree, objective=objective, max_guesses=need,
             possible_only=possible_only, first=None if first is None else str(first),
             seconds=time.perf_counter() - watch.started, stats=_counters(search),
-            trace=format_trace(search) if trace else [],
+            trace=format_trace(search) if trace else [], weights=given,
         )
     limit = (f"within {plural(max_guesses, 'guess', 'guesses')}" if max_guesses is not None
              else "at all")
@@ -345,19 +567,27 @@ def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
 
 
 def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
-                     first: str | Code | None, names: tuple[str, ...]) -> list[tuple[int, int]]:
+                     first: str | Code | None, names: tuple[str, ...],
+                     weights: np.ndarray | None = None) -> list[tuple[int, int]]:
     """Return (total, worst) of some one-step strategies' trees: upper bounds that let the
-    search prune from the start."""
+    search prune from the start (weighted: the weighted total)."""
     strategies = [OneStepStrategy(n, possible_only=possible_only, first=first) for n in names]
-    return [(t.total, t.worst) for t in evaluate(strategies, space, state=state)]
+    return [(t.total if weights is None else int(_weighted_sum(t, weights)), t.worst)
+            for t in evaluate(strategies, space, state=state)]
+
+
+def _unit(given: np.ndarray, weights: np.ndarray, S: np.ndarray) -> float:
+    """Return the caller's weight that one search unit stands for (1 unless scaled)."""
+    top = float(given[S].max())
+    return 1.0 if int(weights[S].max()) == top else top / WEIGHT_SCALE
 
 
 def _run(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int]) -> int:
     """Run the search on S, in parallel when it has helpers."""
     from .parallel import solve_root
 
-    if not search.helpers:
-        return search.run(S, depth, budget, guesses)
+    if not search.helpers or S.size <= 2:  # (weighted, the codes of positive weight may
+        return search.run(S, depth, budget, guesses)  # be that few)
     cost, guess = solve_root(search, search.helpers, S, depth, budget, guesses)
     search.root_guess = guess
     return cost
@@ -381,6 +611,8 @@ class _Watch:
         self.searches: list[_Search] = []
         self.upper: int | None = None  # best total known (heuristic tree, then the search)
         self.offset = 0
+        self.unit = 1.0  # the caller's weight one unit of the search's totals stands for
+        self.kernel_scale = 1  # search units one unit of the kernel's totals stands for
         self.stopped = False
 
     def check(self) -> None:
@@ -396,15 +628,20 @@ class _Watch:
         """Return where the search stands (what `progress` receives)."""
         main = (self.searches[0].counters if self.searches
                 else np.zeros(slots.COUNTER_SLOTS, np.int64))
-        best = int(main[slots.BEST_TOTAL])
+        best = int(main[slots.BEST_TOTAL]) * self.kernel_scale
         upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
-        lower = int(main[slots.LOWER_BOUND])
+        lower = int(main[slots.LOWER_BOUND]) * self.kernel_scale
+
+        def units(x: int | None) -> int | float | None:
+            # weights scaled for the search: report in the caller's weights
+            return x if x is None or self.unit == 1.0 else x * self.unit
+
         return {"phase": self.phase, "elapsed": time.perf_counter() - self.started,
                 "root_done": int(main[slots.N_FIRST_GUESSES_DONE]),
                 "root_total": int(main[slots.N_FIRST_GUESSES]),
                 "parts_done": int(main[slots.N_PARTS_DONE]),
-                "parts_total": int(main[slots.N_PARTS]), "best": best,
-                "upper": upper, "lower": lower + self.offset if lower else None,
+                "parts_total": int(main[slots.N_PARTS]), "best": units(best),
+                "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
                 "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches)}
 
     def run(self, work: Callable[[], OptimalResult]) -> OptimalResult:
@@ -447,10 +684,11 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
     space = search.space
     start = len(guesses) + 1
     if not search.helpers:
+        weights = search.bounds.weights
         g, p, r, left, size = km.rebuild(
             np.ascontiguousarray(S, dtype=np.int32), depth, bool(search.options[slots.OPT_CAPPED]),
             search.table, space.win, space.n_responses, search.mheads, search.ment,
-            search.mpool)
+            search.mpool, search.weights is not None, search.positive_sets, weights)
         if g.size:
             return DecisionTree(space.rules, "optimal", g, p, r,
                                 (start + depth - left).astype(np.int32), size)
