@@ -531,3 +531,38 @@ def test_evaluate_with_a_prior_file_weights_the_totals(tmp_path):
                            "--json"]).stdout)
     assert rows[0]["weighted_total"] == rows[0]["total"]  # every secret it covers weighs 1
     assert rows[0]["total"] < CLASSIC_TABLE["all_probes"]["maxsize"]["total"]
+
+
+def test_optimal_with_a_prior_is_the_weighted_optimum(tmp_path):
+    """Weight 0 on the six one-colour codes, 1 elsewhere: seed 004's game value 5,600."""
+    want = PUB["optimal"]["classic"]["weighted_two_or_more_colours"]
+    prior = tmp_path / "two-or-more.csv"
+    codes = get_space(find_rules("classic")).texts(range(1296))
+    prior.write_text("code,weight\n" + "".join(f"{c},1\n" for c in codes if len(set(c)) > 1))
+    data = json.loads(run(["optimal", "--prior", f"file:{prior}", "--json",
+                           "--recompute"]).stdout)
+    assert data["weighted_total"] == want["total"]
+    assert data["mean"] == pytest.approx(want["total"] / want["secrets"], abs=1e-4)
+    plain = json.loads(run(["optimal", "--json"]).stdout)
+    assert "weighted_total" not in plain  # a weighted result is never served unweighted
+
+
+def test_hints_under_a_prior_give_the_weighted_optimal_guess():
+    import numpy as np
+
+    from keypeg.game import GameState
+    from keypeg.hints import hint
+    from keypeg.rules import Rules
+    from keypeg.solver import solve_optimal
+
+    rules = Rules(pegs=3, colors=4)
+    weights = np.arange(1, 65, dtype=float)  # later codes likelier
+    state = GameState.from_clues(rules, ["112=1B0W"], prior=weights)
+    h = hint(state, optimal_seconds=30)
+    full = np.zeros(64)
+    full[state.candidates] = state.posterior
+    want = solve_optimal(rules, state=state, weights=full)
+    assert h.optimal is not None and h.optimal.guess == want.first_guess
+    # the prior matters here: trusting every code alike would open differently
+    plain = solve_optimal(rules, state=GameState.from_clues(rules, ["112=1B0W"]))
+    assert plain.first_guess != want.first_guess

@@ -16,7 +16,7 @@ from ..catalog import OBJECTIVES
 from ..errors import KeypegError
 from ..limits import check_max_seconds, shorten
 from ..rules import Rules, rules_name
-from .common import check_output_path, command, console, err_console
+from .common import PriorOption, check_output_path, command, console, err_console
 from .evaluate import histogram_text
 
 #: Seconds between plain progress lines when stderr is not a terminal.
@@ -84,8 +84,10 @@ def optimal_command(
         float | None, typer.Option("--max-seconds", help="Give up after this many seconds.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    prior: PriorOption = None,
 ) -> None:
-    """Compute the exact optimal strategy: fewest guesses in total over every secret."""
+    """Compute the exact optimal strategy: fewest guesses in total over every secret (with
+    --prior: the fewest expected guesses, each secret weighted by the prior)."""
     if objective not in OBJECTIVES:
         raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     check_max_seconds(max_seconds)
@@ -93,12 +95,25 @@ def optimal_command(
     from ..solver.cached import optimal
     from ..store import Store
 
+    weights = None
+    if prior is not None:
+        import numpy as np
+
+        from ..belief import prior_weights
+        from ..space import get_space, require_table
+
+        require_table(rules, "the optimal search")
+        space = get_space(rules)
+        weights = prior_weights(space, prior, normalise=False)
+        if weights is None:  # uniform
+            weights = np.ones(space.size, dtype=np.int64)
     store = Store()
     with search_progress(rules_name(rules)) as report:
         result, cached = optimal(
             rules, objective=objective, max_guesses=rules.max_guesses,
             possible_only=possible_only, first=first, store=store,
             recompute=recompute or trace, trace=trace, time_limit=max_seconds, progress=report,
+            weights=weights,
         )
     if save is not None:
         result.tree.save(save)
@@ -124,6 +139,9 @@ def optimal_command(
         table.add_column(col)
     table.add_row(result.first_guess, f"{result.total:,}", f"{result.mean:.4f}",
                   str(result.worst), histogram_text(result.histogram))
+    if result.weighted_total is not None:
+        table.caption = (f"weighted by the prior {prior}: total {result.weighted_total:,} "
+                         f"(mean is the weighted mean)")
     console.print(table)
 
 

@@ -8,6 +8,8 @@ from functools import cache
 
 import numpy as np
 
+from ..belief import Lies
+from ..codes import Code
 from ..errors import LimitExceededError
 from ..game import GameState
 from ..limits import LIVE_OPTIMAL_CANDIDATES, LIVE_OPTIMAL_SECONDS, SMALL_SPACE, plural
@@ -55,11 +57,31 @@ class OptimalStrategy(Strategy):
         return int(tree.guess[node])
 
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
-        stored = self.on_tree(space, candidates, guesses)
+        return self._choose(space, candidates, guesses)
+
+    def next_guess(self, state: GameState) -> Code:
+        """Return the optimal guess; under a prior (trusted answers), the one with the
+        fewest expected guesses over the posterior."""
+        if state.weights is None or state.solved:
+            return super().next_guess(state)
+        if not state.noise.hard or isinstance(state.noise, Lies):
+            raise LimitExceededError("the best possible guess is worked out for trusted "
+                                     "answers only.")
+        weights = np.zeros(state.space.size)
+        weights[state.candidates] = state.posterior
+        guesses = [c.guess.index for c in state.history]
+        return state.space.code(self._choose(state.space, state.candidates, guesses, weights))
+
+    def _choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int],
+                weights: np.ndarray | None = None) -> int:
+        stored = None if weights is not None else self.on_tree(space, candidates, guesses)
         if stored is not None:
             return stored
-        if candidates.size <= 2:
+        if candidates.size == 1:
             return int(candidates[0])
+        if candidates.size == 2:  # play the likelier first (code order when as likely)
+            return int(candidates[0] if weights is None or
+                       weights[candidates[0]] >= weights[candidates[1]] else candidates[1])
         if self.max_candidates is not None and candidates.size > self.max_candidates:
             raise LimitExceededError(
                 f"the best possible guess is worked out live once at most "
@@ -74,7 +96,8 @@ class OptimalStrategy(Strategy):
 
         state = _state(space, candidates, guesses)
         try:
-            result = solve_optimal(space, state=state, time_limit=self.time_limit)
+            result = solve_optimal(space, state=state, time_limit=self.time_limit,
+                                   weights=weights)
         except LimitExceededError:
             raise LimitExceededError(
                 f"the best possible guess among {candidates.size:,} codes takes longer to "
