@@ -145,6 +145,22 @@ def weighted_set_bound(bot, ctab, k):  # pragma: no cover - compiled
 
 
 @jit
+def _own_bound(buf, lo, n, weights, ctab, k):  # pragma: no cover - compiled
+    """Return `weighted_set_bound` of the n codes ``buf[lo:lo + n]``; without sorting when
+    two guesses can finish them (then 2W minus the heaviest)."""
+    if n > ctab[k, 2]:
+        return weighted_set_bound(weight_prefix(buf[lo:lo + n], weights), ctab, k)
+    total = np.int64(0)
+    heaviest = np.int64(0)
+    for i in range(lo, lo + n):
+        w = weights[buf[i]]
+        total += w
+        if w > heaviest:
+            heaviest = w
+    return 2 * total - heaviest
+
+
+@jit
 def weight_keeping(codes, iperms, elem_perm, elem_phi, keys, key_order, weights,
                    nsym):  # pragma: no cover - compiled
     """Return, per group element (position permutation ``elem_perm[e]``, colour map
@@ -711,10 +727,23 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             cperm, cphi = gperm, gphi
         cplayed = played | colmask[g]
         running = lbs[t]
+        if weighted:
+            # the parts are known now: bound each by its own heaviest weights, at least the
+            # bound counted from its count and weight alone (the same with unit weights)
+            for r in range(R):
+                n = cnt[r]
+                if r == win or n <= 2:
+                    continue
+                own = _own_bound(buf, starts[r], n, weights, ctab, kS)
+                if own > pbs[t, r]:
+                    running += own - pbs[t, r]
+                    pbs[t, r] = own
         if dist == 0:
             stats[N_PARTS_DONE] = 0
             stats[N_PARTS] = nparts[t]
         for pi in range(R):
+            if running >= best:
+                break
             r = part_order[pi]
             n = cnt[r]
             if n == 0 or r == win:
