@@ -256,7 +256,11 @@ def test_weighted_options_equal_exhaustive_search(rules):
     first = space.text(int(rng.integers(space.size)))
     forced = solve_optimal(rules, weights=weights, first=first)
     assert forced.first_guess == first
-    assert forced.weighted_total >= solve_optimal(rules, weights=weights).weighted_total
+    # the first guess, then each answer's part solved exhaustively
+    after_first = [GameState.start(space).after(first, space.feedback(r))
+                   for r in np.unique(space.table()[space.index(first)]) if r != space.win]
+    assert forced.weighted_total == int(weights.sum()) + sum(
+        naive_weighted_total(rules, weights, state=s) for s in after_first)
     state = GameState.start(space).after(first, space.feedback(int(space.table()[
         space.index(first), int(np.flatnonzero(weights)[-1])])))
     after = solve_optimal(rules, weights=weights, state=state)
@@ -399,3 +403,21 @@ def test_store_keeps_weighted_and_unweighted_results_apart(tmp_path):
     # the shipped classic tree is never a weighted answer
     classic, cached = optimal(CLASSIC, store=store, weights=np.full(1296, 2))
     assert not cached and classic.weighted_total == 2 * PUB["optimal"]["classic"]["total"]
+
+
+@pytest.mark.parametrize("weights", [None, [5, 3, 3, 1, 1, 0, 0, 0]])
+def test_a_forced_first_guess_is_played_on_a_small_set(weights):
+    """On 8 codes with 27 answers the closed forms could settle the root: a forced first
+    guess must still be played (it once was not, unweighted too)."""
+    rules = Rules(pegs=3, colors=2, feedback="positional")
+    space = get_space(rules)
+    w = np.ones(space.size, dtype=np.int64) if weights is None else np.array(weights)
+    for first in range(space.size):
+        text = space.text(first)
+        result = solve_optimal(rules, first=text, weights=weights)
+        assert result.first_guess == text
+        after = [GameState.start(space).after(text, space.feedback(r))
+                 for r in np.unique(space.table()[first]) if r != space.win]
+        want = int(w.sum()) + sum(naive_weighted_total(rules, w, state=s) for s in after)
+        got = result.total if weights is None else result.weighted_total
+        assert got == want

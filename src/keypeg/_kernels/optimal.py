@@ -29,7 +29,8 @@ one (same bounds, order, shortcuts and tree). What changes:
 * bounds: the codes with more than d guesses weigh at least W minus the f_k(d) heaviest
   weights (``weighted_set_bound``); a part of a probe is bounded from its count n and weight
   W_r alone, with the f heaviest of its weights at most both the f heaviest of S (a part is
-  a subset) and W_r minus the n - f lightest of S (see ``score_probes``);
+  a subset) and W_r minus the n - f lightest of S (see ``score_probes``); once a probe is
+  explored and its parts are built, each is bounded by its own weights (``_own_bound``);
 * small sets: one code costs its weight, two cost W + the lighter (the heavier first); the
   closed forms for sets of at most R codes compare each candidate's exact-or-bound value
   with what any probe can do (see ``solve``); a set of weight 0 costs 0 when uncapped;
