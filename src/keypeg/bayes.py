@@ -15,12 +15,12 @@ import numpy as np
 from . import experiments
 from .belief import likelihood
 from .codes import Code
-from .errors import KeypegError, LimitExceededError
+from .errors import KeypegError
 from .game import GameState
-from .limits import EXACT_HINT_WORK, HINT_SAMPLE, MAX_GUESSES_PER_GAME
+from .limits import EXACT_HINT_WORK, HINT_SAMPLE
 from .rules import Rules
 from .space import CodeSpace
-from .strategy import Strategy, as_space
+from .strategy import Strategy, as_space, python_walk
 from .tree import DecisionTree
 
 #: Past the exact budget, candidates below this share of the likeliest one's mass are not
@@ -114,39 +114,4 @@ class BeliefStrategy(Strategy):
         each node's guess is chosen under the belief its answers so far give."""
         space = as_space(rules)
         state = state or GameState.start(space)
-        return belief_walk(self, space, state)
-
-
-def belief_walk(strategy: BeliefStrategy, space: CodeSpace, state: GameState
-                ) -> DecisionTree:
-    """Play `strategy` against every candidate of `state`, the answers being true; the
-    belief (prior, noise) is updated with each answer as the player would. A player that
-    assumes noise keeps unlikely codes and may need more guesses; a secret it never
-    guesses within `MAX_GUESSES_PER_GAME` raises `LimitExceededError`."""
-    guess_l: list[int] = []
-    parent_l: list[int] = []
-    response_l: list[int] = []
-    depth_l: list[int] = []
-    size_l: list[int] = []
-    secrets = state.candidates
-    stack = [(state, secrets, -1, -1, len(state.history) + 1)]
-    while stack:
-        node, left, par, resp, depth = stack.pop()
-        if depth > MAX_GUESSES_PER_GAME:
-            raise LimitExceededError(f"{strategy.label} needs over "
-                                     f"{MAX_GUESSES_PER_GAME} guesses here.")
-        g = strategy.next_guess(node).index
-        me = len(guess_l)
-        guess_l.append(g)
-        parent_l.append(par)
-        response_l.append(resp)
-        depth_l.append(depth)
-        size_l.append(left.size)
-        parts = space.partition(g, left)
-        for r in sorted(parts, reverse=True):
-            if r != space.win:
-                child = node.after(space.code(g), space.feedback(r))
-                stack.append((child, parts[r], me, r, depth + 1))
-    as32 = lambda xs: np.asarray(xs, dtype=np.int32)  # noqa: E731
-    return DecisionTree(space.rules, strategy.label, as32(guess_l), as32(parent_l),
-                        as32(response_l), as32(depth_l), as32(size_l))
+        return python_walk(self, space, state, follow_belief=True)

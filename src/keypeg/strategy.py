@@ -112,33 +112,41 @@ def evaluate(
     return trees  # type: ignore[return-value]
 
 
-def python_walk(strategy: Strategy, space: CodeSpace, state: GameState) -> DecisionTree:
-    """Build a tree by calling `strategy.choose` at every node (for strategies without a
-    compiled walk). Parts are expanded in answer order, depth first."""
+def python_walk(strategy: Strategy, space: CodeSpace, state: GameState, *,
+                follow_belief: bool = False) -> DecisionTree:
+    """Build a tree by asking `strategy` at every node (for strategies without a compiled
+    walk): `strategy.choose` on the secrets that reach the node, or, with `follow_belief`,
+    `strategy.next_guess` on the node's state (the belief updated with the answers so far,
+    whatever noise it assumes; the answers themselves are true). Parts are expanded in
+    answer order, depth first."""
     guess: list[int] = []
     parent: list[int] = []
     response: list[int] = []
     depth: list[int] = []
     size: list[int] = []
-    base = [c.guess.index for c in state.history]
-    stack: list[tuple[np.ndarray, int, int, int, list[int]]] = [
-        (state.candidates, -1, -1, len(base) + 1, base)
+    played = [c.guess.index for c in state.history]
+    stack: list[tuple[np.ndarray, int, int, int, list[int], GameState]] = [
+        (state.candidates, -1, -1, len(played) + 1, played, state)
     ]
     while stack:
-        cands, par, resp, d, played = stack.pop()
+        secrets, par, resp, d, played, node = stack.pop()
         if d > MAX_DEPTH:
             raise LimitExceededError(f"{strategy.label} needs over {MAX_DEPTH} guesses here.")
-        g = strategy.choose(space, cands, played)
+        if follow_belief:
+            g = strategy.next_guess(node).index
+        else:
+            g = strategy.choose(space, secrets, played)
         me = len(guess)
         guess.append(g)
         parent.append(par)
         response.append(resp)
         depth.append(d)
-        size.append(cands.size)
-        parts = space.partition(g, cands)
+        size.append(secrets.size)
+        parts = space.partition(g, secrets)
         for r in sorted(parts, reverse=True):
             if r != space.win:
-                stack.append((parts[r], me, r, d + 1, [*played, g]))
+                child = node.after(space.code(g), space.feedback(r)) if follow_belief else node
+                stack.append((parts[r], me, r, d + 1, [*played, g], child))
     as32 = lambda xs: np.asarray(xs, dtype=np.int32)  # noqa: E731
     return DecisionTree(space.rules, strategy.label, as32(guess), as32(parent), as32(response),
                         as32(depth), as32(size))
