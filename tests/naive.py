@@ -256,3 +256,67 @@ def naive_weighted_optimal(
         best = min(best, total)
     memo[key] = best
     return best
+
+
+def naive_strategy_costs(codes: list[tuple[int, ...]], cands: tuple[tuple[int, ...], ...],
+                         model: str, memo: dict | None = None
+                         ) -> set[tuple[int, ...]]:
+    """Every undominated vector of guesses (one per code of `cands`) that some
+    deterministic codebreaker strategy achieves on `cands`: all strategies, up to
+    dominance, by brute force. Guesses that tell nothing are never useful."""
+    memo = {} if memo is None else memo
+    if cands in memo:
+        return memo[cands]
+    if len(cands) == 1:
+        return {(1,)}
+    found: set[tuple[int, ...]] = set()
+    win = (len(cands[0]), 0) if model == "blackwhite" else (2,) * len(cands[0])
+    for g in codes:
+        parts: dict[tuple[int, ...], list[int]] = {}
+        for i, s in enumerate(cands):
+            parts.setdefault(score(s, g, model), []).append(i)
+        if len(parts) == 1 and win not in parts:
+            continue  # no information
+        vectors = [tuple(0 for _ in cands)]
+        for fb, idx in parts.items():
+            if fb == win:
+                continue
+            sub = naive_strategy_costs(codes, tuple(cands[i] for i in idx), model, memo)
+            grown = []
+            for base in vectors:
+                for vec in sub:
+                    out = list(base)
+                    for i, d in zip(idx, vec, strict=True):
+                        out[i] = d
+                    grown.append(tuple(out))
+            vectors = _undominated(grown)
+        for vec in vectors:
+            found.add(tuple(d + 1 if cands[i] != g else 1 for i, d in enumerate(vec)))
+    memo[cands] = set(_undominated(list(found)))
+    return memo[cands]
+
+
+def _undominated(vectors: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    for v in sorted(set(vectors), key=sum):
+        if not any(all(a <= b for a, b in zip(u, v, strict=True)) for u in out):
+            out.append(v)
+    return out
+
+
+def naive_game_value(pegs: int, symbols: int, model: str = "blackwhite",
+                     repeats: bool = True) -> float:
+    """The value of the zero-sum game (codebreaker pays the guesses) by a linear program
+    over every secret and every undominated pure codebreaker strategy."""
+    from scipy.optimize import linprog
+
+    codes = all_codes(pegs, symbols, repeats)
+    vectors = sorted(naive_strategy_costs(codes, tuple(codes), model))
+    n = len(codes)
+    import numpy as np
+
+    D = np.array(vectors, dtype=float)
+    res = linprog(np.r_[np.zeros(n), -1.0], A_ub=np.c_[-D, np.ones(len(D))],
+                  b_ub=np.zeros(len(D)), A_eq=np.r_[np.ones(n), 0.0][None, :], b_eq=[1.0],
+                  bounds=[(0, None)] * n + [(None, None)], method="highs")
+    return float(res.x[-1])

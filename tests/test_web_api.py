@@ -710,7 +710,8 @@ def test_noisy_games_survive_a_restart_and_old_rows_still_read(db):
                 "0, 0, 0)")
     old.close()
     first = TestClient(create_app(Store(db)))
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 3
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == \
+        store.SCHEMA_VERSION
     view = first.get("/api/games/old-game").json()
     assert (view["prior"], view["noise"], view["history"]) == ("uniform", "exact",
                                                               [["1122", "1B1W"]])

@@ -1,4 +1,4 @@
-"""The store: SQLite (stdlib, WAL) for solved results, their trees, and web games.
+"""The store: SQLite (stdlib, WAL) for solved results, their trees, web games and matches.
 
 This module owns the schema and its migrations (``PRAGMA user_version``). The database
 lives in the user's data directory, or at ``KEYPEG_DB``.
@@ -24,7 +24,7 @@ from typing import Any
 
 import platformdirs
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _MIGRATIONS: dict[int, str] = {
     1: """
     CREATE TABLE results (
@@ -60,6 +60,19 @@ _MIGRATIONS: dict[int, str] = {
     ALTER TABLE games ADD COLUMN noise TEXT;
     ALTER TABLE games ADD COLUMN noise_seed INTEGER;
     ALTER TABLE games ADD COLUMN wrong TEXT NOT NULL DEFAULT '[]';
+    """,
+    # two-player matches (keypeg.match): the whole match as JSON (secrets and seed too,
+    # never sent as they are), a version that grows with every save (a save from a stale
+    # copy is refused), and whether it is over; the tables before are untouched
+    4: """
+    CREATE TABLE matches (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        over INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
     """,
 }
 
@@ -183,6 +196,36 @@ class Store:
                        (json.dumps(history), int(over), json.dumps(wrong), time.time(),
                         game_id))
         return True
+
+    # ------------------------------------------------------------------ matches
+    def create_match(self, match_id: str, state: dict[str, Any], *, over: bool = False
+                     ) -> None:
+        """Record a new match (`state`: `keypeg.match.Match.to_dict()`), at version 0."""
+        now = time.time()
+        with self._connect() as db:
+            db.execute("INSERT INTO matches (id, state, version, over, created, updated) "
+                       "VALUES (?,?,0,?,?,?)", (match_id, json.dumps(state), int(over), now,
+                                                now))
+
+    def get_match(self, match_id: str) -> dict[str, Any] | None:
+        """Return ``{"state": dict, "version": int, "over": bool}`` for a match, or None."""
+        row = self._conn().execute(
+            "SELECT state, version, over FROM matches WHERE id = ?", (match_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return {"state": json.loads(row[0]), "version": row[1], "over": bool(row[2])}
+
+    def update_match(self, match_id: str, state: dict[str, Any], *, over: bool,
+                     version: int) -> bool:
+        """Save a match read at `version` (its version then grows by one); return False,
+        saving nothing, when it is unknown or was saved meanwhile by someone else."""
+        with self._connect() as db:
+            cur = db.execute(
+                "UPDATE matches SET state = ?, over = ?, version = version + 1, updated = ? "
+                "WHERE id = ? AND version = ?",
+                (json.dumps(state), int(over), time.time(), match_id, version))
+            return cur.rowcount == 1
 
     # ------------------------------------------------------------------ cache
     def get_cached(self, key: str) -> Any:

@@ -7,6 +7,7 @@ import typer
 
 from .evaluate import evaluate_command
 from .interactive import assist, play
+from .match import match
 from .optimal import ledger_command, optimal_command
 from .serve import serve
 from .solve import solve
@@ -21,6 +22,7 @@ app = typer.Typer(
 app.command()(solve)
 app.command()(play)
 app.command()(assist)
+app.command()(match)
 app.command("evaluate")(evaluate_command)
 app.command("optimal")(optimal_command)
 app.command("ledger")(ledger_command)

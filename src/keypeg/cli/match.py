@@ -1,0 +1,243 @@
+"""`keypeg match`: a match against the computer in the terminal (seed 004's two-player
+rules, `keypeg.match`): an even number of games, roles alternating, the score table after
+each game. The match is stored after every move, so `--resume ID` continues it after a
+restart. The match itself is loaded only when one starts (`keypeg --help` stays light)."""
+
+import getpass
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from ..catalog import STRATEGY_NAMES
+from ..errors import KeypegError
+from ..limits import check_seed, shorten
+from ..rules import Rules, rules_name
+from .common import ask, command, console
+
+if TYPE_CHECKING:
+    from ..match import Match, MatchGame
+    from ..store import Store
+
+SCORING_NAMES = ("guesses", "keypegs")
+QUIT_WORDS = {"quit", "q", "exit"}
+GIVE_UP_WORDS = {"give up", "giveup", "resign"}
+
+
+@command
+def match(
+    rules: Rules,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", help="Games in the match: a positive even number (each player makes "
+        "as many codes as they break).")] = 2,
+    opponent: Annotated[str, typer.Option(
+        "--opponent", help="The strategy the computer breaks your codes with: "
+        + ", ".join(STRATEGY_NAMES) + " (played symmetrised, so it cannot be exploited).")
+    ] = "entropy",
+    codemaker: Annotated[str, typer.Option(
+        "--codemaker", help="How the computer makes its codes: uniform (a random code), game "
+        "(the game value's mixture), against:STRATEGY (a code STRATEGY needs most guesses "
+        "for) or adaptive (commits to no code, answers to keep the most codes).")
+    ] = "uniform",
+    scoring: Annotated[str, typer.Option(
+        "--scoring", help="guesses (the codemaker scores a point per guess, one more when the "
+        "code is not broken within the rows) or keypegs (a point per key peg placed).")
+    ] = "guesses",
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Seed for the computer's choices (reproducible matches).")] = None,
+    symmetrise: Annotated[bool, typer.Option(
+        "--symmetrise/--no-symmetrise", help="Play the computer's strategy under a random "
+        "relabelling of colours and positions each game (the default), so no secret is "
+        "better against it than the others of its kind.")] = True,
+    resume: Annotated[str | None, typer.Option(
+        "--resume", "--match-id", help="Continue a stored match by the id it printed (with "
+        "its own rules and options).")] = None,
+) -> None:
+    """Play a match against the computer: you break its code in game 1, it breaks yours in
+    game 2, and so on; the codemaker scores. Type a code, 'give up' or 'quit' (the match is
+    saved: continue it with --resume ID)."""
+    from ..match import Match, Player, load_match, save_match
+    from ..store import Store
+
+    store = Store()
+    if resume is not None:
+        found = load_match(store, resume.strip())
+        if found is None:
+            raise KeypegError(f"no stored match with id {shorten(resume)!r}; start one with "
+                              "keypeg match --games N.")
+        play_match(found, store)
+        return
+    if isinstance(games, bool) or games < 2 or games % 2:
+        raise KeypegError(f"--games must be a positive even number (2, 4, 6, ...), not "
+                          f"{games}.")
+    if scoring.strip().lower() not in SCORING_NAMES:
+        raise KeypegError(f"--scoring is guesses or keypegs, not {shorten(scoring)!r}.")
+    check_seed(seed)
+    new = Match(rules, games, [Player.person("you"),
+                               Player.computer(opponent, codemaker, symmetrise=symmetrise)],
+                scoring=scoring.strip().lower(), seed=seed)
+    save_match(store, new)
+    play_match(new, store)
+
+
+# ----------------------------------------------------------------------------- session
+def play_match(m: "Match", store: "Store") -> None:
+    """Play `m` in the terminal until it is over or the person quits, saving every move."""
+    from ..errors import InconsistentHistoryError
+
+    describe(m)
+    shown: dict[int, int] = {}  # rows printed per game
+    announced: set[int] = set()
+    while True:
+        catch_up(m, shown, announced)
+        if m.over:
+            console.print(f"[bold]Final score:[/] {m.result_text()}")
+            return
+        g = m.current
+        assert g is not None
+        phase = m.phase
+        try:
+            if phase == "secret":
+                done = choose_secret(m, g)
+            elif phase == "answer":
+                done = answer(m, g)
+            else:
+                done = guess(m, g)
+        except InconsistentHistoryError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        except KeypegError as exc:
+            console.print(f"[red]{exc}[/]")
+            continue
+        if done is None:
+            console.print(f"The match is saved; continue it with: keypeg match --resume "
+                          f"{m.id}")
+            return
+        from ..match import save_match
+
+        save_match(store, m)
+
+
+def describe(m: "Match") -> None:
+    """Say who plays what, how points are scored, and how to resume."""
+    computer = next(p for p in m.players.values() if p.is_computer)
+    rows = f"{m.rows} rows"
+    console.print(f"[bold]A match of {m.n_games} games[/] on {rules_name(m.rules)} "
+                  f"({m.rules.describe()}; a board of {rows}).")
+    if m.scoring == "guesses":
+        console.print("The codemaker scores a point for each guess, and one more when the "
+                      "code is not broken within the rows.")
+    else:
+        console.print("The codemaker scores a point for each key peg placed (for "
+                      "green/amber answers, each green and each amber).")
+    how = ("symmetrised: under a random relabelling of colours and positions each game, so "
+           "no code is better against it than the others of its kind" if computer.symmetrise
+           else "as it is (not symmetrised)")
+    console.print(f"The computer breaks codes with {computer.strategy}, played {how}; it "
+                  f"makes codes by {computer.codemaker}.")
+    console.print(f"Match id {m.id}: 'quit' saves it; continue with keypeg match --resume "
+                  f"{m.id}")
+
+
+def catch_up(m: "Match", shown: dict[int, int], announced: set[int]) -> None:
+    """Print what happened since the last look: new games, the computer's rows, the end of
+    each game with the score table."""
+    for g in m.games:
+        if g.number not in shown:
+            shown[g.number] = 0
+            b, k = m.players[g.breaker].name, m.players[g.maker].name
+            console.print(f"\n[bold]Game {g.number} of {m.n_games}[/]: {b} "
+                          f"{'break' if b == 'you' else 'breaks'} the code, {k} "
+                          f"{'make' if k == 'you' else 'makes'} it.")
+        for i in range(shown[g.number], len(g.history)):
+            guess, fb = g.history[i]
+            console.print(f"  {i + 1}. [bold]{guess}[/]  {fb}")
+        shown[g.number] = len(g.history)
+        if g.over and g.number not in announced:
+            announced.add(g.number)
+            console.print(m.outcome_text(g)[:1].upper() + m.outcome_text(g)[1:])
+            print_table(m)
+
+
+def print_table(m: "Match") -> None:
+    names = {s: p.name for s, p in m.players.items()}
+    table = Table(box=None, padding=(0, 2), header_style="dim")
+    for column in ("game", "breaker", "maker", "guesses"):
+        table.add_column(column, justify="right" if column in ("game", "guesses") else "left")
+    for side in ("A", "B"):
+        table.add_column(names[side], justify="right")
+    for g in m.games:
+        if not g.over:
+            continue
+        pts = m.points(g)
+        note = " (forfeit)" if g.forfeit else " (gave up)" if g.gave_up else (
+            "" if g.solved else " (not broken)")
+        table.add_row(str(g.number), names[g.breaker], names[g.maker],
+                      f"{len(g.history)}{note}", str(pts["A"]), str(pts["B"]))
+    total = m.scores
+    table.add_row("total", "", "", "", f"[bold]{total['A']}[/]", f"[bold]{total['B']}[/]")
+    console.print(table)
+
+
+def secret_line(prompt: str) -> str | None:
+    """Read a secret: hidden when typed at a terminal, else a plain line (pipes, tests)."""
+    if sys.stdin.isatty():
+        try:
+            return getpass.getpass(prompt).strip()
+        except EOFError:
+            return None
+    return ask(prompt)
+
+
+def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
+    console.print(f"Choose a secret for game {g.number}: type it (it is not shown), or "
+                  "'random' to let keypeg draw one for you.")
+    secret = secret_line("your secret> ")
+    if secret is None or secret.lower() in QUIT_WORDS:
+        return None
+    if not secret:
+        return True
+    how = ask("Answer the computer's guesses yourself? Type 'hand' for yes; Enter lets "
+              "keypeg answer truly from your secret> ")
+    if how is None or how.lower() in QUIT_WORDS:
+        return None
+    hand = how.strip().lower() in ("hand", "y", "yes")
+    m.choose_secret(secret, "hand" if hand else "auto")
+    if hand:
+        console.print("Answer each guess like " + _answer_example(m) + "; each answer is "
+                      "checked against the earlier ones, and all of them against your secret "
+                      "at the end (a wrong answer forfeits the game).")
+    return True
+
+
+def answer(m: "Match", g: "MatchGame") -> bool | None:
+    k = len(g.history) + 1
+    line = ask(f"  {k}. keypeg guesses [bold]{g.pending}[/]; your answer> ")
+    if line is None or line.lower() in QUIT_WORDS:
+        return None
+    if line:
+        m.answer(line)
+    return True
+
+
+def guess(m: "Match", g: "MatchGame") -> bool | None:
+    k = len(g.history) + 1
+    line = ask(f"guess {k}/{m.rows}> ")
+    if line is None or line.lower() in QUIT_WORDS:
+        return None
+    word = line.lower()
+    if word in GIVE_UP_WORDS:
+        m.give_up()
+    elif word == "help":
+        console.print("Type a code, 'give up' (the codemaker scores "
+                      f"{m.max_points}) or 'quit' (saves the match).")
+    elif word == "score":
+        print_table(m)
+    elif line:
+        m.guess(line)
+    return True
+
+
+def _answer_example(m: "Match") -> str:
+    return "2B1W" if m.rules.feedback == "blackwhite" else "GA--A"
