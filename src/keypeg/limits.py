@@ -66,6 +66,13 @@ LAB_SAMPLE_GAMES = 40
 #: Seconds a sampled lab may take in all.
 LAB_SECONDS = 15.0
 
+# ----------------------------------------------------------------------------- game value
+#: The web computes a game value that does not ship with keypeg only for spaces of at most
+#: this many codes (classic's 1,296 takes some seconds; the next preset is 5,040)...
+LIVE_VALUE_CODES = 1296
+#: ... and gives up after this many seconds (`keypeg value` has no such limit).
+LIVE_VALUE_SECONDS = 20.0
+
 # ----------------------------------------------------------------------------- search
 #: A strategy that needs more guesses than this for some secret is reported as looping.
 MAX_GUESSES_PER_GAME = 60

@@ -5,8 +5,9 @@ compiled kernels release the GIL, and a slow request does not stall the others.
 
 Every error is ``{"detail": "one sentence"}`` (contradictory clues add "error",
 "conflict", "suspects" and "corrections", clue numbers from 1): bad input 422 (a body
-that cannot be parsed at all 400), an unknown game 404, a finished game 409, a request
-too big or too expensive to answer in time 413 (or an answer labelled approximate).
+that cannot be parsed at all 400), an unknown game or match 404, a finished game 409, a
+match move out of turn (or a match saved meanwhile) 409, a request too big or too
+expensive to answer in time 413 (or an answer labelled approximate).
 Input is strict: strings must be JSON strings, seeds whole numbers, history items
 [guess, feedback] pairs; unknown body fields and query parameters are refused. Input is
 repeated back in a message only up to `limits.MAX_ECHO` characters.
@@ -14,6 +15,11 @@ repeated back in a message only up to `limits.MAX_ECHO` characters.
 Hints, cuts, Watch steps and new games take an optional "prior" and "noise", written as the
 command line's --prior and --noise (a file: prior is refused: it would read the server's
 files); a game keeps its own, and its misreported answers stay secret until it is over.
+
+Matches (`keypeg.match`) are stored like games, so a restart loses nothing; every move
+answers the match's view (no secret of a game in play) and the computer's moves are made
+within the request, on the thread pool. The game value is read from what keypeg ships, or
+computed on the thread pool for small spaces within `limits.LIVE_VALUE_SECONDS`.
 """
 
 from __future__ import annotations
@@ -49,10 +55,19 @@ from typing_extensions import TypedDict  # pydantic needs this one before Python
 
 from .. import limits
 from ..errors import InconsistentHistoryError, KeypegError, LimitExceededError
-from ..limits import MAX_BODY_BYTES, MAX_CLUES, MAX_ECHO, plural, shorten
+from ..limits import (
+    LIVE_VALUE_CODES,
+    LIVE_VALUE_SECONDS,
+    MAX_BODY_BYTES,
+    MAX_CLUES,
+    MAX_ECHO,
+    plural,
+    shorten,
+)
+from ..match import MAX_GAMES, MatchStateError
 from ..rules import find_rules
 from ..store import Store
-from .service import GameNotFound, GameOver, Service, presets
+from .service import GameNotFound, GameOver, MatchNotFound, Service, presets
 
 STATIC = resources.files("keypeg") / "web" / "static"
 
@@ -137,6 +152,51 @@ class WatchIn(_Body):
                          "it gets are true). " + NOISE_TEXT)
 
 
+Seed = Annotated[StrictInt, Field(ge=0, lt=2**63)]
+
+
+class NewMatch(_Body):
+    rules: Rules = "classic"
+    games: StrictInt = Field(2, description="Games in the match: a positive even number, at "
+                             f"most {MAX_GAMES} (roles alternate, so each player makes as "
+                             "many codes as they break).")
+    players: Text = Field("computer", description="computer: you (side A, breaking the code "
+                          "in game 1) against keypeg (side B); people: two people taking "
+                          "turns on one screen.")
+    names: list[Text] | None = Field(
+        None, description="The players' names, side A's first (1 to 40 characters each); by "
+        "default you and keypeg, or player A and player B.")
+    opponent: Text | None = Field(None, description="The strategy the computer breaks codes "
+                                  "with (default entropy), played symmetrised: under a "
+                                  "random relabelling of colours and positions each game. "
+                                  "Against the computer only.")
+    codemaker: Text | None = Field(None, description="How the computer makes codes: uniform "
+                                   "(the default), game (the game value's mixture), "
+                                   "against:STRATEGY (a code that strategy needs most guesses "
+                                   "for) or adaptive (commits to no code). Against the "
+                                   "computer only.")
+    scoring: Text = Field("guesses", description="guesses: the codemaker scores a point per "
+                          "guess, one more when the code is not broken within the rows; "
+                          "keypegs: a point per key peg placed.")
+    seed: Seed | None = Field(None, description="Seed for the computer's choices (0 to "
+                              "2**63 - 1), for reproducible matches in tests: they are then "
+                              "predictable, and the match says so (\"seeded\": true).")
+
+
+class SecretIn(_Body):
+    secret: Text = Field(..., description="The secret code, or random (keypeg draws one). "
+                         "It is never sent back before its game is over.")
+    answering: Text = Field("auto", description="auto: keypeg answers every guess truly from "
+                            "the secret; hand: you answer each guess yourself (checked "
+                            "against your earlier answers at once, and against the secret "
+                            "when the game ends: a wrong answer forfeits the game).")
+
+
+class AnswerIn(_Body):
+    answer: Text = Field(..., description="The answer to the pending guess, e.g. 1B2W or "
+                         "GA--A.")
+
+
 class Error(TypedDict):
     """Every error answer: one sentence, plus the structure of a contradiction."""
 
@@ -147,7 +207,8 @@ class Error(TypedDict):
         description="Contradictions: a smallest set of clues (numbered from 1) that "
         "cannot all hold.")]]
     suspects: NotRequired[Annotated[list[int], Field(
-        description="Contradictions: the clues any one of which, if wrong, explains it.")]]
+        description="Contradictions: the clues any one of which, if wrong, explains it "
+        "(in a match: the answer refused).")]]
     corrections: NotRequired[Annotated[dict[str, list[str]], Field(
         description="Contradictions: for each suspect, the feedback it could have had.")]]
 
@@ -163,9 +224,19 @@ _WHY = {
 }
 
 
-def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The documented error answers of a route (422 always)."""
-    return {s: {"model": Error, "description": _WHY[s]} for s in sorted({*statuses, 422})}
+_MATCH_WHY = {
+    404: "No match with this id.",
+    409: "A move the match is not waiting for (out of turn, or the match is over), or the "
+         "match was saved meanwhile (another window): reload it.",
+}
+
+
+def _errors(*statuses: int, why: dict[int, str] | None = None
+            ) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of a route (422 always); `why` overrides the
+    descriptions of some."""
+    about = {**_WHY, **(why or {})}
+    return {s: {"model": Error, "description": about[s]} for s in sorted({*statuses, 422})}
 
 
 _BODY_ERRORS = (400, 413)
@@ -424,9 +495,9 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
                 "corrections": {str(i + 1): list(v) for i, v in exc.corrections.items()},
             }, status_code=422)
         status = 422
-        if isinstance(exc, GameNotFound):
+        if isinstance(exc, (GameNotFound, MatchNotFound)):
             status = 404
-        elif isinstance(exc, GameOver):
+        elif isinstance(exc, (GameOver, MatchStateError)):
             status = 409
         elif isinstance(exc, LimitExceededError):
             status = 413
@@ -548,9 +619,81 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
         with _echoing(rules):
             return service.lab(rules)
 
+    # ------------------------------------------------------------------ matches
+    view_text = ("Answers the match's view: rules, games, rows, scoring, max_points, players "
+                 "(A and B), played (per game: number, breaker, maker, answering, history, "
+                 "pending, over, solved, gave_up, forfeit, points, secret once over, outcome "
+                 "once over), current, phase (secret, guess, answer or over), to_move (A, B "
+                 "or null), scores, over, winner, result, and events (the outcome of each "
+                 "game that ended in this request). No secret of a game in play.")
+
+    @app.post("/api/matches", summary="Start a two-player match",
+              description="Player A breaks the code in game 1 and makes it in game 2, and so "
+              "on; the codemaker scores. The computer's moves are made at once. " + view_text,
+              responses=_errors(413, *_BODY_ERRORS), dependencies=[_only_query()])
+    def new_match(body: NewMatch) -> dict[str, Any]:
+        with _echoing(body):
+            return service.new_match(body.rules, body.games, body.opponent, body.codemaker,
+                                     body.scoring, body.players, body.names, body.seed)
+
+    @app.get("/api/matches/{match_id}", summary="A match's view (no secret of a game in play)",
+             description=view_text, responses=_errors(404, why=_MATCH_WHY),
+             dependencies=[_only_query()])
+    def get_match(match_id: str) -> dict[str, Any]:
+        with _echoing(match_id):
+            return service.match(match_id)
+
+    move_errors = _errors(404, 409, *_BODY_ERRORS, why=_MATCH_WHY)
+
+    @app.post("/api/matches/{match_id}/secret", summary="Choose the secret (the codemaker)",
+              description="Then the computer, if it breaks the code, plays at once. "
+              + view_text, responses=move_errors, dependencies=[_only_query()])
+    def match_secret(match_id: str, body: SecretIn) -> dict[str, Any]:
+        with _echoing(match_id, body):
+            return service.match_secret(match_id, body.secret, body.answering)
+
+    @app.post("/api/matches/{match_id}/guesses", summary="Play a guess (the codebreaker)",
+              description="Answered at once, unless the codemaker answers by hand (then "
+              "\"pending\" holds it). " + view_text, responses=move_errors,
+              dependencies=[_only_query()])
+    def match_guess(match_id: str, body: GuessIn) -> dict[str, Any]:
+        with _echoing(match_id, body):
+            return service.match_guess(match_id, body.guess)
+
+    @app.post("/api/matches/{match_id}/answers",
+              summary="Answer the pending guess by hand (the codemaker)",
+              description="An answer no code fits together with the earlier answers is "
+              "refused (422, \"error\": \"contradiction\", \"conflict\": the answers it "
+              "conflicts with, \"corrections\": what it could have been) and nothing is "
+              "recorded. " + view_text, responses=move_errors, dependencies=[_only_query()])
+    def match_answer(match_id: str, body: AnswerIn) -> dict[str, Any]:
+        with _echoing(match_id, body):
+            return service.match_answer(match_id, body.answer)
+
+    @app.post("/api/matches/{match_id}/give-up", summary="Give up the game in play (the "
+              "codebreaker)", description="The codemaker scores max_points. " + view_text,
+              responses=move_errors, dependencies=[_only_query()])
+    def match_give_up(match_id: str) -> dict[str, Any]:
+        with _echoing(match_id):
+            return service.match_give_up(match_id)
+
+    @app.get("/api/value", summary="The exact game value and both optimal mixtures",
+             description="As keypeg value --json: value (P/Q), mean, certified, codemaker "
+             "(per class of secrets: codes, probability, codebreaker_cost), codebreaker "
+             "(per tree: probability, first_guess, costs per class), and \"stored\": true "
+             "when keypeg ships it. Else computed here for at most "
+             f"{LIVE_VALUE_CODES:,} codes within {LIVE_VALUE_SECONDS:g} s, else 413 (use "
+             "keypeg value).", responses=_errors(413), dependencies=[_only_query("rules")])
+    def value(rules: Annotated[str, Query(max_length=MAX_TEXT)] = "classic") -> dict[str, Any]:
+        with _echoing(rules):
+            return service.value(rules)
+
     for path, model in (("/api/games", NewGame), ("/api/games/{game_id}/guesses", GuessIn),
                         ("/api/hints", HintsIn), ("/api/cut", CutIn),
-                        ("/api/watch/step", WatchIn)):
+                        ("/api/watch/step", WatchIn), ("/api/matches", NewMatch),
+                        ("/api/matches/{match_id}/secret", SecretIn),
+                        ("/api/matches/{match_id}/guesses", GuessIn),
+                        ("/api/matches/{match_id}/answers", AnswerIn)):
         bodies[path] = model
 
     @app.get("/", include_in_schema=False)

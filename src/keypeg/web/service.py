@@ -1,4 +1,5 @@
-"""What the web API does, without HTTP: games, hints, cuts and the strategy lab.
+"""What the web API does, without HTTP: games, hints, cuts, the strategy lab, two-player
+matches (`keypeg.match`) and the game value (`keypeg.value`).
 
 Kept apart from the FastAPI routes so it can be tested and timed on its own. Every
 function raises `KeypegError` subclasses for bad input; the app turns them into 4xx.
@@ -29,20 +30,24 @@ from ..belief import (
     prior_weights,
 )
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
-from ..errors import KeypegError
+from ..errors import KeypegError, LimitExceededError
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
 from ..labs import lab
 from ..limits import (
     CACHED_POSITIONS,
+    EXACT_HINT_CODES,
     EXACT_HINT_WORK,
     LIVE_OPTIMAL_SECONDS,
+    LIVE_VALUE_CODES,
+    LIVE_VALUE_SECONDS,
     MAX_CLUES,
     check_seed,
     plural,
     shorten,
 )
+from ..match import Match, MatchGame, Player, load_match, save_match
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
@@ -58,6 +63,22 @@ def _not_found(game_id: str) -> GameNotFound:
 
 class GameOver(KeypegError):
     """Raised for a guess in a game that is over."""
+
+
+class MatchNotFound(KeypegError):
+    """Raised for an unknown match id."""
+
+
+def _match_not_found(match_id: str) -> MatchNotFound:
+    return MatchNotFound(f"no match with id {shorten(match_id)!r}; start one with POST "
+                         "/api/matches.")
+
+
+#: How the two sides of a match are played: a person against the computer, or two people
+#: taking turns on one screen.
+MATCH_PLAYERS = ("computer", "people")
+#: The players' names when none are given.
+DEFAULT_NAMES = {"computer": ("you", "keypeg"), "people": ("player A", "player B")}
 
 
 # ----------------------------------------------------------------------------- beliefs
@@ -175,6 +196,7 @@ class Service:
         self._hints: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
         self._states: OrderedDict[tuple[Any, ...], GameState] = OrderedDict()
         self._priors: OrderedDict[tuple[Rules, str], np.ndarray] = OrderedDict()
+        self._value_locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ beliefs
@@ -473,6 +495,137 @@ class Service:
         space = get_space(find_rules(rules_text))
         return space.text(random.SystemRandom().randrange(space.size))
 
+    # ------------------------------------------------------------------ matches
+    def new_match(self, rules_text: str, games: int = 2, opponent: str | None = None,
+                  codemaker: str | None = None, scoring: str = "guesses",
+                  players: str = "computer", names: list[str] | None = None,
+                  seed: int | None = None) -> dict[str, Any]:
+        """Start a match (`keypeg.match`) and store it: a person (side A) against the
+        computer (side B, breaking codes with `opponent` and making them with `codemaker`),
+        or two people on one screen. Returns its view (no secret of a game in play)."""
+        check_seed(seed, "seed")
+        rules = find_rules(rules_text)
+        mode = str(players).strip().lower()
+        if mode not in MATCH_PLAYERS:
+            raise KeypegError(f"players is computer (you against keypeg) or people (two people "
+                              f"on one screen), not {shorten(players)!r}.")
+        if mode == "people" and (opponent is not None or codemaker is not None):
+            raise KeypegError("opponent and codemaker say how the computer plays; a match "
+                              "between two people has no computer.")
+        if names is not None and len(names) != 2:
+            raise KeypegError(f"names takes the two players' names, side A's first, not "
+                              f"{plural(len(names), 'name')}.")
+        a, b = names if names is not None else DEFAULT_NAMES[mode]
+        if str(a).strip().lower() == str(b).strip().lower():
+            raise KeypegError("the two players need different names.")
+        scoring = str(scoring).strip().lower()
+        if mode == "computer":
+            maker = (codemaker or "uniform").strip().lower()
+            self._check_codemaker(rules, maker)
+            sides = [Player.person(a), Player.computer(opponent or "entropy", maker, name=b)]
+        else:
+            sides = [Player.person(a), Player.person(b)]
+        match = Match(rules, games, sides, scoring=scoring, seed=seed)
+        save_match(self.store, match)
+        return _match_view(match, set())
+
+    @staticmethod
+    def _check_codemaker(rules: Rules, spec: str) -> None:
+        """Refuse at once, from the sizes, a computer codemaker too expensive for the web:
+        the game mixture needs the game value (shipped, or computable here), a code chosen
+        against a strategy needs that strategy's whole tree."""
+        from ..value import shipped_values
+
+        name = rules_name(rules)
+        if (spec == "game" and rules.key not in shipped_values()
+                and rules.size > LIVE_VALUE_CODES):
+            raise LimitExceededError(
+                f"the game codemaker needs the game value of {name}, which is out of reach "
+                f"here ({rules.size:,} codes); choose uniform, adaptive or against:STRATEGY.")
+        if spec.startswith("against:") and rules.size > EXACT_HINT_CODES:
+            raise LimitExceededError(
+                f"against:STRATEGY needs the strategy's whole tree over the {rules.size:,} "
+                f"codes of {name}, more than the web plays at once; choose uniform, game or "
+                "adaptive.")
+
+    def _load_match(self, match_id: str) -> Match:
+        match = load_match(self.store, match_id)
+        if match is None:
+            raise _match_not_found(match_id)
+        return match
+
+    def match(self, match_id: str) -> dict[str, Any]:
+        """Return a match's view (what a player may see)."""
+        match = self._load_match(match_id)
+        return _match_view(match, {g.number for g in match.games if g.over})
+
+    def _move(self, match_id: str, move: Any) -> dict[str, Any]:
+        """Load a match, make `move` (the computer answers within it), save it unless
+        someone saved it meanwhile (`MatchStateError`), and return the new view with
+        "events": the outcome of every game that ended in this move."""
+        match = self._load_match(match_id)
+        before = {g.number for g in match.games if g.over}
+        move(match)
+        save_match(self.store, match)
+        return _match_view(match, before)
+
+    def match_secret(self, match_id: str, secret: str, answering: str = "auto"
+                     ) -> dict[str, Any]:
+        """The person making the code chooses its secret ("random": keypeg draws one) and
+        how the guesses are answered: "auto" (keypeg answers from the secret) or "hand"."""
+        how = str(answering).strip().lower()
+        return self._move(match_id, lambda m: m.choose_secret(secret, how))
+
+    def match_guess(self, match_id: str, guess: str) -> dict[str, Any]:
+        """The person breaking the code plays a guess."""
+        return self._move(match_id, lambda m: m.guess(guess))
+
+    def match_answer(self, match_id: str, answer: str) -> dict[str, Any]:
+        """The person making the code answers the pending guess by hand (refused, and
+        nothing recorded, when no code fits it together with the earlier answers)."""
+        return self._move(match_id, lambda m: m.answer(answer))
+
+    def match_give_up(self, match_id: str) -> dict[str, Any]:
+        """The person breaking the code gives up the game in play."""
+        return self._move(match_id, lambda m: m.give_up())
+
+    # ------------------------------------------------------------------ game value
+    def value(self, rules_text: str) -> dict[str, Any]:
+        """Return the game value of some rules (`keypeg value --json`): shipped with keypeg
+        ("stored": true), cached, or computed here for small spaces within
+        `LIVE_VALUE_SECONDS`; else `LimitExceededError` saying to use `keypeg value`."""
+        from ..value import game_value, shipped_values
+
+        rules = find_rules(rules_text)
+        name = rules_name(rules)
+        shipped = shipped_values().get(rules.key)
+        if shipped is not None:
+            return {**shipped, "rules": name, "stored": True}
+        key = f"value:{rules.key}:v1"
+        cached = self.store.get_cached(key)
+        if cached is not None:
+            return {**cached, "rules": name, "stored": False}
+        where = f"compute it with keypeg value --rules {name}"
+        if rules.size > LIVE_VALUE_CODES:
+            raise LimitExceededError(
+                f"the game value of {name} ({rules.size:,} codes) is out of reach here: the "
+                f"web computes it for at most {LIVE_VALUE_CODES:,} codes; {where}.")
+        with self._lock:
+            lock = self._value_locks.setdefault(rules.key, threading.Lock())
+        with lock:  # one computation per rules at a time; the others wait for its result
+            cached = self.store.get_cached(key)
+            if cached is not None:
+                return {**cached, "rules": name, "stored": False}
+            try:
+                data = game_value(rules, time_limit=LIVE_VALUE_SECONDS).to_dict()
+            except LimitExceededError:
+                raise LimitExceededError(
+                    f"the game value of {name} is out of reach here: it was not found "
+                    f"within {LIVE_VALUE_SECONDS:g} s; {where}.") from None
+            if data["certified"]:
+                self.store.put_cached(key, data)
+        return {**data, "rules": name, "stored": False}
+
     # ------------------------------------------------------------------ lab
     def lab(self, rules_text: str) -> dict[str, Any]:
         """Return each strategy's evaluation: exact (shipped, cached, or computed when
@@ -515,6 +668,20 @@ def watched_guess(state: GameState, strategy: str, belief: WebBelief) -> tuple[C
                           "noise watch information, entropy, expsize, maxsize, parts, "
                           "consistent or random.")
     return bounded_guess(state, strategy, optimal_seconds=LIVE_OPTIMAL_SECONDS)
+
+
+def _match_view(match: Match, before: set[int]) -> dict[str, Any]:
+    """A match's view (`Match.view`: no secret of a game in play, no seed), each finished
+    game with its "outcome" sentence, and "events": the outcome of each game that ended
+    since `before` (the numbers of the games over then)."""
+    view = match.view()
+    games: dict[int, MatchGame] = {g.number: g for g in match.games}
+    for item in view["played"]:
+        g = games[item["number"]]
+        item["outcome"] = match.outcome_text(g) if g.over else None
+    view["events"] = [match.outcome_text(g) for g in match.games
+                      if g.over and g.number not in before]
+    return view
 
 
 def _revealed(game: dict[str, Any], belief: WebBelief) -> dict[str, Any]:
