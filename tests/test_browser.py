@@ -1096,3 +1096,196 @@ def test_tolerate_mistakes_off_is_today_and_the_choice_survives_a_reload(page: P
     page.reload()
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(switch).not_to_be_checked()
+
+
+# ---------------------------------------------------------------------- match
+MINI = find_rules("mini")  # the smallest preset (256 codes, 10 rows): matches play fast
+
+
+def match_idle(page: Page) -> None:
+    """Wait until the Match panel has its answer (no move in flight, no lookup)."""
+    panel = page.locator("#panel-match")
+    expect(panel).to_have_attribute("data-busy", "false")
+    expect(panel).not_to_have_attribute("data-state", "loading")
+
+
+def match_guess(page: Page) -> str:
+    """Type the first code that fits the board's answers as the Match guess, play it."""
+    history = [f"{g}={f}" for g, f in board_history(page, "#match-board")]
+    guess = GameState.from_clues(MINI, history).candidate_texts()[0]
+    page.locator("#match-guess-input").focus()
+    page.keyboard.type(guess)
+    expect(page.locator("#match-guess-input")).to_have_value(guess)
+    page.keyboard.press("Enter")
+    match_idle(page)
+    return guess
+
+
+def start_match(page: Page, people: bool = False) -> str:
+    """Start a 2-game match under the selected rules; return its id."""
+    page.select_option("#match-games", "2")
+    page.check(f"input[name=match-players][value={'people' if people else 'computer'}]")
+    page.click("#match-start-button")
+    panel = page.locator("#panel-match")
+    expect(panel).to_have_attribute("data-match", re.compile(".{20,}"))
+    match_idle(page)
+    return panel.get_attribute("data-match") or ""
+
+
+def sentence_case(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def test_a_match_against_the_computer_to_the_final_score(pages: Pages) -> None:
+    """Mini, 2 games: we break keypeg's code, keypeg breaks ours; the page's final score,
+    score table and outcome sentences are the API's. The start screen shows the game value
+    of the rules as /api/value gives it."""
+    page = pages.open()
+    open_page(page, "mini", "match")
+    panel = page.locator("#panel-match")
+    expect(panel).to_have_attribute("data-state", "start")
+    status, value = api(page, "GET", "/api/value?rules=mini")
+    assert status == 200
+    box = page.locator("#match-value")
+    expect(box).to_have_attribute("data-state", "ready")
+    expect(box).to_have_attribute("data-value", value["value"])
+    expect(page.locator("#match-value-summary")).to_contain_text(f"{value['mean']:.4f}")
+    expect(page.locator("#match-value-maker tbody tr")).to_have_count(len(value["codemaker"]))
+    for c in value["codemaker"]:
+        row = page.locator(f"#match-value-maker tr[data-class='{c['class']}']")
+        expect(row).to_have_attribute("data-probability", c["probability"])
+    firsts = [t["first_guess"] for t in value["codebreaker"]]
+    rows = page.locator("#match-value-breaker tbody tr")
+    expect(rows).to_have_count(len(firsts))
+    assert [r.get_attribute("data-first-guess") for r in rows.all()] == firsts
+
+    match_id = start_match(page)
+    expect(panel).to_have_attribute("data-state", "play")
+    expect(page.locator("#match-turn")).to_contain_text("you break keypeg's code")
+    ours = []
+    for _ in range(MINI.max_guesses or 10):
+        if panel.get_attribute("data-phase") != "guess":
+            break
+        ours.append(match_guess(page))
+    expect(panel).to_have_attribute("data-phase", "secret")
+    expect(page.locator("#match-events")).to_contain_text("Game 1: you broke the code in")
+    page.locator("#match-secret-input").focus()
+    page.keyboard.type("3142")
+    expect(page.locator("#match-secret-input")).to_have_attribute("type", "password")
+    page.click("#match-submit-secret")
+    expect(panel).to_have_attribute("data-state", "over")
+
+    status, view = api(page, "GET", f"/api/matches/{match_id}")
+    assert status == 200 and view["over"] and view["games"] == 2
+    assert [g for g, _ in view["played"][0]["history"]] == ours
+    final = page.locator("#match-final")
+    expect(final).to_have_text(sentence_case(view["result"]))
+    expect(final).to_have_attribute("data-a", str(view["scores"]["A"]))
+    expect(final).to_have_attribute("data-b", str(view["scores"]["B"]))
+    assert view["scores"] == {"A": len(view["played"][1]["history"]),
+                              "B": len(view["played"][0]["history"])}
+    total = page.locator("#match-scores tfoot tr")
+    expect(total).to_have_attribute("data-a", str(view["scores"]["A"]))
+    expect(total).to_have_attribute("data-b", str(view["scores"]["B"]))
+    for g in view["played"]:
+        row = page.locator(f"#match-scores tbody tr[data-game='{g['number']}']")
+        expect(row).to_have_attribute("data-a", str(g["points"]["A"]))
+        expect(row).to_have_attribute("data-b", str(g["points"]["B"]))
+        expect(page.locator(f"#match-outcomes li[data-game='{g['number']}']")).to_have_text(
+            sentence_case(g["outcome"]))
+    # the board shows keypeg's guesses at our secret
+    assert board_history(page, "#match-board") == [tuple(h) for h in view["played"][1]["history"]]
+    assert view["played"][1]["secret"] == "3142"
+    page.set_viewport_size({"width": 360, "height": 740})
+    assert_fits(page, "match over, on a phone")
+
+
+def test_a_reload_mid_match_resumes_it(page: Page) -> None:
+    """The match id is kept in localStorage: a reload shows the same match at the same
+    move and plays on; under other rules the page offers to resume it."""
+    open_page(page, "mini", "match")
+    match_id = start_match(page)
+    match_guess(page)
+    before = board_history(page, "#match-board")
+    assert len(before) == 1
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    panel = page.locator("#panel-match")
+    expect(panel).to_have_attribute("data-match", match_id)
+    match_idle(page)
+    if panel.get_attribute("data-phase") != "guess":  # the first guess was the secret
+        expect(panel).to_have_attribute("data-phase", "secret")
+        return
+    assert board_history(page, "#match-board") == before
+    match_guess(page)
+    status, view = api(page, "GET", f"/api/matches/{match_id}")
+    assert status == 200 and len(view["played"][0]["history"]) == 2
+    assert [tuple(h) for h in view["played"][0]["history"]][:1] == before
+    # under other rules the match is offered, and resuming switches the rules back
+    open_page(page, "classic", "match")
+    expect(page.locator("#match-resume")).to_be_visible()
+    expect(panel).to_have_attribute("data-state", "start")
+    page.click("#match-resume-button")
+    expect(page.locator("#rules-select")).to_have_value("mini")
+    expect(panel).to_have_attribute("data-match", match_id)
+    expect(panel).to_have_attribute("data-state", "play")
+    assert board_history(page, "#match-board") == [tuple(h) for h in view["played"][0]["history"]]
+
+
+def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> None:
+    """Two people on one screen: a hand-over screen before the secret and after it, the
+    secret nowhere on the page, a contradictory hand answer refused with the answer it
+    conflicts with outlined, and a wrong one found out as a forfeit when the game ends."""
+    open_page(page, "mini", "match")
+    page.check("input[name=match-players][value=people]")
+    page.fill("#match-name-a", "Ada")
+    page.fill("#match-name-b", "Bob")
+    match_id = start_match(page, people=True)
+    panel = page.locator("#panel-match")
+    expect(panel).to_have_attribute("data-state", "handover")
+    expect(page.locator("#match-handover-text")).to_contain_text("Ada, look away")
+    page.click("#match-handover-ok")
+    expect(panel).to_have_attribute("data-phase", "secret")
+    page.locator("#match-secret-input").focus()
+    page.keyboard.type("4321")
+    page.check("input[name=match-answering][value=hand]")
+    page.click("#match-submit-secret")
+    expect(panel).to_have_attribute("data-state", "handover")
+    expect(page.locator("#match-board")).to_be_hidden()
+    page.click("#match-handover-ok")
+    expect(panel).to_have_attribute("data-state", "play")
+    expect(page.locator("#match-secret-input")).to_have_value("")
+    assert "4321" not in page_text(page)
+    for guess, black, white, refused in (("1122", 0, 0, False), ("3344", 0, 0, True)):
+        page.locator("#match-guess-input").focus()
+        page.keyboard.type(guess)
+        page.keyboard.press("Enter")
+        match_idle(page)
+        expect(panel).to_have_attribute("data-phase", "answer")
+        expect(page.locator("#match-pending")).to_have_attribute("data-code", guess)
+        page.select_option("#match-black", str(black))
+        page.select_option("#match-white", str(white))
+        page.click("#match-submit-answer")
+        match_idle(page)
+        if not refused:
+            expect(panel).to_have_attribute("data-phase", "guess")
+    # 3344 = 0B0W with 1122 = 0B0W: no code fits both; the page says so, nothing recorded
+    note = page.locator("#match-answer-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("answer 2 (3344=0B0W) is refused")
+    expect(page.locator("#match-board .row[data-index='0']")).to_have_class(
+        re.compile("conflict"))
+    status, view = api(page, "GET", f"/api/matches/{match_id}")
+    assert view["played"][0]["history"] == [["1122", "0B0W"]] and view["phase"] == "answer"
+    page.select_option("#match-black", "2")  # fits 1122 = 0B0W (3333), not the secret
+    page.click("#match-submit-answer")
+    match_idle(page)
+    expect(panel).to_have_attribute("data-phase", "guess")
+    expect(note).to_be_hidden()
+    page.click("#match-give-up")
+    match_idle(page)
+    expect(page.locator("#match-events")).to_contain_text("game 1 is a forfeit")
+    expect(page.locator("#match-outcomes li[data-game='1']")).to_contain_text("the secret 4321")
+    expect(panel).to_have_attribute("data-phase", "secret")  # Ada makes game 2's code
+    expect(panel).to_have_attribute("data-state", "handover")
+    expect(page.locator("#match-handover-text")).to_contain_text("Bob, look away")

@@ -78,3 +78,27 @@ export const watchSecret = (rulesName) => request("GET", `/api/watch/secret?rule
 
 export const lab = (rulesName) => request("GET", `/api/lab?rules=${q(rulesName)}`, undefined,
   { timeoutMs: LONG_MS });
+
+/* Two-player matches: every call answers the match's view (no secret of a game in play),
+ * with "events", the outcome of each game that ended in that call. The computer's moves are
+ * made within the call, so a move may take a while in big games. */
+export const newMatch = (options) => request("POST", "/api/matches", options,
+  { timeoutMs: LONG_MS });
+
+export const match = (id) => request("GET", `/api/matches/${q(id)}`);
+
+export const matchSecret = (id, secret, answering) => request("POST",
+  `/api/matches/${q(id)}/secret`, { secret, answering }, { timeoutMs: LONG_MS });
+
+export const matchGuess = (id, code) => request("POST", `/api/matches/${q(id)}/guesses`,
+  { guess: code }, { timeoutMs: LONG_MS });
+
+export const matchAnswer = (id, answer) => request("POST", `/api/matches/${q(id)}/answers`,
+  { answer }, { timeoutMs: LONG_MS });
+
+export const matchGiveUp = (id) => request("POST", `/api/matches/${q(id)}/give-up`, undefined,
+  { timeoutMs: LONG_MS });
+
+/** The game value of some rules (shipped, or computed for small games), or a 413. */
+export const value = (rulesName) => request("GET", `/api/value?rules=${q(rulesName)}`, undefined,
+  { timeoutMs: LONG_MS });

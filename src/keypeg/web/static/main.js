@@ -1,4 +1,4 @@
-/* keypeg page: loads the rules presets, switches between Play, Watch, Lab and Assist, and
+/* keypeg page: loads the rules presets, switches between Play, Watch, Lab, Assist and Match, and
  * routes keys typed outside the text boxes to Play. Plain ES modules, no build step. */
 
 import * as api from "./api.js";
@@ -7,12 +7,13 @@ import { resetCut } from "./cut.js";
 import { $, clearMessage, count, el, reportError, showMessage } from "./dom.js";
 import { chooseHints, hintsChosen, refreshHints, syncHints } from "./hints.js";
 import { setupLab } from "./lab.js";
+import { setupMatch } from "./match.js";
 import { Notation } from "./notation.js";
 import { newGame, renderPlay, setupPlay } from "./play.js";
 import { S, current, modes } from "./state.js";
 import { setupWatch } from "./watch.js";
 
-const MODES = ["play", "watch", "lab", "assist"];
+const MODES = ["play", "watch", "lab", "assist", "match"];
 
 /** The name of a preset in the menu: its title up to the colon ("Mastermind"). */
 const shortTitle = (p) => (p.title || p.name).split(":")[0].trim();
@@ -125,6 +126,7 @@ async function init() {
   setupWatch();
   setupLab();
   setupAssist();
+  setupMatch();
   setMode((location.hash || "#play").slice(1));
   try {
     await loadRules();
