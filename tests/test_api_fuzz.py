@@ -346,3 +346,79 @@ def test_long_histories_under_noise(client: TestClient, n: int, noise: str, path
         assert r.status_code == 422 and r.json()["error"] == "contradiction"
     else:
         assert r.status_code == 200, r.text
+
+
+# ----------------------------------------------------------------------------- matches
+#: Presets a new match may be fuzzed under: creating one costs at most a computer secret
+#: (against:entropy on bulls-and-cows is a whole tree, under a second).
+MATCH_RULES = ["classic", "mini", "bulls-and-cows", "super", "codebreaker-1", "CLASSIC", "mm"]
+games = st.one_of(st.sampled_from([2, 4, 3, 0, -2, 50, 52, 2**70, "2", True, 2.0, None]),
+                  scalar)
+codemaker = st.one_of(st.sampled_from(["uniform", "game", "adaptive", "against:entropy",
+                                       "against:random", "against:", "against:psychic",
+                                       "Uniform", None]), text, scalar)
+MATCH_BODY = body(rules=st.one_of(st.sampled_from(MATCH_RULES), text, scalar), games=games,
+                  players=st.one_of(st.sampled_from(["computer", "people", "robots",
+                                                     " People "]), text, scalar),
+                  names=st.one_of(st.lists(st.one_of(st.sampled_from(["Ada", "Bob", "you"]),
+                                                     text), max_size=3), scalar),
+                  opponent=st.one_of(st.sampled_from(["entropy", "maxsize", "random",
+                                                      "psychic", None]), text, scalar),
+                  codemaker=codemaker,
+                  scoring=st.one_of(st.sampled_from(["guesses", "keypegs", "KEYPEGS",
+                                                     "points"]), text, scalar),
+                  seed=seed)
+
+
+def match_id(client: TestClient, phase: str) -> str:
+    """A mini match between two people waiting for `phase` (secret, guess or answer)."""
+    r = client.post("/api/matches", json={"rules": "mini", "players": "people", "seed": 1})
+    assert r.status_code == 200
+    mid = str(r.json()["id"])
+    if phase in ("guess", "answer"):
+        answering = "hand" if phase == "answer" else "auto"
+        r = client.post(f"/api/matches/{mid}/secret",
+                        json={"secret": "1234", "answering": answering})
+        assert r.status_code == 200
+    if phase == "answer":
+        assert client.post(f"/api/matches/{mid}/guesses", json={"guess": "1122"}
+                           ).status_code == 200
+    return mid
+
+
+MATCH_MOVES = {
+    "secret": ("secret", body(secret=st.one_of(st.sampled_from(["random", "RANDOM", "1234",
+                                                                "9999"]), text),
+                              answering=st.one_of(st.sampled_from(["auto", "hand", "Hand",
+                                                                   "never"]), text, scalar))),
+    "guesses": ("guess", body(guess=text)),
+    "answers": ("answer", body(answer=feedback)),
+}
+
+
+@settings(FUZZ, max_examples=120)
+@given(payload=MATCH_BODY)
+def test_new_matches(client: TestClient, payload: Any) -> None:
+    r = send(client, "/api/matches", payload)
+    check(r, payload)
+    if r.status_code == 200:
+        view = r.json()
+        assert all(g["secret"] is None for g in view["played"] if not g["over"])
+
+
+@pytest.mark.parametrize("what", list(MATCH_MOVES))
+def test_match_moves(client: TestClient, what: str) -> None:
+    """Moves with any body, on a match waiting for that move (then for others): a new view,
+    or one sentence (409 out of turn, a contradiction with its structure)."""
+    phase, bodies = MATCH_MOVES[what]
+    target = f"/api/matches/{match_id(client, phase)}/{what}"
+
+    @settings(FUZZ, max_examples=100)
+    @given(payload=bodies)
+    def fuzz(payload: Any) -> None:
+        check(send(client, target, payload), payload)
+
+    fuzz()
+    for junk_id in ("nope", "x" * 3000, "%00", "../games"):
+        check(client.get(f"/api/matches/{quote(junk_id, safe='')}"), [junk_id])
+        check(send(client, f"/api/matches/{quote(junk_id, safe='')}/give-up", {}), [junk_id])
