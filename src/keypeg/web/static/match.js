@@ -175,8 +175,10 @@ function apply(view) {
   render();
 }
 
-/** Run a move; a 409 (out of turn, or changed in another window) reloads the match. */
-async function send(what, call) {
+/** Run a move; true once its answer is shown. A 409 (out of turn, or changed in another
+ * window) reloads the match; an error is shown as a message, except a 422 when `own422`
+ * (the caller shows it next to its form). */
+async function send(what, call, { own422 = false } = {}) {
   if (M.busy || !M.view) return false;
   const id = M.view.id;
   M.busy = true;
@@ -199,7 +201,7 @@ async function send(what, call) {
       }
     }
     render();
-    if (!(err.body && err.body.error === "contradiction")) reportError(err, what);
+    if (!(own422 && err.status === 422)) reportError(err, what);
     throw err;
   }
 }
@@ -259,7 +261,7 @@ async function submitGuess() {
     return;
   }
   try {
-    await send(`guess ${code} not played`, (id) => api.matchGuess(id, code));
+    if (!(await send(`guess ${code} not played`, (id) => api.matchGuess(id, code)))) return;
     guessEntry.set("", { quiet: true });
     renderControls();
     guessEntry.focus();
@@ -281,7 +283,9 @@ async function submitSecret(random = null) {
   const game = v.current;
   const people = twoPeople(v);
   try {
-    await send("the secret was not set", (id) => api.matchSecret(id, code, answering));
+    if (!(await send("the secret was not set", (id) => api.matchSecret(id, code, answering)))) {
+      return;
+    }
   } catch (_) {
     return;
   }
@@ -307,7 +311,9 @@ async function submitAnswer() {
   const answer = answerText();
   const note = $("#match-answer-note");
   try {
-    await send(`answer ${answer} not given`, (id) => api.matchAnswer(id, answer));
+    const sent = await send(`answer ${answer} not given`, (id) => api.matchAnswer(id, answer),
+      { own422: true });
+    if (!sent) return;
     M.conflict = [];
     note.hidden = true;
     note.textContent = "";
@@ -522,12 +528,7 @@ function renderScores(v) {
     el("td", { class: "num", text: fmt(v.scores.A) }),
     el("td", { class: "num", text: fmt(v.scores.B) })));
   const outcomes = v.played.filter((g) => g.over && g.outcome);
-  let list = $("#match-outcomes");
-  if (!list) {
-    list = el("ol", { id: "match-outcomes", class: "match-outcomes", "data-testid": "match-outcomes" });
-    table.closest(".table-scroll").after(list);
-  }
-  list.replaceChildren(...outcomes.map((g) => el("li", { "data-game": g.number, value: g.number,
+  $("#match-outcomes").replaceChildren(...outcomes.map((g) => el("li", { "data-game": g.number, value: g.number,
     text: sentence(g.outcome) })));
 }
 
