@@ -1272,7 +1272,7 @@ def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> 
     # 3344 = 0B0W with 1122 = 0B0W: no code fits both; the page says so, nothing recorded
     note = page.locator("#match-answer-note")
     expect(note).to_be_visible()
-    expect(note).to_contain_text("answer 2 (3344=0B0W) is refused")
+    expect(note).to_contain_text("Answer 2 (3344=0B0W) is refused")
     expect(page.locator("#match-board .row[data-index='0']")).to_have_class(
         re.compile("conflict"))
     status, view = api(page, "GET", f"/api/matches/{match_id}")
@@ -1285,7 +1285,14 @@ def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> 
     page.click("#match-give-up")
     match_idle(page)
     expect(page.locator("#match-events")).to_contain_text("game 1 is a forfeit")
-    expect(page.locator("#match-outcomes li[data-game='1']")).to_contain_text("the secret 4321")
     expect(panel).to_have_attribute("data-phase", "secret")  # Ada makes game 2's code
     expect(panel).to_have_attribute("data-state", "handover")
     expect(page.locator("#match-handover-text")).to_contain_text("Bob, look away")
+    page.click("#match-handover-ok")
+    expect(panel).to_have_attribute("data-state", "play")
+    expect(page.locator("#match-outcomes li[data-game='1']")).to_contain_text("the secret 4321")
+    status, view = api(page, "GET", f"/api/matches/{match_id}")
+    assert view["played"][0]["forfeit"]["answer"] == 1
+    assert view["scores"] == {"A": view["max_points"], "B": 0}
+    expect(page.locator("#match-scores tfoot tr")).to_have_attribute(
+        "data-a", str(view["max_points"]))
