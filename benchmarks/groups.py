@@ -245,3 +245,37 @@ def beliefs() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["beliefs"] = beliefs
+
+
+def value() -> tuple[list[dict], list[str]]:
+    """The exact game value (issue 10): column generation with the weighted optimum as
+    oracle, from scratch (nothing shipped is read), and one match between two computers."""
+    from fractions import Fraction
+
+    from keypeg.match import Match, Player
+    from keypeg.value import game_value
+
+    classic = Rules(pegs=4, colors=6)
+    game_value(Rules(pegs=3, colors=3))  # kernels compiled
+    found = []
+
+    def solve() -> None:
+        found.append(game_value(classic))
+
+    rows = [{"job": "game value MM(4,6) = 5,600/1,290, certified (2 cores, median of 3)",
+             "seconds": median_time(solve, repeats=3, warmup=0), "goal_s": 60.0}]
+    assert all(v.value == Fraction(5600, 1290) and v.certified for v in found)
+    mm44 = Rules(pegs=4, colors=4)
+    rows.append({"job": "game value MM(4,4), certified (median of 5)",
+                 "seconds": median_time(lambda: game_value(mm44), repeats=5), "goal_s": 5.0})
+    rules = find_rules("classic")
+    players = [Player.computer("entropy", "uniform", name="A"),
+               Player.computer("knuth", "adaptive", name="B")]
+    rows.append({"job": "a 10-game classic match, computer against computer (entropy and "
+                        "knuth, symmetrised; uniform and adaptive codemakers)",
+                 "seconds": median_time(lambda: Match(rules, 10, players, seed=1), repeats=3),
+                 "goal_s": 30.0})
+    return rows, [f"MM(4,6) took {found[0].rounds} rounds of column generation."]
+
+
+GROUPS["value"] = value

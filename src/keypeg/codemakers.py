@@ -22,11 +22,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
+from .classes import positions_permute, secret_classes
 from .codes import Code
 from .errors import KeypegError
 from .feedback import Feedback, score
@@ -38,61 +37,6 @@ from .strategy import Strategy
 from .tree import DecisionTree
 
 CODEMAKER_FORMS = "uniform, game, against:STRATEGY or adaptive"
-
-
-# ----------------------------------------------------------------------------- classes
-@dataclass(frozen=True)
-class SecretClasses:
-    """The classes of the secrets under colour and position permutations: `of[i]` is the
-    class of code i, `labels[c]` its pattern (AABC), `sizes[c]` how many codes it has."""
-
-    of: np.ndarray
-    labels: tuple[str, ...]
-    sizes: tuple[int, ...]
-
-    def members(self, c: int) -> np.ndarray:
-        """Return the code indices of class `c`."""
-        return np.flatnonzero(self.of == c).astype(np.int32)
-
-
-def positions_permute(rules: Rules) -> bool:
-    """Return True when permuting positions (in secret and guess alike) leaves the game as
-    it is: always for black/white answers; for per-peg answers only without repeated
-    symbols (with repeats, which copy of a symbol is amber depends on the order)."""
-    return rules.feedback == "blackwhite" or not rules.repeats
-
-
-@cache
-def secret_classes(rules: Rules) -> SecretClasses:
-    """Return the classes of the secrets of `rules` (most repeated patterns first): by the
-    multiset of colour counts, or, where positions do not permute, by which positions
-    share a colour (a pattern like ABAB)."""
-    space = get_space(rules)
-    if positions_permute(rules):
-        counts = np.sort(space.counts, axis=1)[:, ::-1]  # multiplicities, largest first
-    else:  # each code's symbols renamed in order of appearance: the equality pattern
-        counts = np.zeros_like(space.codes)
-        for i, row in enumerate(space.codes.tolist()):
-            names: dict[int, int] = {}
-            counts[i] = [names.setdefault(x, len(names)) for x in row]
-        patterns, of = np.unique(counts, axis=0, return_inverse=True)
-        labels = tuple("".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[x] for x in p) for p in patterns)
-        of = of.ravel().astype(np.int32)
-        return SecretClasses(of, labels, tuple(int(n) for n in np.bincount(of)))
-    patterns, of = np.unique(counts, axis=0, return_inverse=True)
-    # order: AAAA before AAAB ... before ABCD (lexically largest multiplicities first)
-    order = sorted(range(len(patterns)), key=lambda i: tuple(-patterns[i]))
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    of = rank[of.ravel()]
-    labels = []
-    for i in order:
-        label = ""
-        for letter, n in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", patterns[i], strict=False):
-            label += letter * int(n)
-        labels.append(label)
-    sizes = tuple(int(n) for n in np.bincount(of, minlength=len(order)))
-    return SecretClasses(of.astype(np.int32), tuple(labels), sizes)
 
 
 # ----------------------------------------------------------------------------- codemakers

@@ -21,8 +21,8 @@ same fraction.
 
 >>> from keypeg.rules import Rules
 >>> v = game_value(Rules(pegs=2, colors=2))
->>> str(v.value), v.certified
-('2', True)
+>>> v.to_dict()["value"], v.certified
+('2/1', True)
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .codemakers import secret_classes
+from .classes import secret_classes
 from .errors import KeypegError, LimitExceededError
 from .rules import Rules, rules_name
 from .space import get_space
@@ -117,7 +117,8 @@ class GameValue:
 
 
 def _text(x: Fraction) -> str:
-    return str(x) if x.denominator != 1 else str(x.numerator)
+    """'P/Q', reduced, always with a denominator (2 is '2/1')."""
+    return f"{x.numerator}/{x.denominator}"
 
 
 # ----------------------------------------------------------------------------- oracle
@@ -259,18 +260,36 @@ def _linear(rows: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] |
 
 def _best_on_unpicked(rules: Rules, p: Sequence[Fraction], s: list[Fraction],
                       columns: list[Column], value: Fraction, sizes: Sequence[int],
-                      of: np.ndarray) -> tuple[list[Fraction], list[Column]]:
+                      of: np.ndarray, deadline: float | None = None
+                      ) -> tuple[list[Fraction], list[Column]]:
     """Among the optimal codebreaker mixtures, return one that needs the fewest guesses on
     the classes the optimal codemaker never picks (Wiener's 25/6 for a one-colour secret
     of MM(4,6)): a second column generation over the best replies to `p` (every tree of an
     optimal mixture is one), minimising the unpicked classes' guesses while no class costs
-    more than `value`. Returns the mixture and its columns (the old ones on failure)."""
+    more than `value`. Returns the mixture and its columns (the old ones on failure, or
+    when `deadline`, a `time.perf_counter()` value, passes first)."""
+    try:
+        return _polish(rules, p, s, columns, value, sizes, of, deadline)
+    except LimitExceededError:
+        return s, columns
+
+
+def _polish(rules: Rules, p: Sequence[Fraction], s: list[Fraction], columns: list[Column],
+            value: Fraction, sizes: Sequence[int], of: np.ndarray, deadline: float | None
+            ) -> tuple[list[Fraction], list[Column]]:
     from scipy.optimize import linprog
+
+    def left() -> float | None:
+        if deadline is None:
+            return None
+        if deadline - time.perf_counter() <= 0:
+            raise LimitExceededError("out of time")
+        return deadline - time.perf_counter()
 
     k = len(sizes)
     unpicked = [Fraction(sizes[c]) if p[c] == 0 else Fraction(0) for c in range(k)]
     cols = [c for c in columns if _payoff(c, p, sizes) == value]
-    lex, exact = _oracle(rules, p, sizes, of, None, unpicked)
+    lex, exact = _oracle(rules, p, sizes, of, left(), unpicked)
     if not exact or _payoff(lex, p, sizes) != value:
         return s, columns
     cols.append(lex)
@@ -285,7 +304,7 @@ def _best_on_unpicked(rules: Rules, p: Sequence[Fraction], s: list[Fraction],
         lam = [Fraction(max(0.0, -x)).limit_denominator(10**4) for x in res.ineqlin.marginals]
         mu = res.eqlin.marginals[0]
         price = [u + lam_c for u, lam_c in zip(unpicked, lam, strict=True)]
-        col, exact = _oracle(rules, p, sizes, of, None, price)
+        col, exact = _oracle(rules, p, sizes, of, left(), price)
         if not exact or _payoff(col, p, sizes) != value:
             break
         reduced = sum(float(price[c]) * float(col.cost(c, sizes)) for c in range(k)) - mu
@@ -343,9 +362,15 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
     while rounds < MAX_ROUNDS:
         rounds += 1
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
-        if left is not None and left <= 0:
-            raise LimitExceededError(f"the game value was not found within {time_limit:g} s.")
-        col, exact = _oracle(rules, p, sizes, of, left)
+        try:
+            if left is not None and left <= 0:
+                raise LimitExceededError("out of time")
+            col, exact = _oracle(rules, p, sizes, of, left)
+        except LimitExceededError:
+            raise LimitExceededError(
+                f"the game value of {rules_name(rules)} was not found within "
+                f"{time_limit:g} s ({rounds - 1} rounds of column generation done); allow "
+                "more time.") from None
         all_exact &= exact
         lower = _payoff(col, p, sizes)
         if columns and lower >= value:
@@ -360,7 +385,8 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
     else:
         raise KeypegError(f"the game value did not converge in {MAX_ROUNDS} rounds.")
     if any(f == 0 for f in p) and all_exact:
-        s, columns = _best_on_unpicked(rules, p, s, columns, value, sizes, of)
+        s, columns = _best_on_unpicked(rules, p, s, columns, value, sizes, of,
+                                       None if time_limit is None else started + time_limit)
     breaker = [(w, columns[t]) for t, w in enumerate(s) if w > 0]
     costs = [sum((w * col.cost(c, sizes) for w, col in breaker), Fraction(0))
              for c in range(len(sizes))]
@@ -387,6 +413,7 @@ class StoredValue:
     codemaker: tuple[Fraction, ...]
 
 
+@cache
 def stored_value(rules: Rules) -> StoredValue:
     """Return the shipped game value of `rules`, or compute it (within a minute). Raises
     `LimitExceededError` when neither is possible."""

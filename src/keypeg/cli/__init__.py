@@ -11,6 +11,7 @@ from .match import match
 from .optimal import ledger_command, optimal_command
 from .serve import serve
 from .solve import solve
+from .value import value_command
 
 app = typer.Typer(
     name="keypeg",
@@ -26,6 +27,7 @@ app.command()(match)
 app.command("evaluate")(evaluate_command)
 app.command("optimal")(optimal_command)
 app.command("ledger")(ledger_command)
+app.command("value")(value_command)
 app.command()(serve)
 
 

@@ -1,0 +1,95 @@
+"""`keypeg value`: the exact value of Mastermind as a two-player zero-sum game (seed 004)
+and both optimal strategies: the codemaker's mixture over the classes of secrets and the
+codebreaker's mixture of symmetrised trees. Values shipped with keypeg are read at once
+(`--recompute` solves again); others are solved by column generation (`keypeg.value`)."""
+
+import contextlib
+import json
+import time
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from ..limits import check_max_seconds
+from ..rules import Rules, rules_name
+from .common import command, console, err_console
+
+
+@command
+def value_command(
+    rules: Rules,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the value and both strategies as JSON.")] = False,
+    recompute: Annotated[bool, typer.Option(
+        "--recompute", help="Solve again even when keypeg ships this value.")] = False,
+    max_seconds: Annotated[float | None, typer.Option(
+        "--max-seconds", help="Give up after this many seconds.")] = None,
+) -> None:
+    """The exact game value: the guesses the codebreaker needs on average when the
+    codemaker picks secrets as cleverly as possible and the codebreaker plays as well as
+    possible against that, with both optimal strategies, certified in exact fractions."""
+    check_max_seconds(max_seconds)
+    from ..value import game_value, shipped_values
+
+    data: dict[str, Any] | None = None if recompute else shipped_values().get(rules.key)
+    if data is not None:
+        data = {**data, "rules": rules_name(rules), "stored": True}
+    else:
+        started = time.perf_counter()
+        last = [started]
+        live = err_console.is_terminal
+        with (err_console.status(f"{rules_name(rules)}: solving") if live
+              else contextlib.nullcontext()) as status:
+            def report(line: str) -> None:
+                if live:
+                    status.update(f"{rules_name(rules)}: {line}")
+                elif time.perf_counter() - last[0] >= 15:
+                    last[0] = time.perf_counter()
+                    err_console.print(f"{rules_name(rules)}: {line}")
+
+            data = {**game_value(rules, time_limit=max_seconds, progress=report).to_dict(),
+                    "stored": False}
+    if as_json:
+        print(json.dumps(data))
+        return
+    show(data)
+
+
+def show(data: dict[str, Any]) -> None:
+    """Print a game value as text: the value, then both optimal mixtures."""
+    p, q = data["value"].split("/")
+    how = "certified exactly" if data["certified"] else "NOT certified"
+    source = "shipped with keypeg" if data.get("stored") else f"{data['seconds']:.1f} s"
+    console.print(f"[bold]Game value of {data['rules']}[/]: {int(p):,}/{int(q):,} = "
+                  f"{data['mean']:.6f} guesses ({how}; {source}).")
+    if data.get("note"):
+        console.print(data["note"])
+    console.print("\nThe codemaker's optimal mixture (a class with this probability, then a "
+                  "code of it uniformly), and what the optimal codebreaker needs there:")
+    maker = Table(box=None, padding=(0, 2), header_style="dim")
+    for name, right in (("class", False), ("codes", True), ("probability", True),
+                        ("", True), ("guesses on average", True)):
+        maker.add_column(name, justify="right" if right else "left")
+    for row in data["codemaker"]:
+        maker.add_row(row["class"], f"{row['codes']:,}", row["probability"],
+                      f"{_float(row['probability']):.4f}",
+                      f"{row['codebreaker_cost']} = {_float(row['codebreaker_cost']):.4f}")
+    console.print(maker)
+    console.print("\nThe codebreaker's optimal mixture (each tree played under a random "
+                  "relabelling of colours and positions), and its mean guesses per class:")
+    labels = [row["class"] for row in data["codemaker"]]
+    breaker = Table(box=None, padding=(0, 2), header_style="dim")
+    breaker.add_column("probability", justify="right")
+    breaker.add_column("first guess")
+    for label in labels:
+        breaker.add_column(label, justify="right")
+    for row in data["codebreaker"]:
+        breaker.add_row(row["probability"], row["first_guess"],
+                        *(f"{_float(row['costs'][label]):.4f}" for label in labels))
+    console.print(breaker)
+
+
+def _float(text: str) -> float:
+    p, _, q = text.partition("/")
+    return int(p) / int(q or 1)

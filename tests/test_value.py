@@ -1,0 +1,188 @@
+"""The exact game value (keypeg.value, `keypeg value`): tiny games against a brute-force
+linear program over every pure codebreaker strategy (tests/naive.py), both halves of the
+certificate checked independently, and seed 004's 5,600/1,290 for classic."""
+
+import json
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from keypeg.classes import secret_classes
+from keypeg.codemakers import find_codemaker
+from keypeg.published import published
+from keypeg.rules import Rules, find_rules
+from keypeg.space import get_space
+from keypeg.value import game_value, shipped_values, stored_value
+
+from . import naive
+from .test_cli import run
+
+PUBLISHED = published()
+
+TINY = [
+    Rules(pegs=2, colors=2),
+    Rules(pegs=3, colors=2),
+    Rules(pegs=2, colors=3),
+    Rules(pegs=2, colors=2, feedback="positional"),
+    Rules(pegs=3, colors=2, feedback="positional"),
+    Rules(pegs=2, colors=3, feedback="positional"),
+    Rules(pegs=2, colors=3, repeats=False),
+    Rules(pegs=3, colors=3, repeats=False),
+]
+
+
+def _codes(rules):
+    return [tuple(int(x) for x in row) for row in get_space(rules).codes]
+
+
+@pytest.mark.parametrize("rules", TINY, ids=lambda r: r.key)
+def test_tiny_games_equal_the_brute_force_linear_program(rules):
+    v = game_value(rules)
+    assert v.certified
+    expected = naive.naive_game_value(rules.pegs, rules.colors, rules.feedback, rules.repeats)
+    assert abs(float(v.value) - expected) < 1e-9
+
+
+def _independent_classes(rules):
+    """Secret classes for black/white answers: the multiset of colour counts."""
+    return [tuple(sorted(Counter(c).values(), reverse=True)) for c in _codes(rules)]
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=3, colors=3), Rules(pegs=2, colors=4),
+                                   Rules(pegs=4, colors=2)], ids=lambda r: r.key)
+def test_both_halves_of_the_certificate_hold(rules):
+    """The codemaker's mixture holds every codebreaker to the value (its weighted optimum,
+    by brute force) and the codebreaker's mixture of symmetrised trees never needs more
+    (its class averages, by replaying each tree over every secret)."""
+    v = game_value(rules)
+    assert v.certified
+    pattern = _independent_classes(rules)
+    sizes = Counter(pattern)
+    ours = secret_classes(rules)
+    by_label = dict(zip(ours.labels, v.codemaker, strict=True))
+    # the library's classes are the same partition as the independent one
+    assert sorted(sizes.values()) == sorted(ours.sizes)
+    labels = {p: ours.labels[int(ours.of[i])] for i, p in enumerate(pattern)}
+    assert len(set(labels.values())) == len(sizes)
+    assert sum(v.codemaker) == 1 and all(p >= 0 for p in v.codemaker)
+    codes = _codes(rules)
+    weight = {c: float(by_label[labels[p]]) / sizes[p] for c, p in zip(codes, pattern,
+                                                                          strict=True)}
+    lower = naive.naive_weighted_optimal(codes, codes, rules.feedback, weight)
+    assert abs(lower - float(v.value)) < 1e-9
+    # the codebreaker: every class average of the mixture is at most the value, and the
+    # classes the codemaker plays get exactly the value
+    assert sum(s for s, _ in v.codebreaker) == 1
+    space = get_space(rules)
+    cost = {p: Fraction(0) for p in sizes}
+    for s, col in v.codebreaker:
+        depths = col.tree.depths(space)
+        for i, p in enumerate(pattern):
+            cost[p] += s * Fraction(int(depths[i]), sizes[p])
+    assert max(cost.values()) == v.value
+    for p in sizes:
+        if by_label[labels[p]] > 0:
+            assert cost[p] == v.value
+
+
+@pytest.mark.slow
+def test_classic_reproduces_seed_004_and_wiener():
+    """MM(4,6) = 5,600/1,290 with the codemaker uniform over the 1,290 codes of two or more
+    colours; under the optimal codebreaker a one-colour secret takes 25/6 guesses."""
+    published = PUBLISHED["optimal"]["classic"]["weighted_two_or_more_colours"]
+    v = game_value(Rules(pegs=4, colors=6))
+    assert v.certified
+    assert v.value == Fraction(published["total"], published["secrets"])
+    mixture = dict(zip(v.labels, v.codemaker, strict=True))
+    sizes = dict(zip(v.labels, v.sizes, strict=True))
+    assert mixture["AAAA"] == 0
+    for label in ("AAAB", "AABB", "AABC", "ABCD"):  # uniform over the 1,290 codes
+        assert mixture[label] == Fraction(sizes[label], published["secrets"])
+    game = PUBLISHED["optimal"]["classic"]["game_value"]
+    costs = dict(zip(v.labels, v.class_costs(), strict=True))
+    assert costs["AAAA"] == Fraction(game["one_colour_cost"])
+    out = v.to_dict()
+    assert out["value"] == "560/129" and out["mean"] == pytest.approx(5600 / 1290)
+
+
+def test_shipped_values_are_certified_and_match_a_fresh_computation():
+    shipped = shipped_values()
+    assert len(shipped) >= 30  # every ledger cell reached
+    classic = shipped["p4-c6"]
+    published = PUBLISHED["optimal"]["classic"]["weighted_two_or_more_colours"]
+    assert Fraction(classic["value"]) == Fraction(published["total"], published["secrets"])
+    for key, rules in (("p3-c3", Rules(pegs=3, colors=3)), ("p2-c5", Rules(pegs=2, colors=5)),
+                       ("p4-c4", Rules(pegs=4, colors=4))):
+        assert shipped[key]["certified"]
+        fresh = game_value(rules).to_dict()
+        assert shipped[key]["value"] == fresh["value"]
+        assert shipped[key]["codemaker"] == fresh["codemaker"]
+    for key, row in shipped.items():
+        assert row["certified"], key
+        assert sum(Fraction(c["probability"]) for c in row["codemaker"]) == 1, key
+        assert sum(Fraction(c["probability"]) for c in row["codebreaker"]) == 1, key
+        # the codemaker's classes are all held to the value, none above it
+        costs = [Fraction(c["codebreaker_cost"]) for c in row["codemaker"]]
+        assert max(costs) == Fraction(row["value"]), key
+    # a no-repeat game has one class (every code is a relabelling of every other)
+    assert len(shipped["p4-c10-norep"]["codemaker"]) == 1
+
+
+def test_the_game_codemaker_draws_from_the_stored_mixture():
+    rules = find_rules("classic")
+    assert stored_value(rules).codemaker[0] == 0  # AAAA never
+    classes = secret_classes(rules)
+    drawn = [find_codemaker("game", rules, seed).secret.index for seed in range(300)]
+    assert all(classes.labels[int(classes.of[int(i)])] != "AAAA" for i in drawn)
+    counts = Counter(classes.labels[int(classes.of[int(i)])] for i in drawn)
+    assert counts["AABC"] > counts["ABCD"] > counts["AAAB"] > 0  # 720 > 360 > 120 codes
+
+
+# ----------------------------------------------------------------------------- CLI
+def test_value_cli_json_form():
+    out = run(["value", "--pegs", "2", "--colors", "3", "--json", "--recompute"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["rules"] == "MM(2,3)"
+    assert [c["class"] for c in data["codemaker"]] == ["AA", "AB"]
+    assert {"class", "codes", "probability"} <= set(data["codemaker"][0])
+    assert [c["codes"] for c in data["codemaker"]] == [3, 6]
+    assert all("/" in c["probability"] for c in data["codemaker"])
+    assert all({"probability", "first_guess", "costs"} <= set(c) for c in data["codebreaker"])
+    assert isinstance(data["seconds"], float | int) and data["certified"] is True
+    p, q = (int(x) for x in data["value"].split("/"))
+    assert abs(p / q - naive.naive_game_value(2, 3)) < 1e-9
+    assert data["mean"] == pytest.approx(p / q)
+
+
+def test_value_cli_text_and_shipped_and_errors():
+    out = run(["value", "--rules", "classic"])
+    assert out.exit_code == 0, out.output
+    assert "560/129" in out.output and "certified" in out.output
+    assert "shipped" in out.output and "AAAA" in out.output and "25/6" in out.output
+    out = run(["value", "--rules", "classic", "--max-seconds", "0.3", "--recompute"])
+    assert out.exit_code == 2 and "within 0.3 s" in out.output
+    out = run(["value", "--max-seconds", "-1"])
+    assert out.exit_code == 2 and "positive number" in out.output
+
+
+def test_values_are_reduced_fractions():
+    for row in shipped_values().values():
+        p, q = (int(x) for x in row["value"].split("/"))
+        assert np.gcd(p, q) == 1 and q >= 1
+
+
+def test_the_readme_table_is_the_shipped_values():
+    stats = json.loads((Path(__file__).resolve().parent.parent / "docs" / "stats.json")
+                       .read_text())
+    shipped = shipped_values()
+    cells = stats["values"]["cells"]
+    assert len(cells) == len(shipped)
+    for cell in cells:
+        assert cell["certified"] and shipped[cell["key"]]["value"] == cell["value"]
+    published = PUBLISHED["optimal"]["classic"]["weighted_two_or_more_colours"]
+    assert Fraction(shipped["p4-c6"]["value"]) == Fraction(published["total"],
+                                                           published["secrets"])
