@@ -5,9 +5,10 @@ without numpy or numba, so the command line can describe them (``keypeg --help``
 from __future__ import annotations
 
 #: Registry order: the order of tables and hints.
-STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts", "optimal")
+STRATEGY_NAMES = ("consistent", "random", "maxsize", "expsize", "entropy", "parts", "optimal",
+                  "genetic")
 #: The one-step strategies (cheap to ask for a hint at any time).
-ONE_STEP_NAMES = STRATEGY_NAMES[:-1]
+ONE_STEP_NAMES = STRATEGY_NAMES[:6]
 #: The five strategies of the published tables.
 TABLE_STRATEGIES = ("consistent", "maxsize", "expsize", "entropy", "parts")
 #: Other names people use for the strategies.
@@ -20,6 +21,8 @@ ALIASES = {
     "most-parts": "parts",
     "random-consistent": "random",
     "lexical": "consistent",
+    "ga": "genetic",
+    "berghman": "genetic",
 }
 #: How entropy can be compared: exactly, or in one of seed 000's floating-point spellings.
 ENTROPY_SPELLING_NAMES = ("exact", "nlog2n", "plog2p", "plnp", "plog2p-float32")

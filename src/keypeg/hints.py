@@ -156,7 +156,7 @@ def bounded_guess(state: GameState, name: str, *,
     reach."""
     if name == "optimal":
         return find_strategy("optimal", time_limit=optimal_seconds).next_guess(state), False
-    if name in ("consistent", "random") or exact_is_cheap(state):
+    if name in ("consistent", "random", "genetic") or exact_is_cheap(state):
         return find_strategy(name).next_guess(state), False
     rng = np.random.default_rng(len(state.history))
     sample = np.sort(rng.choice(state.candidates, size=HINT_SAMPLE, replace=False))

@@ -3,7 +3,7 @@
 import json
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -59,7 +59,11 @@ def evaluate_command(
         str, typer.Option("--entropy", help="Entropy spelling: " + ", ".join(ENTROPY_SPELLING_NAMES)
                           + ".")
     ] = "exact",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random strategy.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random and genetic "
+                                      "strategies, and of the secrets drawn by --sample.")] = 0,
+    sample: Annotated[int | None, typer.Option(
+        "--sample", help="Play N secrets drawn at random instead of every secret (labelled "
+        "approximate, with a 95% confidence interval for the mean).")] = None,
     save_tree: Annotated[
         Path | None, typer.Option("--save-tree", help="Write the tree as JSON (.gz compresses); "
                                   "with several strategies put {strategy} in the name.")
@@ -82,6 +86,9 @@ def evaluate_command(
         _evaluate_belief(rules, strategy, prior, noise, save_tree, as_json)
         return
     names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
+    if sample is not None:
+        _evaluate_sampled(rules, names, sample, seed, as_json)
+        return
     if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
         raise KeypegError("with several strategies, put {strategy} in the --save-tree name.")
     check_seed(seed)
@@ -97,6 +104,11 @@ def evaluate_command(
             options = {"time_limit": None, "max_candidates": None}
         elif name.lower() == "random":
             options["seed"] = seed
+        elif find_strategy(name).name == "genetic":
+            if first is not None or possible_only or tie != "first":
+                raise KeypegError("the genetic strategy takes no --first, --possible-only "
+                                  "or --tie.")
+            options = {"seed": seed}
         else:
             options.update(possible_only=possible_only, tie=tie)
             if name.lower() in ("entropy", "neuwirth") or entropy != "exact":
@@ -200,4 +212,43 @@ def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str 
         table.add_row(r["strategy"], str(r["first_guess"]), f"{r['total']:,}",
                       f"{r['mean']:.3f}", str(r["worst"]), f"{r['weighted_total']:,.2f}",
                       f"{r['weighted_mean']:.4f}")
+    console.print(table)
+
+
+def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
+                      as_json: bool) -> None:
+    """`evaluate --sample N`: each strategy against N secrets drawn with `seed`."""
+    from ..sampling import sampled_evaluation
+    from ..strategies import find_strategy
+
+    check_seed(seed)
+    strategies = []
+    for name in names:
+        key = find_strategy(name).name
+        strategies.append(find_strategy(name, seed=seed) if key in ("random", "genetic")
+                          else find_strategy(name))
+    rows = []
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as progress:
+        for s in strategies:
+            task = progress.add_task(f"{s.label}: 0/{n:,} games", total=n)
+
+            def step(i: int, task: Any = task, s: Any = s) -> None:
+                progress.update(task, completed=i, description=f"{s.label}: {i:,}/{n:,} games")
+
+            rows.append(sampled_evaluation(rules, s, n, seed, on_game=step))
+    if as_json:
+        print(json.dumps(rows))
+        return
+    table = Table(title=f"{rules_name(rules)}: {rules.describe()}; {n:,} secrets drawn "
+                  f"with seed {seed} (approximate)")
+    for col in ("strategy", "first guess", "mean", "95% interval", "worst", "found on guess "
+                "1 / 2 / 3 / ..."):
+        table.add_column(col)
+    for row in rows:
+        lo, hi = row["ci95"]
+        table.add_row(row["label"], row["first_guess"], f"{row['mean']:.3f}",
+                      f"{lo:.3f} to {hi:.3f}", str(row["worst"]),
+                      histogram_text(row["histogram"]))
     console.print(table)

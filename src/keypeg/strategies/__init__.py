@@ -47,6 +47,14 @@ def find_strategy(name: str, **options: Any) -> Strategy:
             if bad:
                 raise TypeError(bad)
             return RandomStrategy(**{k: v for k, v in options.items() if k in allowed})
+        if key == "genetic":
+            allowed = {"seed"}
+            bad = set(options) - allowed - {"possible_only", "tie", "entropy"}
+            if bad or options.get("possible_only") or options.get("first"):
+                raise TypeError(bad or {"possible_only"})
+            from ..genetic import GeneticStrategy
+
+            return GeneticStrategy(**{k: v for k, v in options.items() if k in allowed})
         if key in KINDS:
             return OneStepStrategy(key, **options)
     except TypeError as exc:
