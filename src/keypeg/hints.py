@@ -39,7 +39,7 @@ from .limits import (
     HINT_SAMPLE,
     plural,
 )
-from .onestep import scoring_work
+from .onestep import canonical_probes, scoring_work
 from .rules import Rules
 from .strategies import ONE_STEP_NAMES, find_strategy
 
@@ -158,10 +158,50 @@ def bounded_guess(state: GameState, name: str, *,
         return find_strategy("optimal", time_limit=optimal_seconds).next_guess(state), False
     if name in ("consistent", "random", "genetic") or exact_is_cheap(state):
         return find_strategy(name).next_guess(state), False
+    return sampled_guess(state, name), True
+
+
+#: Sampled probes rescored exactly against every candidate before a sampled choice.
+SHORTLIST = 8
+#: Probes (one per symmetry class of the history, drawn at random when there are more)
+#: scored against the sample, besides the sampled candidates themselves.
+SAMPLED_PROBES = 1200
+
+
+def part_score(sizes: np.ndarray, name: str) -> float:
+    """A one-step strategy's score of a guess from its part sizes, lower is better: the
+    largest part, the expected part size, minus the entropy in bits, minus the parts."""
+    sizes = sizes[sizes > 0].astype(np.float64)
+    n = sizes.sum()
+    if name == "maxsize":
+        return float(sizes.max())
+    if name == "expsize":
+        return float((sizes * sizes).sum() / n)
+    if name == "entropy":
+        q = sizes / n
+        return float((q * np.log2(q)).sum())
+    return -float(sizes.size)
+
+
+def sampled_guess(state: GameState, name: str) -> Code:
+    """Return the one-step strategy `name`'s choice in a position too big to score every
+    probe: `HINT_SAMPLE` candidates are drawn; they and up to `SAMPLED_PROBES` probes (one
+    per symmetry class of the history) are scored against the sample, and the `SHORTLIST`
+    best are rescored exactly against every candidate; the best of those is played.
+    `keypeg.sampled_check` measures how close this comes to the exact choice."""
+    space = state.space
     rng = np.random.default_rng(len(state.history))
-    sample = np.sort(rng.choice(state.candidates, size=HINT_SAMPLE, replace=False))
-    sampled = GameState(state.space, state.history, candidates=sample)
-    return find_strategy(name, possible_only=True).next_guess(sampled), True
+    size = min(HINT_SAMPLE, state.count)
+    sample = np.sort(rng.choice(state.candidates, size=size, replace=False))
+    probes = canonical_probes(state)
+    if probes.size > SAMPLED_PROBES:
+        probes = rng.choice(probes, size=SAMPLED_PROBES, replace=False)
+    probes = np.unique(np.concatenate([sample, probes]))
+    rough = [part_score(space.part_sizes(int(g), sample), name) for g in probes.tolist()]
+    short = probes[np.argsort(rough, kind="stable")[:SHORTLIST]]
+    exact = [part_score(space.part_sizes(int(g), state.candidates), name)
+             for g in short.tolist()]
+    return space.code(int(short[int(np.argmin(exact))]))
 
 
 def cut(state: GameState, guess: str | Code | int) -> list[tuple[str, int]]:

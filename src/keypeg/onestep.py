@@ -223,12 +223,17 @@ class RandomStrategy(Strategy):
         return int(cands[rng.integers(cands.size)])
 
 
-def scoring_work(state: GameState) -> int:
-    """Return how many (probe, candidate) pairs a one-step strategy scores in `state`:
-    the probes left after the symmetry of the history, times the candidates."""
+def canonical_probes(state: GameState) -> np.ndarray:
+    """Return one probe per class of the permutations that fix the history of `state`
+    (the probes a one-step strategy scores)."""
     space = state.space
     played = np.uint64(space.played_mask([c.guess.index for c in state.history]))
     cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
-    probes = k.canonical_probes(space.codes, space.colmask, cands, played, space.rules.symbols,
-                                space.rules.repeats, False)
-    return int(probes.size) * int(cands.size)
+    return k.canonical_probes(space.codes, space.colmask, cands, played, space.rules.symbols,
+                              space.rules.repeats, False)
+
+
+def scoring_work(state: GameState) -> int:
+    """Return how many (probe, candidate) pairs a one-step strategy scores in `state`:
+    the probes left after the symmetry of the history, times the candidates."""
+    return int(canonical_probes(state).size) * int(state.candidates.size)
