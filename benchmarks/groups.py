@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from run import median_time
 
@@ -279,3 +281,38 @@ def value() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["value"] = value
+
+
+def approximation() -> tuple[list[dict], list[str]]:
+    """Sampled decisions (issue 11, item 4): on games where exact scoring is possible, the
+    share of positions (more candidates than the sample, reached by random play) where the
+    sampled choice's exact score is within the stated tolerance of the exact best; and the
+    time of one sampled decision where the exact one is out of reach."""
+    from keypeg.game import GameState
+    from keypeg.hints import sampled_guess
+    from keypeg.sampled_check import TOLERANCE, check
+
+    rows, notes = [], []
+    for rules in (Rules(pegs=5, colors=6), find_rules("codebreaker-1")):
+        for name in sorted(TOLERANCE):
+            started = time.perf_counter()
+            r = check(rules, name, count=200, seed=11)
+            seconds = time.perf_counter() - started
+            rows.append({"job": f"{r['rules']} {name}: {r['good']}/{r['positions']} positions "
+                                f"within tolerance ({r['tolerance']}), share {r['share']:.3f} "
+                                f"(goal 0.95); time per position",
+                         "seconds": seconds / r["positions"], "goal_s": 1.0})
+            notes.append(f"{r['rules']} {name}: worst position {r['worst']:.3f} "
+                         f"({'bits below the best' if name == 'entropy' else 'x the best'}).")
+    cb4 = GameState.start(find_rules("codebreaker-4"))
+    after = cb4.after("01234", "GA--A")
+    for label, state in (("start", cb4), ("after 01234=GA--A", after)):
+        for name in ("entropy", "maxsize"):
+            rows.append({"job": f"sampled {name} guess, codebreaker-4 {label} "
+                                f"({state.count:,} candidates), median of 5",
+                         "seconds": median_time(lambda s=state, n=name: sampled_guess(s, n),
+                                                repeats=5), "goal_s": 0.3})
+    return rows, notes
+
+
+GROUPS["approximation"] = approximation

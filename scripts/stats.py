@@ -215,6 +215,39 @@ def compute_values() -> dict[str, Any]:
     return {"cells": rows, "seconds_allowed": VALUE_SECONDS}
 
 
+#: Secrets per sampled evaluation of the genetic algorithm, by game.
+GENETIC_SAMPLES = {"classic": 1000, "super": 500, "MM(6,9)": 300, "MM(8,8)": 200,
+                   "codebreaker-4": 300}
+
+
+def compute_genetic() -> dict[str, Any]:
+    """The genetic algorithm (seed 0): exactly over every secret of classic, and over
+    sampled secrets (95 % intervals) on classic (to check the interval covers the exact
+    mean), MM(5,8), MM(6,9), MM(8,8) and codebreaker-4..6 (one code space)."""
+    from keypeg.sampling import sampled_evaluation
+
+    ga = find_strategy("genetic", seed=0)
+    started = time.perf_counter()
+    exact = {**ga.tree(find_rules("classic")).summary(),
+             "seconds": round(time.perf_counter() - started, 1)}
+    rows = []
+    for name, n in GENETIC_SAMPLES.items():
+        rules = (find_rules(name) if not name.startswith("MM(") else
+                 Rules(pegs=int(name[3]), colors=int(name[5])))
+        started = time.perf_counter()
+        row = sampled_evaluation(rules, ga, n, seed=1)
+        row["seconds"] = round(time.perf_counter() - started, 1)
+        row["per_decision_ms"] = round(1000 * row["seconds"] / row["total"], 1)
+        if rules.max_guesses:
+            row["beyond_rows"] = {str(rows_): sum(row["histogram"][rows_:])
+                                  for rows_ in sorted({rules.max_guesses, 7, 6})
+                                  if rows_ <= len(row["histogram"])} if name.startswith(
+                "codebreaker") else sum(row["histogram"][rules.max_guesses:])
+        rows.append({**row, "game": name})
+        print(f"  {name}: mean {row['mean']} {row['ci95']} in {row['seconds']} s", flush=True)
+    return {"exact_classic": exact, "sampled": rows}
+
+
 SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "evaluation": compute_evaluation,
     "consistent_openings": compute_consistent_openings,
@@ -228,6 +261,7 @@ SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "noise_study": compute_noise_study,
     "mm33": compute_mm33,
     "values": compute_values,
+    "genetic": compute_genetic,
 }
 
 
@@ -457,10 +491,59 @@ def render_values(stats: dict[str, Any]) -> str:
             "is the optimum's mean.")
 
 
+def render_genetic(stats: dict[str, Any]) -> str:
+    sec = stats["genetic"]
+    exact = sec["exact_classic"]
+    onestep = {"classic": stats["evaluation"]["classic"]["all_probes"],
+               "super": stats["mm58"]["rows"]}
+    out = ["| game | secrets | genetic: mean | 95% interval | worst seen | exact one-step "
+           "means (all secrets) | per decision |", "|---|---|---|---|---|---|---|"]
+    out.append(f"| classic | all 1,296 (exact) | {exact['mean']:.4f} | - | {exact['worst']} | "
+               + ", ".join(f"{r['strategy']} {r['mean']:.4f}" for r in onestep["classic"]
+                           if r["strategy"] != "consistent") + " | - |")
+    for r in sec["sampled"]:
+        lo, hi = r["ci95"]
+        known = ", ".join(f"{x['strategy']} {x['mean']:.4f}" for x in onestep.get(r["game"], [])
+                          if x["strategy"] != "consistent") or "out of reach"
+        game = "codebreaker-4..6" if r["game"] == "codebreaker-4" else r["game"]
+        out.append(f"| {game} | {r['secrets']:,} drawn | {r['mean']:.3f} | {lo:.3f} to "
+                   f"{hi:.3f} | {r['worst']} | {known} | {r['per_decision_ms']:.0f} ms |")
+    cb = next(r for r in sec["sampled"] if r["game"] == "codebreaker-4")
+    fails = cb["beyond_rows"]
+    classic = next(r for r in sec["sampled"] if r["game"] == "classic")
+    inside = classic["ci95"][0] <= exact["mean"] <= classic["ci95"][1]
+    mm58 = next(r for r in sec["sampled"] if r["game"] == "super")
+    return ("\n".join(out) + f"\n\nThe sampled classic interval "
+            f"{'contains' if inside else 'MISSES'} the exact mean {exact['mean']:.4f}. "
+            f"In Codebreaker's 8, 7 and 6 rows (levels 4, 5, 6) the genetic algorithm lost "
+            f"{fails['8']}, {fails['7']} and {fails['6']} of the {cb['secrets']} sampled games. "
+            f"Against the exact one-step strategies: on classic (exact) it beats "
+            f"{_names(r for r in onestep['classic'] if r['mean'] > exact['mean'])} and loses "
+            f"to {_names(r for r in onestep['classic'] if r['mean'] < exact['mean'])}; on "
+            f"MM(5,8) {_compare(mm58, onestep['super'])}. "
+            f"It scores only the codes it found consistent (at most 60), not every probe; its "
+            f"worth is that it needs no code space at all, so it plays where nothing else can.")
+
+
+def _names(rows: Any) -> str:
+    names = [r["strategy"] for r in rows if r["strategy"] != "consistent"]
+    return " and ".join(names) if names else "none"
+
+
+def _compare(row: dict[str, Any], exact: list[dict[str, Any]]) -> str:
+    lo, hi = row["ci95"]
+    better = _names(r for r in exact if r["mean"] < lo)
+    worse = _names(r for r in exact if r["mean"] > hi)
+    tied = _names(r for r in exact if lo <= r["mean"] <= hi)
+    return (f"its interval lies above {better} (they are better), below {worse}, and "
+            f"contains {tied}")
+
+
 RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "noise-study": render_noise_study,
     "mm33": render_mm33,
     "values": render_values,
+    "genetic": render_genetic,
     "evaluation": render_evaluation,
     "consistent-openings": render_consistent_openings,
     "entropy-study": render_entropy_study,

@@ -135,3 +135,19 @@ def test_evaluate_sample_cli():
     assert Code.parse(row["first_guess"], Rules(pegs=6, colors=9))
     out = run(["evaluate", "--rules", "classic", "-s", "genetic", "--sample", "0"])
     assert out.exit_code == 2 and "--sample" in out.output
+
+
+@pytest.mark.slow
+def test_the_readme_numbers_come_from_the_code():
+    stats = json.loads((__import__("pathlib").Path(__file__).resolve().parent.parent
+                        / "docs" / "stats.json").read_text())["genetic"]
+    tree = find_strategy("genetic", seed=0).tree(find_rules("classic"))
+    assert tree.summary() == {k: v for k, v in stats["exact_classic"].items()
+                              if k != "seconds"}
+    row = sampled_evaluation(Rules(pegs=6, colors=9), find_strategy("genetic", seed=0), 5,
+                             seed=1)
+    first = next(r for r in stats["sampled"] if r["game"] == "MM(6,9)")
+    # the first five of the README's 300 secrets are the same five games
+    assert row["first_guess"] == first["first_guess"]
+    assert draw_secrets(Rules(pegs=6, colors=9), 5, 1).tolist() == draw_secrets(
+        Rules(pegs=6, colors=9), 300, 1)[:5].tolist()
