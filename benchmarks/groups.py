@@ -316,3 +316,33 @@ def approximation() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["approximation"] = approximation
+
+
+def genetic() -> tuple[list[dict], list[str]]:
+    """The genetic algorithm (issue 11, item 5): one decision in the biggest games, which
+    it plays without listing their codes."""
+    import numpy as np
+
+    from keypeg import genetic as ga
+    from keypeg.sampling import draw_secrets
+
+    rows = []
+    for rules, label in ((Rules(pegs=8, colors=8), "MM(8,8), 16.8 million codes"),
+                         (Rules(pegs=6, colors=9), "MM(6,9), 531,441 codes"),
+                         (find_rules("codebreaker-4"), "codebreaker-4, 100,000 codes")):
+        secret = draw_secrets(rules, 1, 3)[0]
+        played = ga.play(rules, secret, 0)
+        for turn in (1, 3):
+            if turn >= len(played):
+                continue
+            guesses = np.array(played[:turn], dtype=np.int8)
+            keys = np.array([ga.answer_key(rules, secret, g) for g in guesses], np.int64)
+            rows.append({"job": f"one genetic decision, {label}, after {turn} guess"
+                                f"{'es' if turn > 1 else ''} (median of 5)",
+                         "seconds": median_time(lambda r=rules, g=guesses, k=keys:
+                                                ga.choose_guess(r, g, k, 0), repeats=5),
+                         "goal_s": 1.0})
+    return rows, ["Warm: the genetic kernels compiled before timing."]
+
+
+GROUPS["genetic"] = genetic
