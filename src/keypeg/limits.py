@@ -23,6 +23,9 @@ MAX_PEGS = 12
 MAX_SYMBOLS = 35
 
 # ----------------------------------------------------------------------------- memory
+#: Most codes a game may have for a whole-tree evaluation without its full feedback table
+#: (one-step strategies walked part by part, `onestep.split_tree`): Codebreaker's 100,000.
+SPLIT_MAX_CODES = 100_000
 #: Default bytes for one game's full feedback table (``KEYPEG_TABLE_BUDGET`` overrides).
 DEFAULT_TABLE_BUDGET = 2 * 1024**3
 #: Default bytes for the optimal search's memo over all workers (``KEYPEG_MEMO_BUDGET``).

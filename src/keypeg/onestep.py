@@ -15,7 +15,7 @@ their sum runs over the answers in `order` (answer indices; the alphabet's order
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -25,9 +25,9 @@ from .catalog import ENTROPY_SPELLING_NAMES, TIE_RULES
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import SMALL_SPACE, bytes_text, shorten, table_budget
+from .limits import SMALL_SPACE, SPLIT_MAX_CODES, bytes_text, shorten, table_budget
 from .rules import Rules
-from .space import CodeSpace, require_table
+from .space import CodeSpace, require_table, table_bytes
 from .strategy import MAX_DEPTH, Strategy, as_space
 from .tree import DecisionTree
 
@@ -73,6 +73,8 @@ def _transposed(space: CodeSpace) -> np.ndarray:
 
 class OneStepStrategy(Strategy):
     """A one-step strategy (see the module docstring for the options)."""
+
+    splits = True  # a game too big for its full table is walked part by part
 
     def __init__(
         self,
@@ -175,6 +177,9 @@ class OneStepStrategy(Strategy):
         space = as_space(rules)
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
+        if (state.count == space.size and table_bytes(space.rules) > table_budget()
+                and space.size <= SPLIT_MAX_CODES):
+            return split_tree(self, space, state)
         if state.count == space.size:
             require_table(space.rules, "a whole-tree evaluation")
             table = space.table()
@@ -237,3 +242,43 @@ def scoring_work(state: GameState) -> int:
     """Return how many (probe, candidate) pairs a one-step strategy scores in `state`:
     the probes left after the symmetry of the history, times the candidates."""
     return int(canonical_probes(state).size) * int(state.candidates.size)
+
+
+def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | None = None,
+               *, budget: int | None = None,
+               on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
+    """Return `strategy`'s exact whole tree from `state` (the start by default) without the
+    game's full feedback table: while the answers of every code against the candidates
+    would exceed `budget` bytes (`KEYPEG_TABLE_BUDGET`), the strategy's guess is played and
+    each part is solved on its own (its block of answers computed on the fly), and the
+    subtrees are joined. The tree is the one the full table would give (the same guesses,
+    as the same kernels choose them). `on_part(done, total)` reports the root's parts."""
+    state = state or GameState.start(space)
+    budget = table_budget() if budget is None else budget
+    itemsize = np.dtype(space.alphabet.dtype).itemsize
+    if state.count < space.size and space.size * state.count * itemsize <= budget:
+        return strategy.tree(space, state)
+    if state.count == 1:
+        return strategy.tree(space, state)
+    guesses = [c.guess.index for c in state.history]
+    g = strategy.choose(space, state.candidates, guesses)
+    resp = space.responses(g, state.candidates)
+    answers = [int(r) for r in np.unique(resp)]
+    depth = len(guesses) + 1
+    guess, parent, response, depth_, size = [g], [-1], [-1], [depth], [state.count]
+    for i, r in enumerate(answers):
+        sub = None if r == space.win else split_tree(
+            strategy, space, state.after(space.code(g), space.feedback(r)), budget=budget)
+        if on_part is not None:
+            on_part(i + 1, len(answers))
+        if sub is None:
+            continue
+        offset = len(guess)
+        guess.extend(sub.guess.tolist())
+        parent.extend([0] + [p + offset for p in sub.parent[1:].tolist()])
+        response.extend([r] + sub.response[1:].tolist())
+        depth_.extend(sub.depth.tolist())
+        size.extend(sub.size.tolist())
+    return DecisionTree(space.rules, strategy.label, np.array(guess, dtype=np.int32),
+                        np.array(parent, dtype=np.int32), np.array(response, dtype=np.int32),
+                        np.array(depth_, dtype=np.int32), np.array(size, dtype=np.int32))

@@ -17,9 +17,9 @@ import numpy as np
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import MAX_GUESSES_PER_GAME
+from .limits import MAX_GUESSES_PER_GAME, SPLIT_MAX_CODES, table_budget
 from .rules import Rules
-from .space import CodeSpace, get_space, require_table
+from .space import CodeSpace, get_space, require_table, table_bytes
 from .tree import DecisionTree
 
 #: A strategy that needs more guesses than this for some secret is reported as looping.
@@ -36,6 +36,9 @@ class Strategy(ABC):
 
     #: Registry name, e.g. "maxsize".
     name: str = "?"
+    #: Whether `tree` can walk the whole game without its full feedback table (part by
+    #: part, answers computed on the fly), so `evaluate` need not refuse big games.
+    splits: bool = False
 
     @property
     def label(self) -> str:
@@ -76,11 +79,14 @@ def evaluate(
 
     The threads are daemons: a caller that gives up (a time limit, Ctrl-C) does not wait
     for a walk to finish, and neither does the process as it exits."""
-    if state is None:
-        require_table(rules if isinstance(rules, Rules) else rules.rules,
-                      "a whole-tree evaluation")
+    plain = rules if isinstance(rules, Rules) else rules.rules
+    fits = table_bytes(plain) <= table_budget()
+    split = (not fits and plain.size <= SPLIT_MAX_CODES
+             and all(s.splits for s in strategies))
+    if state is None and not split:
+        require_table(plain, "a whole-tree evaluation")
     space = as_space(rules)
-    if state is None:
+    if state is None and fits:
         space.table()  # load once, before the threads share it
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for i in range(len(strategies)):
