@@ -18,11 +18,13 @@ GAMES = [Rules(pegs=4, colors=6), Rules(pegs=3, colors=5, feedback="positional")
 
 
 @pytest.mark.parametrize("rules", GAMES, ids=lambda r: r.key)
-@pytest.mark.parametrize("name", [*TABLE_STRATEGIES, "entropy-last"])
+@pytest.mark.parametrize("name", [*TABLE_STRATEGIES, "entropy-last", "parts-possible",
+                                  "maxsize-possible"])
 def test_split_trees_equal_full_table_trees(rules, name):
     space = get_space(rules)
-    strategy = (find_strategy("entropy", tie="last") if name == "entropy-last"
-                else find_strategy(name))
+    base, _, option = name.partition("-")
+    strategy = find_strategy(base, tie="last" if option == "last" else "first",
+                             possible_only=option == "possible")
     whole = strategy.tree(space)
     # a budget of 40 answers per code forces splitting down to small parts
     split = split_tree(strategy, space, budget=space.size * 40)
@@ -55,3 +57,6 @@ def test_games_past_the_split_limit_are_still_refused():
     with pytest.raises(LimitExceededError):  # not every strategy can split
         evaluate([find_strategy("entropy"), find_strategy("random")],
                  find_rules("codebreaker-4"))
+    with pytest.raises(LimitExceededError, match="full feedback table"):
+        # possible codes only: every code would be a probe at the root (a 9.3 GiB block)
+        evaluate([find_strategy("maxsize", possible_only=True)], find_rules("codebreaker-4"))

@@ -74,7 +74,11 @@ def _transposed(space: CodeSpace) -> np.ndarray:
 class OneStepStrategy(Strategy):
     """A one-step strategy (see the module docstring for the options)."""
 
-    splits = True  # a game too big for its full table is walked part by part
+    @property
+    def splits(self) -> bool:  # type: ignore[override]
+        """A game too big for its full table is walked part by part; not with possible
+        codes only, whose probes at the root would be every code (no symmetry classes)."""
+        return not self.possible_only
 
     def __init__(
         self,
@@ -178,7 +182,7 @@ class OneStepStrategy(Strategy):
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
         if (state.count == space.size and table_bytes(space.rules) > table_budget()
-                and space.size <= SPLIT_MAX_CODES):
+                and space.size <= SPLIT_MAX_CODES and self.splits):
             return split_tree(self, space, state)
         if state.count == space.size:
             require_table(space.rules, "a whole-tree evaluation")
