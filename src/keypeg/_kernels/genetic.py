@@ -1,54 +1,40 @@
 """Kernels of the genetic algorithm (keypeg.genetic): answers between codes given as rows
 of symbols (no code space, no table: the algorithm works where neither fits), and the
-fitness of a population against the game's history.
-
-The raw key of an answer is the one of `feedback.py`: ``black*(pegs+1)+white`` for
-black/white, the marks as a base-3 number for positional answers (gray 0, amber 1,
-green 2; ambers allotted left to right, one unmatched copy of the symbol each).
-"""
+fitness of a population against the game's history. Answers are scored by the feedback
+kernels' own raw functions (`feedback.py`), so there is one definition of an answer."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ._config import jit
+from .feedback import _raw_positional_wide, raw_blackwhite_wide
+
+
+@jit
+def _counts(codes, nsym):  # pragma: no cover - compiled
+    out = np.zeros((codes.shape[0], nsym), dtype=np.int64)
+    for i in range(codes.shape[0]):
+        for k in range(codes.shape[1]):
+            out[i, codes[i, k]] += 1
+    return out
+
+
+@jit
+def _key(codes, counts, g, s, positional):  # pragma: no cover - compiled
+    """The raw answer key of row g played against row s, by the feedback kernels."""
+    if positional:
+        return _raw_positional_wide(codes, g, s)
+    return raw_blackwhite_wide(codes, counts, g, s)
 
 
 @jit
 def answer_key(secret, guess, nsym, positional):  # pragma: no cover - compiled
     """Return the raw answer key of `guess` against `secret` (1-d symbol rows)."""
-    p = secret.shape[0]
-    if not positional:
-        black = 0
-        cs = np.zeros(nsym, dtype=np.int64)
-        cg = np.zeros(nsym, dtype=np.int64)
-        for k in range(p):
-            if secret[k] == guess[k]:
-                black += 1
-            cs[secret[k]] += 1
-            cg[guess[k]] += 1
-        shared = 0
-        for c in range(nsym):
-            shared += cs[c] if cs[c] < cg[c] else cg[c]
-        return black * (p + 1) + (shared - black)
-    green = np.zeros(p, dtype=np.bool_)
-    taken = np.zeros(p, dtype=np.bool_)
-    for k in range(p):
-        if secret[k] == guess[k]:
-            green[k] = True
-            taken[k] = True
-    key = 0
-    for k in range(p):
-        key *= 3
-        if green[k]:
-            key += 2
-        else:
-            for j in range(p):
-                if not taken[j] and secret[j] == guess[k]:
-                    taken[j] = True
-                    key += 1
-                    break
-    return key
+    codes = np.empty((2, secret.shape[0]), dtype=secret.dtype)
+    codes[0] = guess
+    codes[1] = secret
+    return _key(codes, _counts(codes, nsym), 0, 1, positional)
 
 
 @jit
@@ -74,11 +60,15 @@ def fitness(population, guesses, keys, nsym, positional):  # pragma: no cover - 
     guess would get were it the secret and the answers given (0: consistent)."""
     n = population.shape[0]
     p = population.shape[1]
+    rows = np.empty((n + guesses.shape[0], p), dtype=population.dtype)
+    rows[:n] = population
+    rows[n:] = guesses
+    counts = _counts(rows, nsym)
     out = np.zeros(n, dtype=np.int64)
     for i in range(n):
         total = 0
         for t in range(guesses.shape[0]):
-            k = answer_key(population[i], guesses[t], nsym, positional)
+            k = _key(rows, counts, n + t, i, positional)
             total += _distance(k, keys[t], p, positional)
         out[i] = total
     return out
@@ -93,10 +83,11 @@ def expected_sizes(codes, nsym, positional):  # pragma: no cover - compiled
     size = (p + 1) * (p + 1) if not positional else 3 ** p
     out = np.zeros(n, dtype=np.int64)
     parts = np.zeros(size, dtype=np.int64)
+    counts = _counts(codes, nsym)
     for g in range(n):
         parts[:] = 0
         for s in range(n):
-            parts[answer_key(codes[s], codes[g], nsym, positional)] += 1
+            parts[_key(codes, counts, g, s, positional)] += 1
         total = 0
         for k in range(size):
             total += parts[k] * parts[k]
