@@ -20,6 +20,7 @@ from keypeg.rules import find_rules
 from keypeg.store import Store
 from keypeg.web.app import create_app
 from tests import naive
+from tests.test_web_api import strings
 
 RULES = "mini"
 MINI = find_rules(RULES)
@@ -78,19 +79,6 @@ def true_answer(secret, guess):
     """The answer by the naive scorer (mini writes colours 1-4)."""
     b, w = naive.blackwhite([int(c) for c in secret], [int(c) for c in guess])
     return f"{b}B{w}W"
-
-
-def strings(value, path=()):
-    """Yield (path, text) for every string in a JSON value, keys included."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from strings(item, (*path, i))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield (*path, "<key>"), key
-            yield from strings(item, (*path, key))
 
 
 def assert_sentence(body, *words):

@@ -34,7 +34,6 @@ from .limits import shorten
 from .rules import Rules
 from .space import CodeSpace, get_space
 from .strategy import Strategy
-from .tree import DecisionTree
 
 CODEMAKER_FORMS = "uniform, game, against:STRATEGY or adaptive"
 
@@ -117,13 +116,21 @@ class AgainstCodemaker(SecretCodemaker):
         super().__init__(space, rng)
 
     def choose(self) -> int:
-        depths = _tree(self.strategy, self.space).depths(self.space)
+        depths = _depths(self.strategy, self.space)
         worst = np.flatnonzero(depths == depths.max())
         return int(worst[self.rng.integers(worst.size)])
 
 
-def _tree(strategy: Strategy, space: CodeSpace) -> DecisionTree:
-    return strategy.tree(space)
+#: Guesses per secret of the deterministic strategies asked for, by (label, code space):
+#: a match draws a secret each game from the same tree.
+_DEPTHS: dict[tuple[str, str], np.ndarray] = {}
+
+
+def _depths(strategy: Strategy, space: CodeSpace) -> np.ndarray:
+    key = (strategy.label, space.rules.key)
+    if key not in _DEPTHS:
+        _DEPTHS[key] = strategy.tree(space).depths(space)
+    return _DEPTHS[key]
 
 
 class AdaptiveCodemaker(Codemaker):
