@@ -9,8 +9,10 @@ from .evaluate import evaluate_command
 from .interactive import assist, play
 from .match import match
 from .optimal import ledger_command, optimal_command
+from .report import report_command
 from .serve import serve
 from .solve import solve
+from .tree import tree_app
 from .value import value_command
 
 app = typer.Typer(
@@ -28,6 +30,8 @@ app.command("evaluate")(evaluate_command)
 app.command("optimal")(optimal_command)
 app.command("ledger")(ledger_command)
 app.command("value")(value_command)
+app.add_typer(tree_app, name="tree")
+app.command("report")(report_command)
 app.command()(serve)
 
 
