@@ -30,3 +30,8 @@ ENTROPY_SPELLING_NAMES = ("exact", "nlog2n", "plog2p", "plnp", "plog2p-float32")
 TIE_RULES = ("first", "last")
 #: What the optimal search minimises: total guesses, or the worst case first.
 OBJECTIVES = ("total", "worst")
+#: Formats `keypeg tree export` writes (treeformats.py): keypeg's JSON, Graphviz source, an
+#: SVG picture, Irving-style text, the text view, and arfst23's punch-card and YAML files.
+TREE_EXPORT_FORMATS = ("json", "dot", "svg", "irving", "text", "arfst", "arfst-yaml")
+#: Formats `keypeg tree import` and `verify` read ("arfst": punch card or YAML, either).
+TREE_IMPORT_FORMATS = ("auto", "json", "irving", "arfst")
