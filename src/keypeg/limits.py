@@ -66,8 +66,15 @@ LIVE_OPTIMAL_SECONDS = 5.0
 # ----------------------------------------------------------------------------- labs
 #: Secrets played by each strategy in a sampled (approximate) lab.
 LAB_SAMPLE_GAMES = 40
-#: Seconds a sampled lab may take in all.
+#: Seconds a sampled lab may take in all (and a web request's optimal search for the tree
+#: explorer or the first-guess table, per search).
 LAB_SECONDS = 15.0
+#: Decision trees the web server keeps ready for the tree explorer (the least recently
+#: used one goes first); MM(4,7)'s optimal tree and its index take under 1 MB.
+EXPLORER_TREES = 12
+#: Seconds `keypeg report` gives each optimal search it needs (the optimum, the optimum
+#: after each first guess) by default; a search past it leaves its cell empty, said so.
+REPORT_OPTIMAL_SECONDS = 30.0
 
 # ----------------------------------------------------------------------------- game value
 #: The web computes a game value that does not ship with keypeg only for spaces of at most

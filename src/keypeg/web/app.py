@@ -619,6 +619,51 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
         with _echoing(rules):
             return service.lab(rules)
 
+    @app.get("/api/openings", summary="The first-guess table: every opening class under "
+             "each strategy and the optimum",
+             description="For every class of first guesses (codes up to colour and position "
+             "permutations: AAAA, AAAB, ... ABCD), the total each one-step strategy reaches "
+             "when it opens with the class's first code, and the optimal total with that "
+             "opening (null where not found within 15 s). Games of at most 8,192 codes; "
+             "else 413.", responses=_errors(413), dependencies=[_only_query("rules")])
+    def openings(rules: Annotated[str, Query(max_length=MAX_TEXT)] = "classic"
+                 ) -> dict[str, Any]:
+        with _echoing(rules):
+            return service.openings(rules)
+
+    # ------------------------------------------------------------------ tree explorer
+    tree_text = ("The tree is built once per rules and strategy and kept: one-step strategies "
+                 "for games of at most 8,192 codes, the optimum from a shipped or stored tree "
+                 "or a search of at most 15 s; else 413. rules is a preset or MM(pegs,colours); "
+                 "strategy is optimal, consistent, maxsize, expsize, entropy or parts. ")
+
+    @app.get("/api/tree", summary="One node of a strategy's decision tree (the explorer)",
+             description=tree_text + "Answers the node (0 is the first guess): its guess, "
+             "depth (the guess's number), size (secrets reaching it), total (their guesses "
+             "in all, from the start of the game), mean, worst, from_here (guesses from this "
+             "node on), candidate (whether the guess may be the secret), path (breadcrumbs "
+             "from the root: node, guess, answer), codes (when at most 20), answers (one per "
+             "answer the guess can get: answer, node, size, total, mean, worst, the next "
+             "guess, win), and tree (the whole tree's numbers).",
+             responses=_errors(413), dependencies=[_only_query("rules", "strategy", "node")])
+    def tree_node(rules: Annotated[str, Query(max_length=MAX_TEXT)] = "classic",
+                  strategy: Annotated[str, Query(max_length=MAX_TEXT)] = "optimal",
+                  node: Annotated[int, Query(ge=0, le=2**31 - 1)] = 0) -> dict[str, Any]:
+        with _echoing(rules, strategy):
+            return service.tree_node(rules, strategy, node)
+
+    @app.get("/api/tree/path", summary="The path of one secret through a strategy's tree",
+             description=tree_text + "Answers path: the nodes the secret passes through, "
+             "root first (node, guess, answer), the last one finding it, and guesses (how "
+             "many the secret needs).",
+             responses=_errors(413), dependencies=[_only_query("rules", "strategy", "secret")])
+    def tree_path(secret: Annotated[str, Query(max_length=MAX_TEXT)],
+                  rules: Annotated[str, Query(max_length=MAX_TEXT)] = "classic",
+                  strategy: Annotated[str, Query(max_length=MAX_TEXT)] = "optimal"
+                  ) -> dict[str, Any]:
+        with _echoing(rules, strategy, secret):
+            return service.tree_path(rules, strategy, secret)
+
     # ------------------------------------------------------------------ matches
     view_text = ("Answers the match's view: rules, games, rows, scoring, max_points, players "
                  "(A and B), played (per game: number, breaker, maker, answering, history, "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,7 @@ from ..belief import (
 )
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
 from ..errors import KeypegError, LimitExceededError
+from ..explorer import TreeIndex, explorer_rules, explorer_strategy, explorer_tree
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint
@@ -39,6 +41,7 @@ from ..limits import (
     CACHED_POSITIONS,
     EXACT_HINT_CODES,
     EXACT_HINT_WORK,
+    EXPLORER_TREES,
     LIVE_OPTIMAL_SECONDS,
     LIVE_VALUE_CODES,
     LIVE_VALUE_SECONDS,
@@ -188,6 +191,11 @@ def presets() -> list[dict[str, Any]]:
             for p in PRESETS]
 
 
+#: Seconds a tree the explorer could not build in time is refused at once, not searched for
+#: again (`keypeg optimal` may store it meanwhile).
+TREE_RETRY_SECONDS = 600.0
+
+
 class Service:
     """The web application's state: the store and a few caches."""
 
@@ -197,6 +205,9 @@ class Service:
         self._states: OrderedDict[tuple[Any, ...], GameState] = OrderedDict()
         self._priors: OrderedDict[tuple[Rules, str], np.ndarray] = OrderedDict()
         self._value_locks: dict[str, threading.Lock] = {}
+        self._trees: OrderedDict[tuple[Rules, str], TreeIndex] = OrderedDict()
+        self._tree_locks: dict[tuple[Rules, str], threading.Lock] = {}
+        self._tree_refused: dict[tuple[Rules, str], tuple[float, str]] = {}
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ beliefs
@@ -637,6 +648,64 @@ class Service:
             return {**cached, "rules": rules_name(rules)}
         result = lab(rules)
         if result["exact"]:
+            self.store.put_cached(key, result)
+        return result
+
+    # ------------------------------------------------------------------ tree explorer
+    def tree_index(self, rules_text: str, strategy: str) -> TreeIndex:
+        """Return the explorer's index of a strategy's tree, built once per (rules,
+        strategy) and kept for the next requests (the `EXPLORER_TREES` most recent)."""
+        rules = explorer_rules(rules_text)
+        key = (rules, explorer_strategy(strategy))
+        with self._lock:
+            hit = self._trees.get(key)
+            if hit is not None:
+                self._trees.move_to_end(key)
+                return hit
+            lock = self._tree_locks.setdefault(key, threading.Lock())
+        with lock:  # one build per tree; the other requests wait for it
+            with self._lock:
+                hit = self._trees.get(key)
+            refused = self._tree_refused.get(key)
+            if refused is not None and time.monotonic() - refused[0] < TREE_RETRY_SECONDS:
+                raise LimitExceededError(refused[1])  # a search that ran out of time lately
+            if hit is None:
+                try:
+                    hit = TreeIndex(*explorer_tree(rules, key[1], store=self.store))
+                except LimitExceededError as exc:
+                    self._tree_refused[key] = (time.monotonic(), str(exc))
+                    raise
+            with self._lock:
+                self._trees[key] = hit
+                self._trees.move_to_end(key)
+                while len(self._trees) > EXPLORER_TREES:
+                    self._trees.popitem(last=False)
+        return hit
+
+    def tree_node(self, rules_text: str, strategy: str, node: int = 0) -> dict[str, Any]:
+        """Return one node of the tree (see `TreeIndex.node`) with the whole tree's numbers."""
+        index = self.tree_index(rules_text, strategy)
+        return {"rules": rules_name(index.tree.rules), "strategy": index.tree.strategy,
+                "tree": index.summary(), **index.node(node)}
+
+    def tree_path(self, rules_text: str, strategy: str, secret: str) -> dict[str, Any]:
+        """Return the nodes a secret passes through, root first."""
+        index = self.tree_index(rules_text, strategy)
+        path = index.path(secret)
+        return {"rules": rules_name(index.tree.rules), "strategy": index.tree.strategy,
+                "secret": path[-1]["guess"], "guesses": len(path), "path": path}
+
+    def openings(self, rules_text: str) -> dict[str, Any]:
+        """Return the first-guess table (`keypeg.openings`), cached once complete."""
+        from ..openings import first_guess_table
+
+        rules = find_rules(rules_text)
+        key = f"openings:{rules.key}:v1"
+        cached = self.store.get_cached(key)
+        if cached is not None:
+            return {**cached, "rules": rules_name(rules)}
+        result = first_guess_table(rules, store=self.store)
+        if result["complete"]:
             self.store.put_cached(key, result)
         return result
 

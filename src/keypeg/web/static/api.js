@@ -102,3 +102,17 @@ export const matchGiveUp = (id) => request("POST", `/api/matches/${q(id)}/give-u
 /** The game value of some rules (shipped, or computed for small games), or a 413. */
 export const value = (rulesName) => request("GET", `/api/value?rules=${q(rulesName)}`, undefined,
   { timeoutMs: LONG_MS });
+
+/** The first-guess table: every opening class under each strategy and the optimum. */
+export const openings = (rulesName) => request("GET", `/api/openings?rules=${q(rulesName)}`,
+  undefined, { timeoutMs: LONG_MS });
+
+/** One node of a strategy's tree (0: the first guess), with its answers and the path to it. */
+export const treeNode = (rulesName, strategy, node = 0) => request("GET",
+  `/api/tree?rules=${q(rulesName)}&strategy=${q(strategy)}&node=${q(node)}`, undefined,
+  { timeoutMs: LONG_MS });
+
+/** The nodes a secret passes through in a strategy's tree, root first. */
+export const treePath = (rulesName, strategy, secret) => request("GET",
+  `/api/tree/path?rules=${q(rulesName)}&strategy=${q(strategy)}&secret=${q(secret)}`,
+  undefined, { timeoutMs: LONG_MS });

@@ -1,10 +1,13 @@
 /* Lab: every strategy played against every secret of the rules (or a sample, labelled so),
- * the optimal row first where the optimum is known. */
+ * the optimal row first where the optimum is known; below, the first-guess table and the
+ * tree explorer (each row's "tree" button opens its strategy there). */
 
 import * as api from "./api.js";
 import { codeWithText } from "./board.js";
 import { $, clearMessage, count, el, fmt, reportError, sentence } from "./dom.js";
+import { openTree, resetExplorer, setupExplorer } from "./explorer.js";
 import { strategyInfo } from "./hints.js";
+import { loadOpenings, resetOpenings } from "./openings.js";
 import { S, modes } from "./state.js";
 
 const cache = new Map();
@@ -16,7 +19,29 @@ export function setupLab() {
     clearMessage();
     loadLab(true);
   });
-  modes.lab = { enter: () => loadLab(), reset: () => S.mode === "lab" && loadLab() };
+  setupExplorer();
+  const enter = () => {
+    loadLab();
+    loadOpenings();
+  };
+  modes.lab = {
+    enter,
+    reset: () => {
+      resetExplorer();
+      resetOpenings();
+      if (S.mode === "lab") enter();
+    },
+  };
+}
+
+/** The row's button that opens its strategy's tree in the explorer (for games of at most
+ * 8,192 codes: the server builds bigger trees only from the command line). */
+function treeButton(r, res) {
+  if (!res.exact || res.secrets > 8192) return null;
+  return el("button", { class: "button small tree-button", type: "button",
+    "data-explore": r.strategy, "aria-label": `Explore the ${r.strategy} tree`,
+    title: "open this strategy's decision tree in the explorer below",
+    onclick: () => openTree(r.strategy, { scroll: true }) }, "Tree");
 }
 
 async function loadLab(force = false) {
@@ -89,7 +114,8 @@ function renderLab(res) {
       "data-worst": r.worst, "data-first-guess": r.first_guess || "", class: cls || null },
     el("td", { class: "strat-name c-name", title: strategyInfo(r.strategy) }, r.strategy,
       optimal ? el("span", { class: "tag rec", text: "best possible" })
-        : cls === "best" ? el("span", { class: "tag", text: "best strategy" }) : null),
+        : cls === "best" ? el("span", { class: "tag", text: "best strategy" }) : null,
+      treeButton(r, res)),
     el("td", { class: "c-first" }, r.first_guess ? codeWithText(r.first_guess) : "—"),
     el("td", { class: "num c-total", "data-label": "Total", text: fmt(r.total) }),
     el("td", { class: "num c-mean", "data-label": "Mean", text: r.mean.toFixed(4) }),

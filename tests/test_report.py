@@ -1,0 +1,225 @@
+"""`keypeg report`: the report builds from a clean store, holds every figure (PNG files of
+some size, each shown by index.html), and the numbers its captions and tables quote are the
+published ones (data/published.json, from seed 000) or a plain-Python reference's
+(tests/naive.py), never the report's own."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from keypeg.published import published
+from keypeg.strategies import TABLE_STRATEGIES
+from tests.naive import all_codes, blackwhite, naive_consistent_total, naive_optimal
+
+PUB = published()
+CLASSIC = PUB["evaluate"]["classic"]["all_probes"]
+OPTIMAL = PUB["optimal"]["classic"]
+STRATEGIES = ("optimal", *TABLE_STRATEGIES)
+FIGURES = [*(f"hist-{s}.png" for s in STRATEGIES), "openings.png", "ledger.png",
+           "entropy-study.png"]
+#: A figure smaller than this is blank or broken.
+MIN_PNG_BYTES = 5_000
+
+
+def keypeg(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KEYPEG_DB": str(db)}  # a fresh store: nothing solved before
+    return subprocess.run([sys.executable, "-m", "keypeg", *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+class Page(HTMLParser):
+    """The parts of index.html the tests read: images, figures (attributes and captions),
+    table cells by row and strategy, notes."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.images: list[str] = []
+        self.figures: dict[str, dict[str, str]] = {}
+        self.captions: dict[str, str] = {}
+        self.cells: dict[tuple[str, str], str] = {}  # (first guess, strategy) -> text
+        self.notes: list[str] = []
+        self._figure = self._row = self._cell = None
+        self._caption = self._note = False
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "img":
+            self.images.append(a["src"])
+        elif tag == "figure":
+            self._figure = a["id"]
+            self.figures[a["id"]] = a
+            self.captions[a["id"]] = ""
+        elif tag == "figcaption":
+            self._caption = True
+        elif tag == "tr" and "data-first-guess" in a:
+            self._row = a["data-first-guess"]
+        elif tag == "td" and self._row and "data-strategy" in a:
+            self._cell = a["data-strategy"]
+            self.cells[self._row, self._cell] = ""
+        elif tag == "p" and a.get("class") == "note":
+            self._note = True
+            self.notes.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "figcaption":
+            self._caption = False
+        elif tag == "td":
+            self._cell = None
+        elif tag == "tr":
+            self._row = None
+        elif tag == "p":
+            self._note = False
+
+    def handle_data(self, data: str) -> None:
+        if self._caption and self._figure:
+            self.captions[self._figure] += data
+        if self._row and self._cell:
+            self.cells[self._row, self._cell] += data
+        if self._note:
+            self.notes[-1] += data
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.fixture(scope="module")
+def classic(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Page]:
+    tmp = tmp_path_factory.mktemp("report")
+    out = tmp / "classic"  # does not exist yet: the report creates it
+    run = keypeg("report", "--rules", "classic", "--out", str(out), db=tmp / "k.db")
+    assert run.returncode == 0, run.stderr
+    assert "wrote" in run.stdout and "9 figures" in run.stdout
+    return out, Page((out / "index.html").read_text())
+
+
+def test_every_figure_is_written_and_shown(classic: tuple[Path, Page]) -> None:
+    out, page = classic
+    for name in FIGURES:
+        path = out / name
+        assert path.stat().st_size > MIN_PNG_BYTES, name
+        width, height = png_size(path)
+        assert width >= 300 and height >= 150, (name, width, height)
+    assert sorted(page.images) == sorted(FIGURES)
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(FIGURES)
+    assert not page.notes  # nothing is out of reach for classic
+
+
+def test_histogram_captions_are_the_published_numbers(classic: tuple[Path, Page]) -> None:
+    _, page = classic
+    want = {**CLASSIC, "optimal": OPTIMAL}
+    for name in STRATEGIES:
+        row = want[name]
+        caption = page.captions[f"fig-hist-{name}"]
+        assert f"{row['total']:,} guesses in all" in caption, caption
+        assert f"mean {row['total'] / 1296:.4f}" in caption, caption
+        assert f"worst {row['worst']}" in caption and f"first guess {row['first_guess']}" in caption
+        assert " / ".join(f"{n:,}" for n in row["histogram"]) in caption, caption
+        assert page.figures[f"fig-hist-{name}"]["data-total"] == str(row["total"])
+
+
+def test_first_guess_table_is_seed_000s(classic: tuple[Path, Page]) -> None:
+    out, page = classic
+    # seed 000's "optimum after each first guess": one row per class, in its order
+    after = OPTIMAL["after_first_guess"]
+    for first, row in after.items():
+        assert page.cells[first, "optimal"] == f"{row['total']:,}", first
+    best = min(after, key=lambda f: after[f]["total"])
+    assert (best, after[best]["total"]) == (OPTIMAL["first_guess"], OPTIMAL["total"])
+    caption = page.captions["fig-openings"]
+    assert f"The best opening is AABC ({best}): {OPTIMAL['total']:,} guesses" in caption
+    assert page.figures["fig-openings"]["data-best-total"] == str(OPTIMAL["total"])
+    # a strategy opening with its own first guess is the strategy itself
+    for name in TABLE_STRATEGIES:
+        assert page.cells[CLASSIC[name]["first_guess"], name] == f"{CLASSIC[name]['total']:,}"
+    # seed 002's consistent strategy made to open with 1122
+    forced = PUB["evaluate"]["classic"]["consistent_forced_first"]["1122"]["total"]
+    assert page.cells["1122", "consistent"] == f"{forced:,}"
+    numbers = json.loads((out / "numbers.json").read_text())
+    assert [r["first_guess"] for r in numbers["openings"]["rows"]] == list(after)
+
+
+def test_ledger_and_entropy_captions_are_published(classic: tuple[Path, Page]) -> None:
+    _, page = classic
+    totals = PUB["ledger"]["totals"]
+    cells = sum(len(row) for row in totals.values())
+    caption = page.captions["fig-ledger"]
+    assert f"for {cells} games" in caption
+    assert page.figures["fig-ledger"]["data-cells"] == str(cells)
+    assert f"MM(4,6) = {totals['4']['6']:,} (mean {totals['4']['6'] / 6**4:.4f})" in caption
+    assert f"MM(4,7) = {totals['4']['7']:,}" in caption
+    study = PUB["entropy_study"]["classic"]
+    caption = page.captions["fig-entropy-study"]
+    assert (f"{study['tied']} of {study['decisions']} decisions of the exact entropy tree are "
+            f"tied ({study['tied_across_sizes']} between") in caption
+    assert f"exact total {study['exact_total']:,}" in caption
+    for total, differing in study["spellings"].values():
+        assert f"{total:,} ({differing} of {study['decisions']} decisions differ)" in caption
+
+
+def test_a_small_game_against_plain_python(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    run = keypeg("report", "--pegs", "3", "--colors", "3", "--out", str(out),
+                 db=tmp_path / "k.db")
+    assert run.returncode == 0, run.stderr
+    page = Page((out / "index.html").read_text())
+    assert sorted(page.images) == sorted(FIGURES)
+    codes = all_codes(3, 3)
+    optimum = naive_optimal(codes, codes, "blackwhite")
+    assert optimum == PUB["ledger"]["totals"]["3"]["3"]
+    assert f"{int(optimum)} guesses in all" in page.captions["fig-hist-optimal"]
+    assert "MM(3,3) = 73" in page.captions["fig-ledger"]
+    for first in ((0, 0, 0), (0, 0, 1), (0, 1, 2)):  # AAA, AAB, ABC
+        text = "".join(str(x + 1) for x in first)
+        parts: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+        for s in codes:
+            parts.setdefault(blackwhite(s, first), []).append(s)
+        forced = len(codes) + sum(naive_optimal(codes, p, "blackwhite")
+                                  for fb, p in parts.items() if fb != (3, 0))
+        assert page.cells[text, "optimal"] == f"{int(forced):,}", text
+        assert page.cells[text, "consistent"] == f"{naive_consistent_total(3, 3, first):,}"
+
+
+def test_a_big_game_says_what_is_out_of_reach(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    run = keypeg("report", "--rules", "super", "--out", str(out), db=tmp_path / "k.db")
+    assert run.returncode == 0, run.stderr
+    page = Page((out / "index.html").read_text())
+    assert sorted(page.images) == sorted([*(f"hist-{s}.png" for s in TABLE_STRATEGIES),
+                                          "ledger.png"])
+    assert len(page.notes) >= 3 and any("first-guess table" in n for n in page.notes)
+    assert run.stderr.count("note:") == 3
+
+
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_an_unwritable_folder_is_one_sentence(tmp_path: Path, where: str) -> None:
+    blocker = tmp_path / "taken"
+    blocker.write_text("a file")
+    out = blocker if where == "file" else blocker / "report"
+    run = keypeg("report", "--rules", "mini", "--out", str(out), db=tmp_path / "k.db")
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: --out ") and run.stderr.count("\n") == 1, run.stderr
+    assert blocker.read_text() == "a file"
+
+
+@pytest.mark.parametrize("args", [["--rules", "chess"], ["--pegs", "0"],
+                                  ["--rules", "classic", "--pegs", "3"],
+                                  ["--rules", "classic", "--max-seconds", "0"]])
+def test_bad_rules_are_one_sentence(tmp_path: Path, args: list[str]) -> None:
+    out = tmp_path / "r"
+    run = keypeg("report", *args, "--out", str(out), db=tmp_path / "k.db")
+    assert run.returncode == 2
+    assert re.fullmatch(r"error: [^\n]+\n", run.stderr), run.stderr
+    assert not out.exists()
