@@ -324,8 +324,12 @@ def read_irving(text: str, rules: Rules | None = None, name: str = "the tree") -
                 raise TreeFileError(f"{where}: a second first guess; a file holds one tree.")
             stack.append((indent, raw.add(m["guess"], -1, -1, where)))
             continue
+        closed = None
         while stack and indent <= stack[-1][0]:
-            stack.pop()
+            closed = stack.pop()[0]
+        if closed is not None and closed != indent:
+            raise TreeFileError(f"{where}: its indentation matches no line above; answers "
+                                "to one guess line up, two spaces in from the guess.")
         if not stack:
             raise TreeFileError(f"{where}: lines below the first guess are indented under it.")
         if m["answer"] is None:
@@ -676,7 +680,7 @@ def replay(raw: RawTree) -> Verdict:
         depth[i] = depth[parent[i]] + 1
     child = np.full((n, space.n_responses), -1, dtype=np.int64)
     child[parent[1:], response[1:]] = np.arange(1, n)
-    has_kids = (child >= 0).any(axis=1)
+    has_kids = np.asarray((child >= 0).any(axis=1))
     secrets = space.all()
     found_at = np.zeros(secrets.size, dtype=np.int64)
     fail_kind = np.zeros(secrets.size, dtype=np.int64)
@@ -1142,8 +1146,8 @@ def write_svg(view: View) -> str:
                    "shows more, --depth 0 all).")
     else:
         caption = f"The whole tree from guess {base}: {_n(len(view.shown))} guesses."
-    legend = ("Each box: a guess and the secrets that reach it (+N: nodes hidden below); "
-              "green border: it can be the secret; filled: it is.")
+    legend = ("Box: a guess, the secrets reaching it, +N nodes hidden below; green border: "
+              "it can be the secret; filled: it is.")
     texts = [(title, 14, "bold", "#000"), (caption, 12, "normal", "#444"),
              (legend, 12, "normal", "#444")]
     if len(view.path) > 1:

@@ -1,0 +1,419 @@
+"""`keypeg tree`: show, export, import and verify decision trees. Expected numbers come
+from the published tables, from hand-worked trees (tests/data/README.md) or from a naive
+replay written here, never from the code under test."""
+
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from keypeg.cli import app
+from keypeg.published import published
+from keypeg.rules import Rules, find_rules
+from keypeg.space import get_space
+from keypeg.strategies import find_strategy
+from keypeg.tree import DecisionTree
+from keypeg.treeformats import write_irving
+from tests import naive
+
+runner = CliRunner()
+DATA = Path(__file__).resolve().parent / "data"
+KNUTH = published()["evaluate"]["classic"]["all_probes"]["maxsize"]
+HAND = {"total": 21, "worst": 3, "histogram": [1, 4, 4], "valid": True}  # tests/data/README.md
+HAND_FILES = ["mm23-hand.arfst", "mm23-hand.arfst.yml", "mm23-hand.irving.txt"]
+ARRAYS = ("guess", "parent", "response", "depth", "size")
+
+
+def run(args):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception,
+                                                                      SystemExit)
+    return result
+
+
+def one_error_line(result):
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def knuth_tree():
+    return find_strategy("maxsize").tree(find_rules("classic"))
+
+
+def same_arrays(a: DecisionTree, b: DecisionTree) -> bool:
+    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ARRAYS)
+
+
+# ---------------------------------------------------------------- a naive replay
+def naive_verdict(tree: DecisionTree, guess: np.ndarray):
+    """Replay `tree` with the guesses `guess` (one per node) over every secret, scoring by
+    hand: (total, histogram) or the first secret (as text) it fails on."""
+    rules = tree.rules
+    codes = naive.all_codes(rules.pegs, rules.symbols, rules.repeats)
+    space = get_space(rules)
+    kids: dict[tuple[int, str], int] = {}
+    for i in range(1, tree.nodes):
+        fb = space.feedback(int(tree.response[i]))
+        kids[int(tree.parent[i]), str(fb)] = i
+    found = []
+    for secret in codes:
+        node, depth = 0, 1
+        while True:
+            g = codes[int(guess[node])]
+            if g == secret:
+                found.append(depth)
+                break
+            b, w = naive.blackwhite(secret, g)
+            node = kids.get((node, f"{b}B{w}W"), -1)
+            if node < 0:
+                return "".join(str(s + 1) for s in secret)
+            depth += 1
+    return sum(found), [found.count(d) for d in range(1, max(found) + 1)]
+
+
+# ---------------------------------------------------------------- verify
+def test_knuth_tree_rebuilt_from_maxsize_verifies_at_5801(tmp_path):
+    out = tmp_path / "knuth.txt"
+    assert run(["tree", "export", "--strategy", "maxsize", "--format", "irving", "--out",
+                out]).exit_code == 0
+    result = run(["tree", "verify", out, "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert list(data) == ["total", "worst", "histogram", "valid"]
+    assert data == {"total": KNUTH["total"], "worst": KNUTH["worst"],
+                    "histogram": KNUTH["histogram"], "valid": True}
+    assert data["total"] == 5801 and data["histogram"] == [1, 6, 62, 533, 694]
+    text = run(["tree", "verify", out, "classic"])
+    assert text.exit_code == 0
+    assert "valid strategy" in text.stdout and "5,801" in text.stdout
+    assert "1 / 6 / 62 / 533 / 694" in text.stdout
+
+
+@pytest.mark.parametrize("name", HAND_FILES)
+def test_hand_written_trees_verify(name):
+    result = run(["tree", "verify", DATA / name, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == HAND
+
+
+def test_hand_written_trees_are_one_tree(tmp_path):
+    trees = []
+    for name in HAND_FILES:
+        out = tmp_path / f"{name}.json"
+        assert run(["tree", "import", DATA / name, "--out", out]).exit_code == 0
+        trees.append(DecisionTree.load(out))
+    rules = Rules(pegs=2, colors=3)
+    for t in trees:
+        assert t.rules == rules and t.secrets == 9
+        assert (t.total, t.histogram) == (HAND["total"], HAND["histogram"])
+        assert same_arrays(t, trees[0])
+    space = get_space(rules)
+    assert [space.text(int(g)) for g in trees[0].guess] == [
+        "12", "33", "23", "31", "21", "13", "22", "32", "11"]
+    trees[0].replay()  # keypeg's own replay agrees with the sizes
+    assert naive_verdict(trees[0], trees[0].guess) == (HAND["total"], HAND["histogram"])
+
+
+def test_arfst_files_name_no_rules_so_they_come_from_the_codes():
+    result = run(["tree", "verify", DATA / "mm23-hand.arfst"])
+    assert result.exit_code == 0
+    assert "MM(2,3)" in result.stdout and "the game its codes show" in result.stderr
+    # given rules win; a bigger game finds secrets the tree has no branch for
+    bigger = run(["tree", "verify", DATA / "mm23-hand.arfst", "--pegs", "2", "--colors", "4",
+                  "--json"])
+    assert bigger.exit_code == 1
+    data = json.loads(bigger.stdout)
+    # 14 (arfst23's 03) answers 1B0W to 12 and to 13, and the tree ends at 11
+    assert data["valid"] is False and data["secret"] == "14"
+    assert data["reason"] == ("the tree ends at guess 3, 11, which is not the secret (it "
+                              "answers 1B0W).")
+
+
+def test_verify_names_the_first_secret_a_corrupted_tree_fails_on(tmp_path, knuth_tree):
+    tree = knuth_tree
+    # a wrong guess at one inner node (guess 3, several secrets below it)
+    k = next(i for i in range(tree.nodes) if tree.depth[i] == 3 and tree.size[i] > 4)
+    guess = tree.guess.copy()
+    guess[k] = (guess[k] + 1) % tree.secrets
+    want = naive_verdict(tree, guess)
+    assert isinstance(want, str)  # the naive replay fails too
+    bad = tmp_path / "bad.txt"
+    bad.write_text(write_irving(replace(tree, guess=guess)))
+    result = run(["tree", "verify", bad, "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["valid"] is False and data["secret"] == want
+    assert data["failures"] >= 1 and data["reason"]
+    text = run(["tree", "verify", bad])
+    assert text.exit_code == 1 and f"the first secret {want}:" in text.stdout
+    # and import refuses it, with the same secret
+    imp = run(["tree", "import", bad, "--out", tmp_path / "bad.json"])
+    assert imp.exit_code == 1 and want in imp.stderr
+    assert not (tmp_path / "bad.json").exists()
+
+
+def test_verify_a_leaf_that_is_not_the_secret(tmp_path, knuth_tree):
+    text = write_irving(knuth_tree)
+    # the first line below guess 2 that ends the tree: its code is the one secret there
+    m = re.search(r"^( {4}\S+: )(\d{4}) \(1\) \*$", text, flags=re.M)
+    secret = m.group(2)
+    other = "6666" if secret != "6666" else "5555"
+    bad = tmp_path / "leaf.txt"
+    bad.write_text(text[: m.start()] + m.group(1) + other + " (1)" + text[m.end():])
+    data = json.loads(run(["tree", "verify", bad, "--json"]).stdout)
+    assert data["valid"] is False and data["secret"] == secret and data["failures"] == 1
+    assert "not the secret" in data["reason"] and other in data["reason"]
+
+
+def test_verify_an_illegal_guess(tmp_path):
+    text = (DATA / "mm23-hand.irving.txt").read_text().replace("1B0W: 13", "1B0W: 14")
+    bad = tmp_path / "illegal.txt"
+    bad.write_text(text)
+    result = run(["tree", "verify", bad, "--json"])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    # the secrets under 1B0W after 12 are 11, 13, 22 and 32 (worked in tests/data/README.md)
+    assert data["valid"] is False and data["secret"] == "11" and data["failures"] == 4
+    assert "14" in data["reason"] and "not a code" in data["reason"]
+
+
+@pytest.mark.parametrize("content,fmt,words", [
+    (None, "auto", "no such file"),
+    (b"\xff\xfe\x00garbage\x9c", "auto", "not UTF-8"),
+    ("1122\n  2B0W: 1234\n 1B0W: 3456\n", "irving", "indent"),
+    ("1122\n  9B0W: 1234\n", "irving", "9B0W"),
+    ("1122\n  1B0W: 1234\n  1B0W: 3456\n", "irving", "second branch"),
+    ('{"format": "other"}', "auto", "not a keypeg tree"),
+    ("{oops", "json", "not valid JSON"),
+    ("           ---- O--- OO-- OOO- OOOO X--- XO-- XOO- XOOO XX-- XXO- XXOO XXX- XXXX\n"
+     "000 1 0012 >001 ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- 0012\n",
+     "arfst", "line 001"),
+    ("---\n- 0012\n- XZ--: 1234\n", "auto", "not an answer"),
+])
+def test_verify_exits_2_for_a_file_it_cannot_read(tmp_path, content, fmt, words):
+    path = tmp_path / "tree.txt"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    result = run(["tree", "verify", path, "--format", fmt, "--json"])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert words in one_error_line(result)
+
+
+def test_verify_refuses_rules_that_are_not_the_files(tmp_path):
+    result = run(["tree", "verify", DATA / "mm23-hand.irving.txt", "classic"])
+    assert result.exit_code == 2
+    assert "MM(2,3)" in one_error_line(result)
+    both = run(["tree", "verify", DATA / "mm23-hand.irving.txt", "mini", "--rules", "mini"])
+    assert both.exit_code == 2 and "once" in one_error_line(both)
+    fmt = run(["tree", "verify", DATA / "mm23-hand.irving.txt", "--format", "xml"])
+    assert fmt.exit_code == 2 and "auto, json, irving, arfst" in one_error_line(fmt)
+
+
+# ---------------------------------------------------------------- round trips
+ROUND_TRIPS = [
+    (["classic"], "maxsize", ["json", "irving", "arfst", "arfst-yaml"]),
+    (["--pegs", "3", "--colors", "4", "--positional"], "entropy", ["json", "irving"]),
+    (["--pegs", "3", "--colors", "4", "--no-repeats"], "expsize",
+     ["json", "irving", "arfst", "arfst-yaml"]),
+    (["--pegs", "3", "--colors", "3", "--blanks", "--positional"], "parts", ["irving"]),
+]
+CASES = [(r, s, f) for r, s, fmts in ROUND_TRIPS for f in fmts]
+
+
+@pytest.mark.parametrize("rule_args,strategy,fmt", CASES,
+                         ids=[f"{' '.join(r)}-{f}" for r, _, f in CASES])
+def test_export_then_import_gives_the_same_tree(tmp_path, rule_args, strategy, fmt):
+    from keypeg.cli.common import build_rules
+
+    opts = {"rules_name": rule_args[0]} if len(rule_args) == 1 else {
+        "pegs": int(rule_args[1]), "colors": int(rule_args[3]),
+        "positional": "--positional" in rule_args, "no_repeats": "--no-repeats" in rule_args,
+        "blanks": "--blanks" in rule_args}
+    rules = build_rules(**opts)
+    want = find_strategy(strategy).tree(rules)
+    exported = tmp_path / f"tree.{fmt}"
+    result = run(["tree", "export", *rule_args, "--strategy", strategy, "--format", fmt,
+                  "--out", exported])
+    assert result.exit_code == 0, result.output
+    back = tmp_path / "back.json"
+    given = rule_args if fmt.startswith("arfst") else []
+    result = run(["tree", "import", exported, *given, "--out", back])
+    assert result.exit_code == 0, result.output
+    got = DecisionTree.load(back)
+    assert same_arrays(got, want)
+    assert got.rules.key == rules.key
+    assert (got.total, got.histogram) == (want.total, want.histogram)
+
+
+def test_arfst_without_repeats_keeps_every_answer_column(tmp_path):
+    out = tmp_path / "t.arfst"
+    run(["tree", "export", "--pegs", "3", "--colors", "4", "--no-repeats", "-s", "maxsize",
+         "-f", "arfst", "-o", out])
+    header = out.read_text().splitlines()[0].split()
+    # every black/white answer of 3 pegs but 2B1W, blacks then whites ascending
+    assert header == ["---", "O--", "OO-", "OOO", "X--", "XO-", "XOO", "XX-", "XXX"]
+    rows = [line.split() for line in out.read_text().splitlines()[1:]]
+    # three distinct of four colours always share two: no code gets ---, O-- or X--
+    assert all(row[3] == row[4] == row[7] == "---" for row in rows)
+    result = run(["tree", "verify", out, "--json"])  # no rules: they come from the codes
+    assert result.exit_code == 0 and json.loads(result.stdout)["valid"]
+    # a code under an answer the rules rule out is an error in the file
+    lines = out.read_text().splitlines()
+    fields = lines[1].split()
+    fields[3] = fields[2]  # the --- column of the first guess gets its code
+    out.write_text("\n".join([lines[0], " ".join(fields), *lines[2:]]) + "\n")
+    result = run(["tree", "import", out, "--pegs", "3", "--colors", "4", "--no-repeats"])
+    assert result.exit_code == 2 and "cannot happen" in one_error_line(result)
+
+
+def test_import_exits_2_for_a_file_it_cannot_read(tmp_path):
+    (tmp_path / "t.txt").write_text("1122\n  1B0W: 1234\n  1B0W: 3456\n")
+    result = run(["tree", "import", tmp_path / "t.txt", "--out", tmp_path / "t.json"])
+    assert result.exit_code == 2 and "second branch" in one_error_line(result)
+    assert not (tmp_path / "t.json").exists()
+
+
+def test_import_to_stdout_and_gzip(tmp_path):
+    result = run(["tree", "import", DATA / "mm23-hand.arfst"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["format"] == "keypeg-tree" and data["summary"]["total"] == HAND["total"]
+    gz = tmp_path / "t.json.gz"
+    assert run(["tree", "import", DATA / "mm23-hand.irving.txt", "-o", gz]).exit_code == 0
+    assert gz.read_bytes()[:2] == b"\x1f\x8b"
+    assert json.loads(run(["tree", "verify", gz, "--json"]).stdout) == HAND
+
+
+def test_export_refuses_what_a_format_cannot_hold(tmp_path):
+    result = run(["tree", "export", "--pegs", "3", "--colors", "3", "--positional", "-s",
+                  "maxsize", "-f", "arfst"])
+    assert result.exit_code == 2 and "black/white" in one_error_line(result)
+    result = run(["tree", "export", "-s", "maxsize", "-f", "irving", "--depth", "2"])
+    assert result.exit_code == 2 and "whole tree" in one_error_line(result)
+    result = run(["tree", "export", "-s", "maxsize", "-f", "png"])
+    assert result.exit_code == 2 and "json, dot, svg" in one_error_line(result)
+    result = run(["tree", "export", "-s", "maxsize", "-o", tmp_path / "nowhere" / "t.json"])
+    assert result.exit_code == 2 and "does not exist" in one_error_line(result)
+    result = run(["tree", "show", "-s", "maxsize", "--from", DATA / "mm23-hand.arfst"])
+    assert result.exit_code == 2 and "not both" in one_error_line(result)
+
+
+# ---------------------------------------------------------------- show
+def test_show_lists_the_first_answers_with_part_sizes_and_totals(knuth_tree):
+    result = run(["tree", "show", "--strategy", "knuth"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert "guess 1: 1122, 1,296 secrets, total 5,801" in result.stdout
+    parts = [re.match(r"^  (\dB\dW): (?:([\d,]+) secrets?, total ([\d,]+) -> (\d{4}))?", ln)
+             for ln in lines]
+    parts = [m for m in parts if m]
+    # the parts of 1122 counted by hand
+    codes = naive.all_codes(4, 6)
+    sizes: dict[str, int] = {}
+    for c in codes:
+        b, w = naive.blackwhite(c, (0, 0, 1, 1))
+        sizes[f"{b}B{w}W"] = sizes.get(f"{b}B{w}W", 0) + 1
+    shown = {m.group(1): int(m.group(2).replace(",", "")) for m in parts if m.group(2)}
+    assert shown == {k: v for k, v in sizes.items() if k != "4B0W"}
+    assert parts[-1].group(1) == "4B0W"  # found on guess 1
+    totals = sum(int(m.group(3).replace(",", "")) for m in parts if m.group(3))
+    assert totals + 1 == KNUTH["total"]
+    hidden = int(re.search(r"^([\d,]+) nodes hidden", result.stdout, flags=re.M)
+                 .group(1).replace(",", ""))
+    assert hidden == knuth_tree.nodes - 1 - len(shown)
+
+
+def test_show_path_opens_one_branch():
+    result = run(["tree", "show", "classic", "-s", "maxsize", "--path", "1B1W", "--depth",
+                  "0"])
+    assert result.exit_code == 0
+    codes = naive.all_codes(4, 6)
+    part = [c for c in codes if naive.blackwhite(c, (0, 0, 1, 1)) == (1, 1)]
+    assert f"guess 2: 1134, {len(part)} secrets" in result.stdout
+    assert "hidden" not in result.stdout
+    found = re.findall(r"found on guess (\d)", result.stdout)
+    assert len(found) == len(part)  # every secret of the part is found once
+    deeper = run(["tree", "show", "-s", "maxsize", "--path", "1B1W/0B0W"])
+    assert "path: 1122 -1B1W-> 1134 -0B0W-> " in deeper.stdout
+    rest = naive.naive_filter(codes, [((0, 0, 1, 1), (1, 1)), ((0, 0, 2, 3), (0, 0))],
+                              "blackwhite")
+    assert re.search(rf"^guess 3: \d{{4}}, {len(rest)} secrets", deeper.stdout, flags=re.M)
+    bad = run(["tree", "show", "-s", "maxsize", "--path", "1B1W,3B1W"])
+    assert bad.exit_code == 2 and "3B1W" in one_error_line(bad)
+
+
+def test_show_json_and_text_export_agree():
+    view = run(["tree", "show", "--pegs", "2", "--colors", "3", "-s", "maxsize", "--json"])
+    data = json.loads(view.stdout)
+    assert data["secrets"] == 9 and data["node"]["secrets"] == 9
+    answers = data["node"]["answers"]
+    assert sum(a["secrets"] for a in answers) == 9
+    assert sum(a["total"] for a in answers) == data["total"]
+    text = run(["tree", "export", "--pegs", "2", "--colors", "3", "-s", "maxsize", "-f",
+                "text"])
+    shown = run(["tree", "show", "--pegs", "2", "--colors", "3", "-s", "maxsize"])
+    assert text.stdout == shown.stdout
+
+
+def test_show_and_export_read_a_tree_file(tmp_path):
+    result = run(["tree", "show", "--from", DATA / "mm23-hand.arfst.yml", "--depth", "0"])
+    assert result.exit_code == 0
+    assert "total 21" in result.stdout and result.stdout.count("found on guess") == 9
+
+
+# ---------------------------------------------------------------- pictures
+def test_svg_is_well_formed_and_says_what_it_hides(tmp_path, knuth_tree):
+    out = tmp_path / "knuth.svg"
+    assert run(["tree", "export", "-s", "maxsize", "-f", "svg", "-o", out]).exit_code == 0
+    root = ET.parse(out).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    boxes = root.findall(f"{ns}rect")[1:]  # the first is the background
+    per_level = np.bincount(knuth_tree.depth)
+    assert len(boxes) == per_level[1] + per_level[2] + per_level[3] <= 300
+    texts = " ".join(t.text or "" for t in root.iter(f"{ns}text"))
+    hidden = knuth_tree.nodes - len(boxes)
+    assert "Showing guesses 1 to 3 of 5" in texts and f"{hidden:,} deeper nodes" in texts
+    small = tmp_path / "small.svg"
+    run(["tree", "export", "--from", DATA / "mm23-hand.arfst", "-f", "svg", "-o", small])
+    assert "The whole tree" in small.read_text()
+    boxes = ET.parse(small).getroot().findall(f"{ns}rect")[1:]
+    assert len(boxes) == 9
+    # filled: the six guesses that end the hand tree (tests/data/README.md)
+    assert sum(b.get("fill") == "#dff2df" for b in boxes) == 6
+
+
+def test_dot_has_a_node_per_guess_and_an_edge_per_answer():
+    result = run(["tree", "export", "--from", DATA / "mm23-hand.irving.txt", "-f", "dot"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("digraph tree {")
+    assert len(re.findall(r"^  n\d+ \[label=", result.stdout, flags=re.M)) == 9
+    assert len(re.findall(r"^  n\d+ -> n\d+", result.stdout, flags=re.M)) == 8
+    assert '[label="0B2W"]' in result.stdout
+
+
+def test_the_command_line_loads_no_numpy():
+    code = "import sys, keypeg.cli.tree, keypeg.cli; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_the_readme_shows_what_keypeg_tree_prints(tmp_path):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    shown = run(["tree", "show", "--strategy", "knuth"]).stdout
+    assert f"$ keypeg tree show --strategy knuth\n{shown}```" in readme
+    svg = run(["tree", "export", "-s", "knuth", "-f", "svg", "--depth", "2"]).stdout
+    assert (Path(__file__).resolve().parent.parent / "docs" / "knuth-tree.svg").read_text() == svg
