@@ -784,6 +784,87 @@ def test_lab_shows_the_optimal_row_first_and_explains_its_columns(page: Page) ->
             assert any(header.strip() in t for t in terms), (header, terms)
 
 
+def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
+    """Open the explorer on classic's optimal tree from the lab and follow one secret's
+    answers down to the guess that finds it; at each node the secrets, total and worst case
+    shown are those of the library's tree replayed over the secrets that reach it. Then
+    back through the breadcrumbs, and the search box shows another secret's path."""
+    from keypeg.space import get_space
+
+    rules = find_rules("classic")
+    space = get_space(rules)
+    tree = find_strategy("optimal").tree(rules)
+    assert tree.total == published()["optimal"]["classic"]["total"]
+    depths = tree.depths(space)  # guesses each secret needs, by playing the tree
+    secret = space.text(int(depths.argmax()))  # one of the secrets that need the most
+    win = str(space.feedback(space.win))
+
+    open_page(page, mode="lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready")
+    page.click("#lab-table tr[data-strategy='optimal'] [data-explore]")
+    box = page.locator("#explorer")
+    expect(box).to_have_attribute("data-node", "0")
+    expect(box).to_have_attribute("data-state", "ready")
+    cands = space.all()
+    for step in range(1, 20):
+        head = page.locator("#explorer-node .node-head")
+        total, worst = int(depths[cands].sum()), int(depths[cands].max())
+        expect(head).to_have_attribute("data-size", str(cands.size))
+        expect(head).to_have_attribute("data-total", str(total))
+        expect(head).to_have_attribute("data-worst", str(worst))
+        expect(head).to_contain_text(f"total {total:,}")
+        expect(page.locator("#explorer-crumbs .crumb")).to_have_count(step)
+        guess = head.get_attribute("data-guess") or ""
+        answer = str(score(Code.parse(secret, rules).symbols, Code.parse(guess, rules).symbols,
+                           rules))
+        if answer == win:
+            break
+        part = space.filter(cands, space.index(guess), space.response_index(answer))
+        row = page.locator(f"#explorer-node tr[data-answer='{answer}']")
+        expect(row).to_have_attribute("data-size", str(part.size))
+        expect(row).to_have_attribute("data-total", str(int(depths[part].sum())))
+        expect(row).to_contain_text(f"{int(depths[part].sum()):,}")
+        node = row.get_attribute("data-node")
+        row.locator(".answer-open").click()
+        expect(box).to_have_attribute("data-node", node or "?")
+        expect(box).to_have_attribute("data-state", "ready")
+        cands = part
+    assert space.texts(cands) == [secret] and step == int(depths.max())
+    expect(page.locator("#explorer-node")).to_contain_text(f"found on guess {step}")
+    # back to the first guess through the breadcrumbs
+    page.locator("#explorer-crumbs .crumb").first.click()
+    expect(box).to_have_attribute("data-node", "0")
+    expect(page.locator("#explorer-node .node-head")).to_have_attribute(
+        "data-total", str(tree.total))
+    # the search box: the path of another secret, marked
+    other = "6543"
+    page.fill("#explorer-secret", other)
+    page.click("#explorer-find-button")
+    expect(box).to_have_attribute("data-secret", other)
+    expect(box).to_have_attribute("data-state", "ready")
+    crumbs = page.locator("#explorer-crumbs .crumb")
+    expect(crumbs).to_have_count(int(depths[space.index(other)]))
+    assert crumbs.last.get_attribute("data-guess") == other
+    assert page.locator("#explorer-crumbs .crumb.on-path").count() == crumbs.count()
+
+
+def test_lab_first_guess_table_is_seed_000s(page: Page) -> None:
+    after = published()["optimal"]["classic"]["after_first_guess"]
+    open_page(page, mode="lab")
+    table = page.locator("#openings-table")
+    expect(table).to_have_attribute("data-state", "ready")
+    rows = table.locator("tbody tr")
+    expect(rows).to_have_count(len(after))
+    for first, want in after.items():
+        row = table.locator(f"tr[data-first-guess='{first}']")
+        expect(row).to_have_attribute("data-optimal", str(want["total"]))
+        expect(row.locator("td[data-strategy='optimal']")).to_have_text(f"{want['total']:,}")
+    best = published()["optimal"]["classic"]["first_guess"]
+    expect(table.locator(f"tr[data-first-guess='{best}'] td.best[data-strategy='optimal']")
+           ).to_have_count(1)
+    expect(page.locator("#openings-note")).to_be_hidden()
+
+
 # ---------------------------------------------------------------------- other modes
 def test_codebreaker_positional_feedback(page: Page) -> None:
     rules = find_rules("codebreaker-1")
