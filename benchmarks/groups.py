@@ -364,3 +364,75 @@ def bigtrees() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["bigtrees"] = bigtrees
+
+
+def figures() -> tuple[list[dict], list[str]]:
+    """The tree explorer's requests and `keypeg report` (issue 13, items 2 and 3)."""
+    import os
+    import random
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from fastapi.testclient import TestClient
+
+    from keypeg.solver.cached import shipped_tree
+    from keypeg.store import Store
+    from keypeg.web.app import create_app
+
+    tmp = Path(tempfile.mkdtemp(prefix="keypeg-bench-"))
+    first_view = "/api/tree?rules=MM(4,7)&strategy=optimal"
+
+    def cold() -> None:
+        # a new server: the shipped tree read from the package, indexed, the first node
+        shipped_tree.cache_clear()
+        client = TestClient(create_app(Store(tmp / f"cold-{random.random()}.db")))
+        assert client.get(first_view).json()["total"] == 11228
+
+    rows = [{"job": "explorer's first view of the MM(4,7) optimal tree, cold (new server: "
+                    "tree read, indexed, node 0), median of 5",
+             "seconds": median_time(cold, repeats=5), "goal_s": 0.3}]
+    client = TestClient(create_app(Store(tmp / "warm.db")))
+    assert client.get(first_view).status_code == 200
+    rows.append({"job": "explorer's first view of the MM(4,7) optimal tree, warm (tree "
+                        "cached), median of 21",
+                 "seconds": median_time(lambda: client.get(first_view), repeats=21),
+                 "goal_s": 0.3})
+    nodes = random.Random(1).sample(range(2445), 21)
+    it = iter(nodes * 2)
+    rows.append({"job": "explorer: any node of the MM(4,7) optimal tree, warm, median of 21",
+                 "seconds": median_time(lambda: client.get(
+                     f"{first_view}&node={next(it)}"), repeats=21), "goal_s": 0.3})
+    rows.append({"job": "explorer: a secret's path in the MM(4,7) optimal tree, warm",
+                 "seconds": median_time(lambda: client.get(
+                     "/api/tree/path?rules=MM(4,7)&strategy=optimal&secret=7654"), repeats=21),
+                 "goal_s": 0.3})
+    started = time.perf_counter()
+    assert client.get("/api/tree?rules=classic&strategy=entropy").status_code == 200
+    rows.append({"job": "explorer: the first view of classic's entropy tree, built on "
+                        "request (one run)", "seconds": time.perf_counter() - started,
+                 "goal_s": 1.0})
+    started = time.perf_counter()
+    assert client.get("/api/openings?rules=classic").json()["complete"]
+    rows.append({"job": "the Lab's first-guess table, classic, computed (25 forced trees, 4 "
+                        "optimal searches; one run; cached afterwards)",
+                 "seconds": time.perf_counter() - started, "goal_s": 5.0})
+    keypeg = str(Path(sys.executable).with_name("keypeg"))
+
+    def report() -> None:
+        db = tmp / f"report-{random.random()}.db"  # nothing solved before
+        out = subprocess.run([keypeg, "report", "--rules", "classic", "--out",
+                              str(tmp / "report")], capture_output=True,
+                             env={**os.environ, "KEYPEG_DB": str(db)})
+        assert out.returncode == 0, out.stderr[-300:]
+
+    rows.append({"job": "keypeg report --rules classic, whole process, empty store, "
+                        "median of 3", "seconds": median_time(report, repeats=3, warmup=0),
+                 "goal_s": 30.0})
+    return rows, ["In-process requests through the ASGI test client (no network); the "
+                  "kernels compiled beforehand. The report: all nine figures, the optimum "
+                  "after each first guess searched again (a fresh store)."]
+
+
+GROUPS["figures"] = figures
