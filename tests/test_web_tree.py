@@ -15,6 +15,8 @@ from collections import deque
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 import keypeg.web.service as service_module
 from keypeg.explorer import explorer_tree
@@ -27,6 +29,7 @@ from keypeg.space import get_space
 from keypeg.store import Store
 from keypeg.strategies import TABLE_STRATEGIES, find_strategy
 from keypeg.web.app import create_app
+from tests.test_api_fuzz import FUZZ, check, text
 
 PUB = published()
 CLASSIC = PUB["evaluate"]["classic"]["all_probes"]
@@ -187,6 +190,8 @@ def test_each_tree_is_built_once(client: TestClient, monkeypatch: pytest.MonkeyP
 BAD = [
     ("/api/tree?rules=chess", 422, "unknown rules 'chess'"),
     ("/api/tree?rules=MM(4,99)", 422, "colors must be at most"),
+    ("/api/tree?rules=MM(0,4)", 422, "pegs must be a whole number from 1"),
+    ("/api/tree?rules=MM(13,2)", 422, "pegs must be a whole number from 1"),
     ("/api/tree?strategy=random", 422, "the tree explorer shows optimal"),
     ("/api/tree?strategy=" + "x" * 60, 422, "the tree explorer shows"),
     ("/api/tree?node=1315", 422, "node 1315 is not in this tree"),
@@ -243,3 +248,27 @@ def test_the_first_guess_table(client: TestClient) -> None:
                             "total": OPTIMAL["total"]}
     assert body["complete"] and sum(r["codes"] for r in body["rows"]) == 1296
     assert client.get("/api/openings", params={"rules": "classic"}).json()["rows"] == body["rows"]
+
+
+short = text.map(lambda t: t[:3000])  # a URL has room for so much
+CHEAP_RULES = ["classic", "mini", "MM(4,7)", "mm(3,3)", "super", "codebreaker-4", "chess", "",
+               "MM(0,4)", "MM(13,2)", "MM(4,36)", "x" * 90]
+CHEAP_STRATEGIES = ["optimal", "maxsize", "knuth", "parts", "random", "genetic", "psychic", ""]
+
+
+@FUZZ
+@given(path=st.sampled_from(["/api/tree", "/api/tree/path", "/api/openings"]),
+       params=st.fixed_dictionaries({}, optional={
+           "rules": st.one_of(st.sampled_from(CHEAP_RULES), short),
+           "strategy": st.one_of(st.sampled_from(CHEAP_STRATEGIES), short),
+           "node": st.one_of(st.integers(-3, 3000).map(str), st.sampled_from(
+               ["", "1e3", "0x10", "9" * 30, "１"]), short),
+           "secret": st.one_of(st.sampled_from(["1234", "6543", "7777", "12", "0123"]), short),
+           "x": short}))
+def test_any_query_is_answered_or_refused_in_one_sentence(client: TestClient, path: str,
+                                                          params: dict[str, str]) -> None:
+    if path == "/api/openings":
+        params.pop("strategy", None)
+        if params.get("rules", "").strip().lower() in ("classic", "mini"):
+            params["rules"] = "mini"  # the table itself is tested above
+    check(client.get(path, params=params), list(params.values()))
