@@ -177,7 +177,10 @@ class OneStepStrategy(Strategy):
             block, table_t, probes, cands, np.arange(cands.size, dtype=np.int32), played,
             is_cand, _code_set(space), scoring))
 
-    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None, *,
+             block: np.ndarray | None = None) -> DecisionTree:
+        """Return the strategy's whole tree from `state`; `block` (the answers of every code
+        against the state's candidates, when the caller has them) saves computing them."""
         space = as_space(rules)
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
@@ -197,7 +200,7 @@ class OneStepStrategy(Strategy):
                     f"{bytes_text(need)} of answers, over the {bytes_text(table_budget())} "
                     "budget (KEYPEG_TABLE_BUDGET)."
                 )
-            table = space.block(None, state.candidates)
+            table = space.block(None, state.candidates) if block is None else block
             ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
         first = self._first_index(space) if not guesses else -1
         played = np.uint64(space.played_mask(guesses))

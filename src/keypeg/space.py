@@ -62,10 +62,12 @@ def table_bytes(rules: Rules) -> int:
     return rules.size * rules.size * np.dtype(response_alphabet(rules).dtype).itemsize
 
 
-def require_table(rules: Rules, job: str) -> None:
+def require_table(rules: Rules, job: str, budget: int | None = None) -> None:
     """Raise `LimitExceededError` at once when `job` (which needs the full feedback table)
-    cannot run under the memory budget: decided from the sizes, before any work."""
-    need, budget = table_bytes(rules), table_budget()
+    cannot run under the memory budget (`KEYPEG_TABLE_BUDGET` unless given): decided from
+    the sizes, before any work."""
+    need = table_bytes(rules)
+    budget = table_budget() if budget is None else budget
     if need > budget:
         raise LimitExceededError(
             f"{job} needs the full feedback table of {rules_name(rules)} ({rules.size:,} "
@@ -180,9 +182,20 @@ class CodeSpace:
         return table_bytes(self.rules)
 
     @property
+    def budget(self) -> int:
+        """Return the bytes this space's tables may take (``KEYPEG_TABLE_BUDGET`` when the
+        space was made, unless given)."""
+        return self._budget
+
+    @property
     def fits_table(self) -> bool:
         """Return True when the full table fits the memory budget."""
         return self.table_bytes <= self._budget
+
+    @property
+    def symmetric_table(self) -> bool:
+        """Return True when ``table[g, s] == table[s, g]`` (black/white answers)."""
+        return self.rules.feedback == "blackwhite"
 
     @property
     def has_table(self) -> bool:
@@ -317,6 +330,84 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
 
 
 _SPACES: dict[Rules, CodeSpace] = {}
+class CandidateView:
+    """A game seen from a set of candidates, for searches that would otherwise need the
+    full feedback table: every code re-indexed so that the candidates come first (view
+    index i < m is candidate i, in the order given), and the answers of every code against
+    the candidates only, an N x m table instead of N x N.
+
+    A search run on the view with the candidates as ``0..m-1`` reads ``table[g, s]`` for a
+    probe g (any code) and a candidate s, exactly as on the full table: the same answers,
+    the same symbols per code (so the same symmetry classes), only numbered differently.
+    `order[i]` is the space's index of view index i, `inverse` the way back.
+    """
+
+    def __init__(self, space: CodeSpace, candidates: np.ndarray,
+                 block: np.ndarray | None = None) -> None:
+        cands = np.ascontiguousarray(candidates, dtype=INDEX_DTYPE)
+        self.space = space
+        self.rules = space.rules
+        self.alphabet = space.alphabet
+        self.size = space.size
+        self.m = int(cands.size)
+        rest = np.ones(space.size, dtype=np.bool_)
+        rest[cands] = False
+        self.order = np.concatenate([cands, np.flatnonzero(rest).astype(INDEX_DTYPE)])
+        self.inverse = np.empty(space.size, dtype=INDEX_DTYPE)
+        self.inverse[self.order] = np.arange(space.size, dtype=INDEX_DTYPE)
+        self.codes = space.codes[self.order]
+        self.colmask = space.colmask[self.order]
+        if block is None:
+            block = space.block(None, cands)
+        #: answers ``[probe (space index), candidate (0..m-1)]``, as the space numbers them
+        self.block = block
+        #: answers ``[probe (view index), candidate (0..m-1)]``
+        self._table = np.ascontiguousarray(block[self.order])
+        self.symmetric_table = False  # not square: only the candidates are columns
+
+    @staticmethod
+    def bytes_needed(space: CodeSpace, count: int) -> int:
+        """Return the bytes a view of `count` candidates holds (its table, twice while
+        it is built)."""
+        return 2 * space.size * count * np.dtype(space.alphabet.dtype).itemsize
+
+    @property
+    def n_responses(self) -> int:
+        return len(self.alphabet)
+
+    @property
+    def win(self) -> int:
+        return self.alphabet.win
+
+    @property
+    def has_table(self) -> bool:
+        return True
+
+    def table(self) -> np.ndarray:
+        """Return the answers ``[probe, candidate]`` (view indices)."""
+        return self._table
+
+    def played_mask(self, guesses: list[int] | tuple[int, ...]) -> int:
+        """Return the bit mask of the symbols used by `guesses` (view indices)."""
+        mask = 0
+        for g in guesses:
+            mask |= int(self.colmask[int(g)])
+        return mask
+
+    def text(self, index: int) -> str:
+        """Return the written form of the code at view index `index`."""
+        return self.space.text(int(self.order[int(index)]))
+
+    def partition(self, guess: int, candidates: np.ndarray) -> dict[int, np.ndarray]:
+        """Return the non-empty parts of `candidates` (view indices below m) under `guess`."""
+        candidates = np.asarray(candidates, dtype=INDEX_DTYPE)
+        resp = self._table[int(guess), candidates]
+        order = np.argsort(resp, kind="stable")
+        cuts = np.flatnonzero(np.diff(resp[order])) + 1
+        return {int(resp[chunk[0]]): candidates[chunk]
+                for chunk in np.split(order, cuts) if chunk.size}
+
+
 _SPACES_LOCK = threading.Lock()
 
 

@@ -362,16 +362,25 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             if key in canon_cache:
                 probes = canon_cache[key]
             else:
-                probes = _canonical_pool(codes, np.arange(N), gperm, gphi, iperms, free_list,
+                probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms, free_list,
                                          n_free, zero_list, is_zero, opts)
                 if len(canon_cache) < CANON_CACHE:
                     canon_cache[key] = probes
         else:
-            pool = S.astype(np.int64) if possible_only else np.arange(N)
+            pool = S.astype(np.int64) if possible_only else game.probe_order
             probes = _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free,
                                      zero_list, is_zero, opts)
     P = probes.shape[0]
-    counts = np.zeros((P, R), dtype=np.int32)
+    # Unweighted on a table read probe by probe (positional answers, a candidate view):
+    # each probe's non-winning part sizes are listed (at most min(m, R) of them) instead
+    # of keeping a row of R counts per probe; with many answers (243 for five positional
+    # pegs) and small sets this saves zeroing and scanning rows that are nearly all empty.
+    # `solve` recounts the few probes it explores.
+    sparse = not weighted and opts[OPT_SYMMETRIC_TABLE] == 0
+    counts = np.zeros((0 if sparse else P, R), dtype=np.int32)
+    width = min(m, R) if sparse else 0
+    sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
+    nsizes = np.zeros(P if sparse else 0, dtype=np.int64)
     nparts = np.zeros(P, dtype=np.int64)
     useful = np.zeros(P, dtype=np.bool_)
     kS = 1
@@ -399,23 +408,46 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     r = table[g, S[j]]
                     counts[t, r] += 1
                     wsum[t, r] += weights[S[j]]
-    elif opts[OPT_SYMMETRIC_TABLE] != 0:
-        # table[g, s] == table[s, g]: read each candidate's row once, in probe order (a
-        # few cache lines per candidate) instead of m scattered bytes per probe
+    elif sparse:
+        row = np.zeros(R, dtype=np.int32)
+        touched = np.empty(width, dtype=np.int64)
+        for t in range(P):
+            if stats[STOP] != 0:
+                break
+            g = probes[t]
+            nt = 0
+            for j in range(m):
+                r = table[g, S[j]]
+                if row[r] == 0:
+                    touched[nt] = r
+                    nt += 1
+                row[r] += 1
+            biggest = 0
+            ns = 0
+            for i in range(nt):
+                r = touched[i]
+                n = row[r]
+                row[r] = 0
+                if n > biggest:
+                    biggest = n
+                if r != win:
+                    sizes[t, ns] = n
+                    ns += 1
+            nsizes[t] = ns
+            nparts[t] = nt
+            useful[t] = biggest < m
+            if useful[t] and nt > kS:
+                kS = nt
+    else:
+        # table[g, s] == table[s, g] (not sparse): read each candidate's row once, in probe
+        # order (a few cache lines per candidate) instead of m scattered bytes per probe
         for j in range(m):
             if stats[STOP] != 0:
                 break  # the caller gave up: the counts are not used
             s = S[j]
             for t in range(P):
                 counts[t, table[s, probes[t]]] += 1
-    else:
-        for t in range(P):
-            if stats[STOP] != 0:
-                break
-            g = probes[t]
-            for j in range(m):
-                counts[t, table[g, S[j]]] += 1
-    for t in range(P):
+    for t in range(0 if sparse else P):
         k = 0
         biggest = 0
         for r in range(R):
@@ -453,6 +485,23 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     if weighted:
         _weighted_probe_bounds(counts, wsum, useful, bot, ctab[kS], cap, win, probes, is_cand,
                                lbs, keys, pbs)
+    elif sparse:
+        for t in range(P):
+            lbs[t] = INF
+            keys[t] = INF
+            if not useful[t]:
+                continue
+            total = np.int64(m)
+            ok = True
+            for i in range(nsizes[t]):
+                n = sizes[t, i]
+                if n > cap:
+                    ok = False
+                    break
+                total += ltab[kS, n]
+            if ok:
+                lbs[t] = total
+                keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
     else:
         for t in range(P):
             lbs[t] = INF
@@ -705,7 +754,12 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             continue
         explored[n_explored] = t
         n_explored += 1
-        cnt = counts[t]
+        if counts.shape[0] > 0:
+            cnt = counts[t]
+        else:  # not kept (see score_probes): count this probe's parts again
+            cnt = np.zeros(R, dtype=np.int32)
+            for j in range(m):
+                cnt[table[g, S[j]]] += 1
         starts[0] = 0
         for r in range(R):
             starts[r + 1] = starts[r] + cnt[r]

@@ -65,8 +65,11 @@ TRACE_COLUMNS = 6
 
 # ----------------------------------------------------------------------------- groups
 #: The game's arrays: answers (table[guess, secret]), each code's symbols and colour mask,
-#: and the position permutations (with their inverses) the symmetry group is made of.
-Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms"])
+#: the position permutations (with their inverses) the symmetry group is made of, and every
+#: code in the order probes are tried (int64; the space's code order, also on a view whose
+#: indices differ, so ties between probes are broken the same way).
+Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms",
+                           "probe_order"])
 #: What the guesses played so far leave: the group elements that fix them (position
 #: permutation index, colour map; -1 for colours free to map anywhere new), and the
 #: mask of the colours played.

@@ -28,10 +28,19 @@ from ..catalog import OBJECTIVES
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError
 from ..game import GameState
-from ..limits import PARALLEL_MIN_CODES, check_max_seconds, memo_budget, plural, shorten
+from ..limits import (
+    PARALLEL_MIN_CODES,
+    SMALL_SPACE,
+    bytes_text,
+    check_max_seconds,
+    memo_budget,
+    plural,
+    shorten,
+    table_budget,
+)
 from ..onestep import OneStepStrategy
 from ..rules import Rules
-from ..space import CodeSpace, get_space, require_table
+from ..space import CandidateView, CodeSpace, get_space, require_table, table_bytes
 from ..strategy import evaluate
 from ..tree import DecisionTree
 
@@ -146,7 +155,7 @@ def _weighted_sum(tree: DecisionTree, weights: np.ndarray, depths: bool = True) 
 class _Search:
     """One search context: tables, symmetry group, memo and counters."""
 
-    def __init__(self, space: CodeSpace, *, possible_only: bool, capped: bool,
+    def __init__(self, space: CodeSpace | CandidateView, *, possible_only: bool, capped: bool,
                  first: int, symmetry: bool, trace: bool, n_max: int,
                  memo_bytes: int = MEMO_ENTRIES * _ENTRY_BYTES + MEMO_POOL * _CODE_BYTES,
                  weights: np.ndarray | None = None, positive_sets: bool = False,
@@ -176,7 +185,7 @@ class _Search:
         self.options[slots.OPT_SYMMETRY] = symmetry
         self.options[slots.OPT_TRACE] = trace
         self.options[slots.OPT_FIRST_GUESS] = first
-        self.options[slots.OPT_SYMMETRIC_TABLE] = rules.feedback == "blackwhite"
+        self.options[slots.OPT_SYMMETRIC_TABLE] = space.symmetric_table
         # weighted: the scaled weights (int64 over the space), whether the sets searched are
         # only the codes of positive weight, the symmetry group the weights allow (None: the
         # whole group, as unweighted; else explicit elements, see `_weight_group`), and
@@ -204,7 +213,10 @@ class _Search:
         self.trace = np.zeros((4096 if trace else 1, slots.TRACE_COLUMNS), dtype=np.int64)
         self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
         # the groups the kernels take (see _kernels/slots.py)
-        self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms)
+        probe_order = (np.arange(space.size, dtype=np.int64)
+                       if isinstance(space, CodeSpace) else space.inverse.astype(np.int64))
+        self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
+                               probe_order)
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
@@ -334,7 +346,7 @@ def solve_optimal(
     None (the default) is the plain count.
     """
     watch = _Watch(time_limit, progress)
-    require_table(rules.rules if isinstance(rules, CodeSpace) else rules, "the optimal search")
+    _require_room(rules, state)
     if objective not in OBJECTIVES:
         raise KeypegError(f"objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     if max_guesses is not None and max_guesses < 1:
@@ -446,10 +458,13 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
            objective: str, symmetry: bool, trace: bool, workers: int | None,
            memo_bytes: int, given: np.ndarray | None = None) -> OptimalResult:
     """The body of `solve_optimal`, run under `watch` (which may stop it)."""
-    watch.phase = "preparing the feedback table"
     space = rules if isinstance(rules, CodeSpace) else get_space(rules)
-    space.table()
     state = state or GameState.start(space)
+    # the answers searched: the full table, or every code against the candidates only
+    watch.phase = "preparing the feedback table"
+    view = CandidateView(space, state.candidates) if _use_view(space, state) else None
+    if view is None:
+        space.table()
     guesses = [c.guess.index for c in state.history]
     first_index = -1
     if first is not None:
@@ -459,21 +474,30 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         if possible_only and first_index not in set(state.candidates.tolist()):
             raise KeypegError("with possible codes only, the first guess must be a candidate.")
     S = state.candidates
-    # weighted: the whole-number weights the search uses, and the group that keeps them
+    # weighted: the whole-number weights the search uses
     weights = None if given is None else _scaled_weights(space, given, S)
-    group = None
     if weights is not None:
         watch.unit = _unit(given, weights, S)
-        if symmetry:
-            perms = _Search.position_perms(space.rules)
-            group = _weight_group(space, perms, np.argsort(perms, axis=1).astype(np.int8),
-                                  weights, S)
+    # the search's coordinates: the space's, or the view's (the candidates are 0..m-1)
+    where: CodeSpace | CandidateView = space if view is None else view
+    S_in, guesses_in, first_in, weights_in = S, guesses, first_index, weights
+    if view is not None:
+        S_in = np.arange(S.size, dtype=np.int32)
+        guesses_in = view.inverse[guesses].tolist()
+        first_in = -1 if first_index < 0 else int(view.inverse[first_index])
+        weights_in = None if weights is None else weights[view.order]
+    group = None
+    if weights_in is not None and symmetry:
+        perms = _Search.position_perms(space.rules)
+        group = _weight_group(where, perms, np.argsort(perms, axis=1).astype(np.int8),
+                              weights_in, S_in)
     # an upper bound to prune with from the start: Kooi's rule is the best one-step total on
     # every game tried; with a cap, the worst cases of the entropy and maxsize rules count too
     watch.phase = "bounding with one-step strategies"
     names = ("parts",) if max_guesses is None and objective == "total" else (
         "parts", "entropy", "maxsize")
-    heuristics = _heuristic_trees(space, state, possible_only, first, names, weights)
+    heuristics = _heuristic_trees(space, state, possible_only, first, names, weights,
+                                  None if view is None else view.block)
     watch.upper = min(t for t, _ in heuristics)
     watch.check()
     # (cap the search runs under, cap the tree must meet)
@@ -507,20 +531,20 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         # of weight 0 are left, they are found by playing candidates (free): so both optima
         # are equal. With a cap they still have to be found in time, and with possible codes
         # only they are probes too, so they stay; and a forced first guess is played on S.
-        positive = (weights is not None and not capped and not possible_only
-                    and first_index < 0)
-        searched = S[weights[S] > 0] if positive and weights is not None else S
+        positive = (weights_in is not None and not capped and not possible_only
+                    and first_in < 0)
+        searched = S_in[weights_in[S_in] > 0] if positive and weights_in is not None else S_in
         # every code searched weighs the same (w): the unweighted kernel, totals times w
         each = 0
-        if weights is not None and EQUAL_WEIGHTS_AS_PLAIN:
-            mine = weights[searched]
+        if weights_in is not None and EQUAL_WEIGHTS_AS_PLAIN:
+            mine = weights_in[searched]
             each = int(mine[0]) if mine.min() == mine.max() else 0
 
         def new_search(trace: bool = trace, capped: bool = capped,
                        positive: bool = positive, each: int = each) -> _Search:
-            return _Search(space, possible_only=possible_only, capped=capped,
-                           first=first_index, symmetry=symmetry, trace=trace,
-                           n_max=int(S.size), memo_bytes=memo_share, weights=weights,
+            return _Search(where, possible_only=possible_only, capped=capped,
+                           first=first_in, symmetry=symmetry, trace=trace,
+                           n_max=int(S.size), memo_bytes=memo_share, weights=weights_in,
                            positive_sets=positive, group=group, kernel_weighted=not each)
 
         watch.phase = "searching" if objective == "total" else (
@@ -533,17 +557,19 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         budget = min(fits) - offset + 1 if fits else int(k.INF)
         watch.kernel_scale = each or 1
         if each:
-            cost = _run(search, searched, depth, -(-budget // each), guesses)
+            cost = _run(search, searched, depth, -(-budget // each), guesses_in)
             cost = cost * each if cost < int(k.INF) else cost
         else:
-            cost = _run(search, searched, depth, budget, guesses)
+            cost = _run(search, searched, depth, budget, guesses_in)
         watch.check()
         if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
             raise KeypegError("internal error: the search missed the heuristic tree.")
         if cost >= int(k.INF):
             continue
         watch.phase = "rebuilding the tree"
-        tree = _rebuild(search, S, depth, guesses, state)
+        tree = _rebuild(search, S_in, depth, guesses_in, state)
+        if view is not None:
+            tree.guess = view.order[tree.guess].astype(np.int32)
         got = tree.total if weights is None else _weighted_sum(tree, weights)
         if got != cost + offset:
             raise KeypegError(f"internal error: rebuilt tree has {got}, not {cost + offset}.")
@@ -560,6 +586,39 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     raise KeypegError(f"no strategy finds every secret {limit} under these conditions.")
 
 
+#: A search from a position uses a `CandidateView` (every code against the candidates
+#: only) instead of the full table when the table is not in memory and the view is at
+#: most this fraction of it.
+VIEW_SHARE = 0.25
+
+
+def _use_view(space: CodeSpace, state: GameState) -> bool:
+    """Return True when the search from `state` should read a `CandidateView`: the full
+    table does not fit, or is not loaded, not small, and the view is much smaller."""
+    if state.count >= space.size:
+        return False
+    if not space.fits_table:
+        return True
+    return (not space.has_table and space.size > SMALL_SPACE
+            and state.count <= VIEW_SHARE * space.size)
+
+
+def _require_room(rules: Rules | CodeSpace, state: GameState | None) -> None:
+    """Raise `LimitExceededError` at once when the search cannot run under the memory
+    budget: the full table from the start, the view of the candidates from a position."""
+    space = rules if isinstance(rules, CodeSpace) else None
+    plain = rules.rules if isinstance(rules, CodeSpace) else rules
+    budget = space.budget if space is not None else table_budget()
+    if state is None or state.count >= plain.size or table_bytes(plain) <= budget:
+        require_table(plain, "the optimal search", budget)
+        return
+    need = CandidateView.bytes_needed(state.space, state.count)
+    if need > budget:
+        raise LimitExceededError(
+            f"the optimal search from {state.count:,} candidates needs {bytes_text(need)} of "
+            f"answers, over the {bytes_text(budget)} budget (KEYPEG_TABLE_BUDGET).")
+
+
 def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
     _, ctab = k.bound_tables(1, space.n_responses, possible_only)
     R = space.n_responses
@@ -568,12 +627,16 @@ def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
 
 def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
                      first: str | Code | None, names: tuple[str, ...],
-                     weights: np.ndarray | None = None) -> list[tuple[int, int]]:
+                     weights: np.ndarray | None = None, block: np.ndarray | None = None
+                     ) -> list[tuple[int, int]]:
     """Return (total, worst) of some one-step strategies' trees: upper bounds that let the
-    search prune from the start (weighted: the weighted total)."""
+    search prune from the start (weighted: the weighted total). `block`, the answers of
+    every code against the candidates, saves computing them again."""
     strategies = [OneStepStrategy(n, possible_only=possible_only, first=first) for n in names]
+    trees = (evaluate(strategies, space, state=state) if block is None
+             else [s.tree(space, state, block=block) for s in strategies])
     return [(t.total if weights is None else int(_weighted_sum(t, weights)), t.worst)
-            for t in evaluate(strategies, space, state=state)]
+            for t in trees]
 
 
 def _unit(given: np.ndarray, weights: np.ndarray, S: np.ndarray) -> float:

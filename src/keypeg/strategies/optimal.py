@@ -12,9 +12,9 @@ from ..belief import Lies
 from ..codes import Code
 from ..errors import LimitExceededError
 from ..game import GameState
-from ..limits import LIVE_OPTIMAL_CANDIDATES, LIVE_OPTIMAL_SECONDS, SMALL_SPACE, plural
+from ..limits import LIVE_OPTIMAL_CANDIDATES, LIVE_OPTIMAL_SECONDS, plural
 from ..rules import Rules
-from ..space import CodeSpace
+from ..space import CandidateView, CodeSpace
 from ..strategy import Strategy, as_space
 from ..tree import DecisionTree
 
@@ -87,7 +87,8 @@ class OptimalStrategy(Strategy):
                 f"the best possible guess is worked out live once at most "
                 f"{self.max_candidates:,} codes are possible ({candidates.size:,} are now)."
             )
-        if not space.fits_table or (not space.has_table and space.size > SMALL_SPACE):
+        if not space.has_table and (CandidateView.bytes_needed(space, candidates.size)
+                                    > space.budget):
             raise LimitExceededError(
                 "the best possible guess is out of reach in a game this size; the "
                 "strategies' guesses are the best advice here."

@@ -1,0 +1,157 @@
+"""Searches from a position without the full feedback table: the candidate view (every
+code against the candidates only) gives the same answers, optima and trees as the full
+table, and the optimal hint works in games whose full table is over the budget."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keypeg.errors import LimitExceededError
+from keypeg.game import GameState
+from keypeg.hints import hint
+from keypeg.rules import Rules, find_rules
+from keypeg.solver import search
+from keypeg.solver.search import solve_optimal
+from keypeg.space import CandidateView, CodeSpace, get_space
+from tests import naive
+
+RULES = [
+    Rules(pegs=4, colors=6),
+    Rules(pegs=3, colors=5),
+    Rules(pegs=3, colors=4, feedback="positional"),
+    Rules(pegs=3, colors=5, repeats=False, feedback="positional"),
+    Rules(pegs=4, colors=3, blanks=True),
+    Rules(pegs=3, colors=6, repeats=False),
+]
+IDS = [r.key for r in RULES]
+
+
+def random_state(space, seed, low=3, high=60):
+    """A position reached by random guesses against a random secret, with between `low`
+    and `high` candidates (None when the draw misses)."""
+    rng = np.random.default_rng(seed)
+    secret = int(rng.integers(space.size))
+    state = GameState.start(space)
+    while state.count > high:
+        g = int(rng.integers(space.size))
+        r = int(space.responses(g, np.array([secret], dtype=np.int32))[0])
+        state = state.after(space.code(g), space.feedback(r))
+    return state if state.count >= low else None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(RULES), st.integers(0, 2**32 - 1))
+def test_view_answers_equal_naive_scores(rules, seed):
+    space = get_space(rules)
+    rng = np.random.default_rng(seed)
+    cands = np.sort(rng.choice(space.size, size=min(space.size, 7), replace=False))
+    view = CandidateView(space, cands)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    index = {fb.marks: i for i, fb in enumerate(space.alphabet.responses)}
+    # the candidates come first, in order; every code appears once
+    assert np.array_equal(view.order[: cands.size], cands)
+    assert np.array_equal(np.sort(view.order), space.all())
+    assert np.array_equal(view.order[view.inverse], space.all())
+    assert np.array_equal(view.codes, space.codes[view.order])
+    rows = rng.choice(space.size, size=min(space.size, 40), replace=False)
+    for v in rows.tolist():
+        want = [index[naive.score(codes[c], codes[int(view.order[v])], rules.feedback)]
+                for c in cands.tolist()]
+        assert view.table()[v].tolist() == want
+    # and the same as the full table's rows and columns
+    assert np.array_equal(view.table(), space.table()[np.ix_(view.order, cands)])
+
+
+def solve_both(monkeypatch, space, state, **kw):
+    with monkeypatch.context() as m:
+        m.setattr(search, "_use_view", lambda *_: False)
+        full = solve_optimal(space, state=state, **kw)
+    with monkeypatch.context() as m:
+        m.setattr(search, "_use_view", lambda *_: True)
+        viewed = solve_optimal(space, state=state, **kw)
+    return full, viewed
+
+
+def same_tree(a, b):
+    for name in ("guess", "parent", "response", "depth", "size"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+@pytest.mark.parametrize("seed", range(4))
+def test_search_on_a_view_equals_the_full_table(monkeypatch, rules, seed):
+    space = get_space(rules)
+    state = None
+    s = seed
+    while state is None:
+        state = random_state(space, s, low=5, high=40)
+        s += 1000
+    full, viewed = solve_both(monkeypatch, space, state)
+    assert viewed.total == full.total
+    same_tree(viewed.tree, full.tree)
+    viewed.tree.replay(secrets=state.candidates)
+    if space.size > 256 or state.count > 25:
+        return  # checked against the full table only: the exhaustive search is too slow
+    # an independent optimum for the candidates (every code a probe)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    cands = [codes[i] for i in state.candidates.tolist()]
+    want = naive.naive_optimal(codes, cands, rules.feedback)
+    assert viewed.total == want + len(state.history) * state.count
+
+
+@pytest.mark.parametrize("kw", [
+    {"possible_only": True}, {"max_guesses": 5}, {"objective": "worst"}, {"workers": 2},
+    {"weights": "ramp"},
+], ids=["possible-only", "capped", "worst", "workers", "weighted"])
+def test_view_options_equal_the_full_table(monkeypatch, kw):
+    space = get_space(Rules(pegs=4, colors=6))
+    state = GameState.from_clues(space, ["1123=1B1W"])
+    if kw.get("weights") == "ramp":
+        kw = {"weights": np.arange(space.size) % 7}
+    full, viewed = solve_both(monkeypatch, space, state, **kw)
+    assert viewed.total == full.total and viewed.worst == full.worst
+    assert viewed.weighted_total == full.weighted_total
+    same_tree(viewed.tree, full.tree)
+
+
+def test_a_tiny_budget_is_never_exceeded():
+    """With a budget far below the full table, a position's optimum is found on its view
+    (the same as with the table), and a view over the budget is refused at once."""
+    rules = Rules(pegs=4, colors=6)
+    big = get_space(rules)
+    state = GameState.from_clues(big, ["1123=1B1W", "3345=0B2W"])
+    want = solve_optimal(big, state=state)
+    budget = CandidateView.bytes_needed(big, state.count)
+    small = CodeSpace(rules, budget=budget, disk_cache=False)
+    assert not small.fits_table
+    on_small = GameState.from_clues(small, ["1123=1B1W", "3345=0B2W"])
+    got = solve_optimal(small, state=on_small)
+    assert got.total == want.total
+    same_tree(got.tree, want.tree)
+    assert not small.has_table  # the full table was never built
+    wide = GameState.from_clues(small, ["1123=1B1W"])
+    with pytest.raises(LimitExceededError, match="KEYPEG_TABLE_BUDGET"):
+        solve_optimal(small, state=wide)
+    with pytest.raises(LimitExceededError, match="KEYPEG_TABLE_BUDGET"):
+        solve_optimal(small)
+
+
+def test_codebreaker_4_gets_a_live_optimal_hint():
+    """Codebreaker level 4 (100,000 codes, its full table over the 2 GiB budget) after two
+    guesses: the hint names an optimal guess, and the optimal tree from there finds every
+    candidate, in no more guesses than any one-step strategy's tree."""
+    from keypeg.onestep import OneStepStrategy
+
+    space = get_space(find_rules("codebreaker-4"))
+    assert not space.fits_table
+    state = GameState.from_clues(space, ["01234=A--G-", "56789=-A---"])
+    assert 20 < state.count <= 600
+    h = hint(state, optimal_seconds=30)
+    assert h.optimal is not None, h.optimal_note
+    result = solve_optimal(space, state=state)
+    assert h.optimal.guess == result.first_guess
+    result.tree.replay(secrets=state.candidates)
+    for name in ("maxsize", "entropy", "parts"):
+        assert result.total <= OneStepStrategy(name).tree(space, state).total
+    assert not space.has_table
