@@ -566,3 +566,10 @@ def test_hints_under_a_prior_give_the_weighted_optimal_guess():
     # the prior matters here: trusting every code alike would open differently
     plain = solve_optimal(rules, state=GameState.from_clues(rules, ["112=1B0W"]))
     assert plain.first_guess != want.first_guess
+
+
+def test_errors_keep_brackets_in_rules_names():
+    """An error naming custom rules keeps their "[...]" (not read as rich markup)."""
+    result = run(["optimal", "--pegs", "8", "--colors", "5", "--positional"])
+    assert result.exit_code == 2
+    assert "MM(8,5) [positional]" in result.output

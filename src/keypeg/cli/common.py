@@ -142,7 +142,10 @@ def check_output_path(path: Path | None, option: str) -> None:
 
 def fail(message: str, code: int = 2) -> None:
     """Print one sentence on stderr and exit with `code`."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    from rich.markup import escape
+
+    # escaped: a message may name rules such as "MM(3,3) [blanks, positional]"
+    err_console.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)
 
 
