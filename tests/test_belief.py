@@ -116,8 +116,8 @@ def test_lies_find_the_secret_and_name_the_wrong_clue():
     truth = [("1122", "1234"), ("3456", "1234"), ("1314", "1234"), ("2142", "1234"),
              ("4231", "1234"), ("1243", "1234")]
     state = GameState.start(classic, noise="lies:1")
-    from keypeg.feedback import score
     from keypeg.codes import Code
+    from keypeg.feedback import score
 
     for i, (guess, secret) in enumerate(truth):
         fb = score(Code.parse(secret, classic).symbols, Code.parse(guess, classic).symbols,

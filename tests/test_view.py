@@ -45,22 +45,39 @@ def random_state(space, seed, low=3, high=60):
 def test_view_answers_equal_naive_scores(rules, seed):
     space = get_space(rules)
     rng = np.random.default_rng(seed)
-    cands = np.sort(rng.choice(space.size, size=min(space.size, 7), replace=False))
+    # candidates without two colours half the time, so some colours are absent
+    pool = space.all()
+    if seed % 2:
+        gone = rng.choice(rules.symbols, size=2, replace=False)
+        pool = pool[~np.isin(space.codes, gone).any(axis=1)]
+    cands = np.sort(rng.choice(pool, size=min(pool.size, 7), replace=False))
     view = CandidateView(space, cands)
-    codes = [tuple(int(x) for x in row) for row in space.codes]
     index = {fb.marks: i for i, fb in enumerate(space.alphabet.responses)}
-    # the candidates come first, in order; every code appears once
+    # the candidates come first, in order; no code twice; the way back
     assert np.array_equal(view.order[: cands.size], cands)
-    assert np.array_equal(np.sort(view.order), space.all())
-    assert np.array_equal(view.order[view.inverse], space.all())
+    assert np.unique(view.order).size == view.order.size
+    assert np.array_equal(view.inverse[view.order], np.arange(view.size))
     assert np.array_equal(view.codes, space.codes[view.order])
-    rows = rng.choice(space.size, size=min(space.size, 40), replace=False)
+    assert np.array_equal(view.order[view.probe_order], np.sort(view.order))
+    # the codes left out use a colour absent from every candidate other than the
+    # smallest one (with repeats) or not in ascending order (without)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    absent = sorted(set(range(rules.symbols)) - {c for i in cands.tolist() for c in codes[i]})
+    for i, code in enumerate(codes):
+        used = [c for c in code if c in absent]
+        wanted = (all(c == absent[0] for c in used) if rules.repeats
+                  else used == absent[: len(used)])
+        assert (view.inverse[i] >= 0) == (wanted or i in set(cands.tolist())), code
+    rows = rng.choice(view.size, size=min(view.size, 40), replace=False)
     for v in rows.tolist():
         want = [index[naive.score(codes[c], codes[int(view.order[v])], rules.feedback)]
                 for c in cands.tolist()]
         assert view.table()[v].tolist() == want
     # and the same as the full table's rows and columns
     assert np.array_equal(view.table(), space.table()[np.ix_(view.order, cands)])
+    # the played guesses stay in the view even when the rule would leave them out
+    kept = CandidateView(space, cands, extra=[space.size - 1])
+    assert kept.inverse[space.size - 1] >= 0
 
 
 def solve_both(monkeypatch, space, state, **kw):
@@ -98,6 +115,35 @@ def test_search_on_a_view_equals_the_full_table(monkeypatch, rules, seed):
     cands = [codes[i] for i in state.candidates.tolist()]
     want = naive.naive_optimal(codes, cands, rules.feedback)
     assert viewed.total == want + len(state.history) * state.count
+
+
+@pytest.mark.parametrize("rules,secret,guesses", [
+    (Rules(pegs=4, colors=6), "3456", ["1122", "3344"]),
+    (Rules(pegs=4, colors=6), "3343", ["1256", "6621"]),
+    (Rules(pegs=3, colors=6, feedback="positional"), "345", ["112", "336"]),
+    (Rules(pegs=4, colors=5, feedback="positional"), "3434", ["1122"]),
+    (Rules(pegs=3, colors=6, repeats=False), "345", ["126", "354"]),
+], ids=["classic-2-absent", "classic-4-absent", "positional", "positional-4", "no-repeats"])
+def test_view_leaving_out_absent_colours_equals_the_full_table(monkeypatch, rules, secret,
+                                                               guesses):
+    """Colours ruled out by the clues: the view keeps only the probes using the smallest
+    of them, and the optimum and tree are the full table's (and the exhaustive search's)."""
+    space = get_space(rules)
+    state = GameState.start(space)
+    s = space.index(secret)
+    for g in guesses:
+        r = int(space.responses(space.index(g), np.array([s], dtype=np.int32))[0])
+        state = state.after(space.code(space.index(g)), space.feedback(r))
+    view = CandidateView(space, state.candidates)
+    assert view.size < space.size  # some codes were left out
+    full, viewed = solve_both(monkeypatch, space, state)
+    assert viewed.total == full.total
+    same_tree(viewed.tree, full.tree)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    cands = [codes[i] for i in state.candidates.tolist()]
+    if len(cands) <= 40:
+        want = naive.naive_optimal(codes, cands, rules.feedback)
+        assert viewed.total == want + len(state.history) * state.count
 
 
 @pytest.mark.parametrize("kw", [

@@ -27,7 +27,7 @@ from .errors import KeypegError, LimitExceededError
 from .game import GameState
 from .limits import SMALL_SPACE, SPLIT_MAX_CODES, bytes_text, shorten, table_budget
 from .rules import Rules
-from .space import CodeSpace, require_table, table_bytes
+from .space import CandidateView, CodeSpace, require_table, table_bytes
 from .strategy import MAX_DEPTH, Strategy, as_space
 from .tree import DecisionTree
 
@@ -177,10 +177,7 @@ class OneStepStrategy(Strategy):
             block, table_t, probes, cands, np.arange(cands.size, dtype=np.int32), played,
             is_cand, _code_set(space), scoring))
 
-    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None, *,
-             block: np.ndarray | None = None) -> DecisionTree:
-        """Return the strategy's whole tree from `state`; `block` (the answers of every code
-        against the state's candidates, when the caller has them) saves computing them."""
+    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
         space = as_space(rules)
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
@@ -200,7 +197,7 @@ class OneStepStrategy(Strategy):
                     f"{bytes_text(need)} of answers, over the {bytes_text(table_budget())} "
                     "budget (KEYPEG_TABLE_BUDGET)."
                 )
-            table = space.block(None, state.candidates) if block is None else block
+            table = space.block(None, state.candidates)
             ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
         first = self._first_index(space) if not guesses else -1
         played = np.uint64(space.played_mask(guesses))
@@ -210,6 +207,23 @@ class OneStepStrategy(Strategy):
         if guess.size == 0:
             raise LimitExceededError(f"{self.label} needs over {MAX_DEPTH} guesses here.")
         return DecisionTree(space.rules, self.label, guess, parent, response, depth, size)
+
+
+    def view_tree(self, view: CandidateView, guesses: Sequence[int]) -> DecisionTree:
+        """Return the strategy's tree over a candidate view's candidates after `guesses`
+        (all in view indices; the probes are the view's codes, tried in view order). An
+        upper bound for the optimal search; guesses in view indices too."""
+        m = view.m
+        played = np.uint64(view.played_mask(list(guesses)))
+        codes = slots.Codes(view.codes, view.colmask, view.rules.repeats, view.rules.symbols)
+        scoring = self._scoring(view.space)
+        out = k.walk(view.table(), np.zeros((0, 0), dtype=view.alphabet.dtype),
+                     np.arange(m, dtype=np.int32), played, len(guesses) + 1, -1, view.win,
+                     MAX_DEPTH, codes, scoring)
+        guess, parent, response, depth, size, _hist = out
+        if guess.size == 0:
+            raise LimitExceededError(f"{self.label} needs over {MAX_DEPTH} guesses here.")
+        return DecisionTree(view.rules, self.label, guess, parent, response, depth, size)
 
 
 class RandomStrategy(Strategy):

@@ -330,46 +330,72 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
 
 
 _SPACES: dict[Rules, CodeSpace] = {}
+def probe_pool(space: CodeSpace, candidates: np.ndarray) -> np.ndarray:
+    """Return, per code, whether a search from `candidates` may score it: it uses, of the
+    colours absent from every candidate, only the smallest (with repeats) or the smallest
+    ones in ascending order of position (without), the rule the search's symmetry applies
+    at every node (a colour absent here stays absent in every part)."""
+    rules = space.rules
+    present = np.bitwise_or.reduce(space.colmask[candidates]) if candidates.size else 0
+    zero = np.array([c for c in range(rules.symbols) if not (int(present) >> c) & 1],
+                    dtype=np.int64)
+    keep = np.ones(space.size, dtype=np.bool_)
+    if zero.size == 0:
+        return keep
+    is_zero = np.zeros(rules.symbols, dtype=np.bool_)
+    is_zero[zero] = True
+    seen = np.zeros(space.size, dtype=np.int64)
+    for k in range(rules.pegs):
+        c = space.codes[:, k].astype(np.int64)
+        z = is_zero[c]
+        want = zero[0] if rules.repeats else zero[np.minimum(seen, zero.size - 1)]
+        keep &= ~z | (c == want)
+        seen += z
+    return keep
+
+
 class CandidateView:
     """A game seen from a set of candidates, for searches that would otherwise need the
-    full feedback table: every code re-indexed so that the candidates come first (view
-    index i < m is candidate i, in the order given), and the answers of every code against
-    the candidates only, an N x m table instead of N x N.
+    full feedback table: the codes a search from there can score, re-indexed so that the
+    candidates come first (view index i < m is candidate i, in the order given), and their
+    answers against the candidates only, an N' x m table instead of N x N.
 
     A search run on the view with the candidates as ``0..m-1`` reads ``table[g, s]`` for a
-    probe g (any code) and a candidate s, exactly as on the full table: the same answers,
-    the same symbols per code (so the same symmetry classes), only numbered differently.
-    `order[i]` is the space's index of view index i, `inverse` the way back.
+    probe g and a candidate s exactly as on the full table: the same answers, the same
+    symbols per code (so the same symmetry classes), only numbered differently. The codes
+    left out are those no search from the candidates scores: a colour absent from every
+    candidate is absent from every set below them too, and the search plays only the
+    smallest such colour (ascending ones without repeats), so a code using another one is
+    never tried (`probe_pool`). The guesses in `extra` (those played) are kept as well.
+    `order[i]` is the space's index of view index i; `inverse` the way back (-1 for codes
+    left out); `probe_order` lists the view indices in the space's code order.
     """
 
     def __init__(self, space: CodeSpace, candidates: np.ndarray,
-                 block: np.ndarray | None = None) -> None:
+                 extra: np.ndarray | list[int] = ()) -> None:
         cands = np.ascontiguousarray(candidates, dtype=INDEX_DTYPE)
         self.space = space
         self.rules = space.rules
         self.alphabet = space.alphabet
-        self.size = space.size
         self.m = int(cands.size)
-        rest = np.ones(space.size, dtype=np.bool_)
-        rest[cands] = False
-        self.order = np.concatenate([cands, np.flatnonzero(rest).astype(INDEX_DTYPE)])
-        self.inverse = np.empty(space.size, dtype=INDEX_DTYPE)
-        self.inverse[self.order] = np.arange(space.size, dtype=INDEX_DTYPE)
+        keep = probe_pool(space, cands)
+        keep[np.asarray(extra, dtype=np.int64)] = True
+        keep[cands] = False
+        self.order = np.concatenate([cands, np.flatnonzero(keep).astype(INDEX_DTYPE)])
+        self.size = int(self.order.size)
+        self.inverse = np.full(space.size, -1, dtype=INDEX_DTYPE)
+        self.inverse[self.order] = np.arange(self.size, dtype=INDEX_DTYPE)
+        self.probe_order = np.argsort(self.order, kind="stable").astype(np.int64)
         self.codes = space.codes[self.order]
         self.colmask = space.colmask[self.order]
-        if block is None:
-            block = space.block(None, cands)
-        #: answers ``[probe (space index), candidate (0..m-1)]``, as the space numbers them
-        self.block = block
         #: answers ``[probe (view index), candidate (0..m-1)]``
-        self._table = np.ascontiguousarray(block[self.order])
+        self._table = np.ascontiguousarray(space.block(self.order, cands))
         self.symmetric_table = False  # not square: only the candidates are columns
 
     @staticmethod
     def bytes_needed(space: CodeSpace, count: int) -> int:
-        """Return the bytes a view of `count` candidates holds (its table, twice while
-        it is built)."""
-        return 2 * space.size * count * np.dtype(space.alphabet.dtype).itemsize
+        """Return the most bytes a view of `count` candidates holds (every code a row)."""
+        return space.size * count * np.dtype(space.alphabet.dtype).itemsize
 
     @property
     def n_responses(self) -> int:

@@ -123,10 +123,56 @@ def block_blackwhite_wide(codes, counts, lut, probes, secrets, out):  # pragma: 
 
 @jit_parallel
 def block_positional(codes, packed, lut, probes, secrets, out):  # pragma: no cover
+    """The same answers as `raw_positional`, with the secrets' symbols and packed counts
+    gathered once into contiguous rows and each probe's symbols held in a small array:
+    the inner loop over the secrets then reads memory in order."""
+    m = secrets.shape[0]
+    p = codes.shape[1]
+    wide = False
+    for j in range(m):
+        if packed[secrets[j]] == 0:
+            wide = True
+    if wide:
+        for i in prange(probes.shape[0]):
+            g = probes[i]
+            for j in range(m):
+                out[i, j] = lut[raw_positional(codes, packed, g, secrets[j])]
+        return
+    sd = np.empty((p, m), dtype=codes.dtype)
+    sinv = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        s = secrets[j]
+        sinv[j] = packed[s]
+        for k in range(p):
+            sd[k, j] = codes[s, k]
     for i in prange(probes.shape[0]):
         g = probes[i]
-        for j in range(secrets.shape[0]):
-            out[i, j] = lut[raw_positional(codes, packed, g, secrets[j])]
+        inv = sinv.copy()
+        green = np.zeros(m, dtype=np.uint64)
+        key = np.zeros(m, dtype=np.int64)
+        # greens, position by position over all the secrets (branch-free, vectorised)
+        for k in range(p):
+            c = codes[g, k]
+            unit = np.uint64(1) << np.uint64(4 * c)
+            bit = np.uint64(1) << np.uint64(k)
+            row = sd[k]
+            for j in range(m):
+                e = np.uint64(row[j] == c)
+                green[j] |= e * bit
+                inv[j] -= e * unit
+        # then each other peg, left to right, takes an unmatched copy (amber) or none
+        for k in range(p):
+            c = codes[g, k]
+            shift = np.uint64(4 * c)
+            unit = np.uint64(1) << shift
+            for j in range(m):
+                isg = (green[j] >> np.uint64(k)) & np.uint64(1)
+                has = np.uint64(((inv[j] >> shift) & np.uint64(15)) != 0)
+                amb = has & (isg ^ np.uint64(1))
+                inv[j] -= amb * unit
+                key[j] = key[j] * 3 + np.int64(2 * isg + amb)
+        for j in range(m):
+            out[i, j] = lut[key[j]]
 
 
 @jit

@@ -214,7 +214,7 @@ class _Search:
         self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
         # the groups the kernels take (see _kernels/slots.py)
         probe_order = (np.arange(space.size, dtype=np.int64)
-                       if isinstance(space, CodeSpace) else space.inverse.astype(np.int64))
+                       if isinstance(space, CodeSpace) else space.probe_order)
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
                                probe_order)
         self.bounds = slots.Bounds(
@@ -462,7 +462,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     state = state or GameState.start(space)
     # the answers searched: the full table, or every code against the candidates only
     watch.phase = "preparing the feedback table"
-    view = CandidateView(space, state.candidates) if _use_view(space, state) else None
+    view = (CandidateView(space, state.candidates, [c.guess.index for c in state.history])
+            if _use_view(space, state) else None)
     if view is None:
         space.table()
     guesses = [c.guess.index for c in state.history]
@@ -486,20 +487,22 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         guesses_in = view.inverse[guesses].tolist()
         first_in = -1 if first_index < 0 else int(view.inverse[first_index])
         weights_in = None if weights is None else weights[view.order]
-    group = None
-    if weights_in is not None and symmetry:
-        perms = _Search.position_perms(space.rules)
-        group = _weight_group(where, perms, np.argsort(perms, axis=1).astype(np.int8),
-                              weights_in, S_in)
     # an upper bound to prune with from the start: Kooi's rule is the best one-step total on
     # every game tried; with a cap, the worst cases of the entropy and maxsize rules count too
     watch.phase = "bounding with one-step strategies"
     names = ("parts",) if max_guesses is None and objective == "total" else (
         "parts", "entropy", "maxsize")
-    heuristics = _heuristic_trees(space, state, possible_only, first, names, weights,
-                                  None if view is None else view.block)
+    if view is None:
+        heuristics = _heuristic_trees(space, state, possible_only, first, names, weights)
+    else:
+        heuristics = _view_heuristics(view, guesses_in, possible_only, names, weights_in)
     watch.upper = min(t for t, _ in heuristics)
     watch.check()
+    group = None
+    if weights_in is not None and symmetry:
+        perms = _Search.position_perms(space.rules)
+        group = _weight_group(where, perms, np.argsort(perms, axis=1).astype(np.int8),
+                              weights_in, S_in)
     # (cap the search runs under, cap the tree must meet)
     attempts: list[tuple[int | None, int | None]]
     if objective == "worst":
@@ -627,14 +630,22 @@ def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
 
 def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
                      first: str | Code | None, names: tuple[str, ...],
-                     weights: np.ndarray | None = None, block: np.ndarray | None = None
-                     ) -> list[tuple[int, int]]:
+                     weights: np.ndarray | None = None) -> list[tuple[int, int]]:
     """Return (total, worst) of some one-step strategies' trees: upper bounds that let the
-    search prune from the start (weighted: the weighted total). `block`, the answers of
-    every code against the candidates, saves computing them again."""
+    search prune from the start (weighted: the weighted total)."""
     strategies = [OneStepStrategy(n, possible_only=possible_only, first=first) for n in names]
-    trees = (evaluate(strategies, space, state=state) if block is None
-             else [s.tree(space, state, block=block) for s in strategies])
+    return [(t.total if weights is None else int(_weighted_sum(t, weights)), t.worst)
+            for t in evaluate(strategies, space, state=state)]
+
+
+def _view_heuristics(view: CandidateView, guesses: list[int], possible_only: bool,
+                     names: tuple[str, ...], weights: np.ndarray | None
+                     ) -> list[tuple[int, int]]:
+    """The same bounds as `_heuristic_trees`, from the strategies' trees on a candidate
+    view (in view indices: its probes, tried in view order, give a valid tree if not
+    always the strategy's own choices)."""
+    trees = [OneStepStrategy(n, possible_only=possible_only).view_tree(view, guesses)
+             for n in names]
     return [(t.total if weights is None else int(_weighted_sum(t, weights)), t.worst)
             for t in trees]
 
