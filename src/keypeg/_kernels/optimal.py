@@ -222,6 +222,51 @@ def child_group(gperm, gphi, g, codes, perms):  # pragma: no cover - compiled
 
 
 @jit
+def clue_group(gperm, gphi, g, r, codes, perms, marks):  # pragma: no cover - compiled
+    """Return the elements of a group fixing code g (`child_group`) that also keep the
+    positional answer r to g, so they map the codes giving answer r onto themselves.
+
+    An element (position permutation pi, colour map phi) with pi(g) = phi(g) maps the
+    answer of g to s onto the answer of g to its image: greens at pi(G), and on each
+    colour phi(c) as many ambers as c had, on the leftmost such non-green positions. The
+    answer is kept when pi(G) = G and every colour of g has as many ambers as its image
+    (`marks[r, k]`: 0 gray, 1 amber, 2 green at position k)."""
+    G = gperm.shape[0]
+    p = codes.shape[1]
+    nsym = gphi.shape[1]
+    keep = np.zeros(G, dtype=np.bool_)
+    ambers = np.zeros(nsym, dtype=np.int64)
+    for k in range(p):
+        if marks[r, k] == 1:
+            ambers[codes[g, k]] += 1
+    n = 0
+    for e in range(G):
+        pi = perms[gperm[e]]
+        ok = True
+        for k in range(p):
+            if (marks[r, k] == 2) != (marks[r, pi[k]] == 2):
+                ok = False
+                break
+            c = codes[g, k]
+            d = gphi[e, c]
+            if d >= 0 and ambers[d] != ambers[c]:
+                ok = False
+                break
+        keep[e] = ok
+        if ok:
+            n += 1
+    out_perm = np.empty(n, dtype=gperm.dtype)
+    out_phi = np.empty((n, nsym), dtype=gphi.dtype)
+    i = 0
+    for e in range(G):
+        if keep[e]:
+            out_perm[i] = gperm[e]
+            out_phi[i] = gphi[e]
+            i += 1
+    return out_perm, out_phi
+
+
+@jit
 def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
     """Return True when some colour already maps to d (so d cannot be a new image)."""
     for c in range(phi.shape[0]):
@@ -823,8 +868,13 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
                 continue
             rest = running - plb
             part = buf[starts[r]:starts[r] + n]
+            if game.marks.shape[0] > 0 and cperm.shape[0] > 1:
+                # positional answers: only the elements that also keep this answer
+                pperm, pphi = clue_group(cperm, cphi, g, r, codes, game.perms, game.marks)
+            else:
+                pperm, pphi = cperm, cphi
             v = solve(part, depth - 1, best - rest, kS, dist + 1,
-                      History(cperm, cphi, cplayed), game, bounds, memo, run)
+                      History(pperm, pphi, cplayed), game, bounds, memo, run)
             running = rest + v
             if dist == 0:
                 stats[N_PARTS_DONE] += 1

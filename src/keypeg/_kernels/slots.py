@@ -65,11 +65,13 @@ TRACE_COLUMNS = 6
 
 # ----------------------------------------------------------------------------- groups
 #: The game's arrays: answers (table[guess, secret]), each code's symbols and colour mask,
-#: the position permutations (with their inverses) the symmetry group is made of, and every
+#: the position permutations (with their inverses) the symmetry group is made of, every
 #: code in the order probes are tried (int64; the space's code order, also on a view whose
-#: indices differ, so ties between probes are broken the same way).
+#: indices differ, so ties between probes are broken the same way), and each answer's marks
+#: per position (positional answers, int8 [answer, position]; no rows for black/white, whose
+#: answers every element of the group keeps).
 Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms",
-                           "probe_order"])
+                           "probe_order", "marks"])
 #: What the guesses played so far leave: the group elements that fix them (position
 #: permutation index, colour map; -1 for colours free to map anywhere new), and the
 #: mask of the colours played.

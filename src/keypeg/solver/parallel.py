@@ -26,9 +26,10 @@ if TYPE_CHECKING:
 class PartTask:
     """One part of one first guess, handed to a worker."""
 
-    def __init__(self, part: np.ndarray, plb: int) -> None:
+    def __init__(self, part: np.ndarray, plb: int, answer: int = -1) -> None:
         self.part = part
         self.plb = plb
+        self.answer = answer
 
 
 def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int, budget: int,
@@ -40,7 +41,7 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     solves parts. The caller rebuilds the tree from all their memos.
     """
     space = main.space
-    history = main.history_after(guesses)
+    history = main.history_after(guesses, S)
     R = int(main.options[slots.OPT_ANSWERS])
     S = np.ascontiguousarray(S, dtype=np.int32)
     if main.kernel_weighted:
@@ -86,6 +87,18 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     return max(int(lb), low), -1
 
 
+def _part_history(main: _Search, child: slots.History, g: int, answer: int
+                  ) -> slots.History:
+    """Return the history of the part giving `answer` to first guess g: `child` (the
+    elements fixing g), with positional answers only those that also keep the answer."""
+    marks = main.game.marks
+    if marks.shape[0] == 0 or child.perms.shape[0] <= 1:
+        return child
+    perms, phi = k.clue_group(child.perms, child.colour_maps, g, answer, main.space.codes,
+                              main.perms, marks)
+    return slots.History(perms, phi, child.played)
+
+
 def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: np.ndarray,
            g: int, lbg: int, best: int, depth: int, kS: int, history: slots.History,
            part_bounds: np.ndarray | None = None) -> int:
@@ -100,9 +113,9 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             continue
         if part_bounds is None:
             if p.size > 2:
-                tasks.append(PartTask(p, int(main.ltab[kS, p.size])))
+                tasks.append(PartTask(p, int(main.ltab[kS, p.size]), r))
         elif p.size > 2:
-            tasks.append(PartTask(p, int(part_bounds[r])))
+            tasks.append(PartTask(p, int(part_bounds[r]), r))
         else:  # weighted: one or two codes are charged exactly, as in the serial search
             w = [int(main.weights[c]) for c in p.tolist()]
             extra += sum(w) + (min(w) if len(w) == 2 else 0) - int(part_bounds[r])
@@ -122,7 +135,7 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             search.counters[slots.STOP] = 0
             part_budget = best - (lbg + extra - task.plb)
             future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
-                                 child)
+                                 _part_history(main, child, g, task.answer))
             running[future] = (task, search)
         if not running:
             break

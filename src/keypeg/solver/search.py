@@ -216,7 +216,7 @@ class _Search:
         probe_order = (np.arange(space.size, dtype=np.int64)
                        if isinstance(space, CodeSpace) else space.probe_order)
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
-                               probe_order)
+                               probe_order, self.answer_marks(space))
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
@@ -228,15 +228,24 @@ class _Search:
 
     @staticmethod
     def position_perms(rules: Rules) -> np.ndarray:
-        """Return the position permutations of the symmetry group (identity first)."""
+        """Return the position permutations of the symmetry group (identity first). With
+        positional answers too: permuting the positions of guess and secret maps each answer
+        to the same-sized answer (a bijection fixed by the guess), so part sizes and costs
+        are kept; which elements keep a set is decided clue by clue (`clue_group`)."""
         p = rules.pegs
-        if rules.feedback == "blackwhite":
-            return np.array(list(itertools.permutations(range(p))), dtype=np.int8)
-        # position permutations change positional answers: colours only
-        return np.arange(p, dtype=np.int8)[None, :]
+        return np.array(list(itertools.permutations(range(p))), dtype=np.int8)
 
-    def history_after(self, guesses: list[int]) -> slots.History:
-        """Return what `guesses` leave: the group elements fixing them, the colours played."""
+    @staticmethod
+    def answer_marks(space: CodeSpace | CandidateView) -> np.ndarray:
+        """Return each answer's marks per position (positional answers; no rows else)."""
+        if space.rules.feedback != "positional":
+            return np.zeros((0, space.rules.pegs), dtype=np.int8)
+        return np.array([fb.marks for fb in space.alphabet.responses], dtype=np.int8)
+
+    def history_after(self, guesses: list[int], S: np.ndarray) -> slots.History:
+        """Return what `guesses` leave for the candidates S (which all gave the same
+        answers): the group elements fixing the guesses (with positional answers, also
+        keeping each answer), the colours played."""
         if self.group is not None:
             # explicit elements with every colour mapped: no colour is free to rename, so
             # every colour counts as played
@@ -246,14 +255,19 @@ class _Search:
             gperm = np.arange(self.perms.shape[0], dtype=np.int32)
             gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
             played = self.space.played_mask(guesses)
+        marks = self.game.marks
         for g in guesses:
             gperm, gphi = k.child_group(gperm, gphi, g, self.space.codes, self.perms)
+            if marks.shape[0] > 0 and gperm.shape[0] > 1:
+                r = int(self.table[g, S[0]])
+                gperm, gphi = k.clue_group(gperm, gphi, g, r, self.space.codes, self.perms,
+                                           marks)
         return slots.History(gperm, gphi, np.uint64(played))
 
     def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
         """Solve S after `guesses`."""
         return self.run_part(S, depth, budget, int(self.options[slots.OPT_ANSWERS]),
-                             self.history_after(guesses), dist)
+                             self.history_after(guesses, S), dist)
 
     def run_part(self, S: np.ndarray, depth: int, budget: int, kmax: int,
                  history: slots.History, dist: int = 1) -> int:
