@@ -35,7 +35,9 @@ clues = st.one_of(
     st.builds(lambda g, f: f"{g}={f}", st.sampled_from(["1122", "01234", "1234", "012"]),
               st.sampled_from(["1B1W", "0B0W", "4B0W", "GA--A", "GGGGG", "-----", "2B"])),
 )
-preset_names = st.sampled_from([p.name for p in PRESETS] + ["", "chess", "cb9", " classic "])
+# (the presets of up to 200,000 codes: bigger ones are valid but slow to enumerate)
+preset_names = st.sampled_from([p.name for p in PRESETS if p.rules.size <= 200_000]
+                               + ["", "chess", "cb9", " classic "])
 
 
 @st.composite

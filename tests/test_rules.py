@@ -58,4 +58,6 @@ def test_names_and_keys():
     assert rules_name(Rules(pegs=4, colors=7)) == "MM(4,7)"
     assert all(rules_name(p.rules) == p.name for p in PRESETS)
     keys = {p.rules.key for p in PRESETS}
-    assert len(keys) == 6  # codebreaker 1-3 share one code space, 4-6 another
+    # codebreaker 1-3 share one code space, 4-6 another
+    assert len(keys) == len(PRESETS) - 4
+    assert find_rules("mm69").size == 531_441 and find_rules("mm-8-8").size == 8**8

@@ -37,19 +37,21 @@ def test_table_equals_naive_on_every_pair(rules):
 
 
 @pytest.mark.parametrize("rules", [find_rules("super"), find_rules("cb1"), find_rules("cb4"),
-                                   Rules(pegs=3, colors=35), Rules(pegs=4, colors=20,
-                                                                   feedback="positional")],
-                         ids=["super", "cb1", "cb4", "wide-bw", "wide-pos"])
+                                   Rules(pegs=3, colors=35), Rules(pegs=4, colors=26),
+                                   Rules(pegs=4, colors=20, feedback="positional")],
+                         ids=["super", "cb1", "cb4", "many-multisets", "wide-bw", "wide-pos"])
 def test_big_spaces_on_random_pairs(rules):
     space = CodeSpace(rules, budget=0)  # no table: answers on the fly
     rng = np.random.default_rng(7)
     guesses = rng.integers(0, space.size, 40)
     secrets = rng.integers(0, space.size, 50).astype(np.int32)
     codes = [tuple(int(x) for x in row) for row in space.codes]
-    for g in guesses:
+    block = space.block(guesses, secrets)  # the block kernels, row by row
+    for i, g in enumerate(guesses):
         got = space.responses(int(g), secrets)
         want = [naive.score(codes[s], codes[g], rules.feedback) for s in secrets]
         assert [space.feedback(r).marks for r in got] == want
+        assert [space.feedback(r).marks for r in block[i]] == want
 
 
 def test_on_the_fly_equals_table():

@@ -13,6 +13,7 @@ from keypeg.hints import cut, hint
 from keypeg.limits import HINT_LIST, MAX_BODY_BYTES, MAX_CLUES, MAX_ECHO
 from keypeg.published import published
 from keypeg.rules import find_rules
+from keypeg.space import get_space
 from keypeg.store import Store
 from keypeg.strategies import TABLE_STRATEGIES
 from keypeg.web.app import create_app
@@ -41,7 +42,8 @@ def new_game(client, rules="classic", seed=None):
 def test_rules_lists_every_preset(client):
     names = [p["name"] for p in client.get("/api/rules").json()]
     assert names[:4] == ["classic", "mini", "super", "bulls-and-cows"]
-    assert [f"codebreaker-{i}" for i in range(1, 7)] == names[4:]
+    assert [f"codebreaker-{i}" for i in range(1, 7)] == names[4:10]
+    assert names[10:] == ["mm-6-9", "mm-8-8"]
 
 
 def strings(value, path=()):
@@ -753,3 +755,31 @@ def test_openapi_documents_priors_and_noise(client):
         assert schemas[model]["additionalProperties"] is False
     paths = client.get("/openapi.json").json()["paths"]
     assert "wrong_answers" in paths["/api/games"]["post"]["description"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules,size", [("mm-6-9", 531_441), ("mm-8-8", 8**8)])
+def test_big_presets_play_with_hints_labelled_approximate(client, rules, size):
+    """MM(6,9) and MM(8,8) are presets: a game plays, and each hint names a legal guess per
+    strategy, labelled approximate while the strategies choose among sampled codes, and says
+    why the optimal guess is missing while more than 600 codes are possible."""
+    game = new_game(client, rules, seed=5)
+    space = get_space(find_rules(rules))
+    assert space.size == size
+    for _ in range(3):
+        h = client.get(f"/api/games/{game['id']}/hints").json()
+        history = client.get(f"/api/games/{game['id']}").json()["history"]
+        state = GameState.from_clues(find_rules(rules), [f"{g}={f}" for g, f in history])
+        assert h["candidates"] == state.count
+        for row in h["strategies"]:
+            space.index(row["guess"])  # a legal code
+        if h["approximate"]:
+            assert "approximate" in h["note"]
+        if state.count > 600:
+            assert h["optimal"] is None and "600" in h["optimal_note"]
+        guess = h["recommended"]["guess"]
+        sizes = np.bincount(space.responses(space.index(guess), state.candidates))
+        assert h["recommended"]["largest_part"] == int(sizes.max())
+        out = client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess}).json()
+        if out["solved"]:
+            break

@@ -198,7 +198,8 @@ class GameState:
     def is_candidate(self, code: str | Code | int) -> bool:
         """Return True when `code` could still be the secret."""
         i = self.space.index(code)
-        pos = int(np.searchsorted(self.candidates, i))
+        # (the candidates' own dtype: a Python int would cast all 16.8 million of MM(8,8))
+        pos = int(np.searchsorted(self.candidates, self.candidates.dtype.type(i)))
         return pos < self.count and int(self.candidates[pos]) == i
 
 

@@ -36,6 +36,7 @@ from .limits import (
     EXACT_HINT_WORK,
     HINT_LIST,
     HINT_OPTIMAL_SECONDS,
+    HINT_RESCORE_CANDIDATES,
     HINT_SAMPLE,
     plural,
 )
@@ -187,7 +188,8 @@ def sampled_guess(state: GameState, name: str) -> Code:
     """Return the one-step strategy `name`'s choice in a position too big to score every
     probe: `HINT_SAMPLE` candidates are drawn; they and up to `SAMPLED_PROBES` probes (one
     per symmetry class of the history) are scored against the sample, and the `SHORTLIST`
-    best are rescored exactly against every candidate; the best of those is played.
+    best are rescored against every candidate (against `HINT_RESCORE_CANDIDATES` drawn at
+    random when there are more, as in MM(8,8)'s 16.8 million); the best of those is played.
     `keypeg.sampled_check` measures how close this comes to the exact choice."""
     space = state.space
     rng = np.random.default_rng(len(state.history))
@@ -199,8 +201,10 @@ def sampled_guess(state: GameState, name: str) -> Code:
     probes = np.unique(np.concatenate([sample, probes]))
     rough = [part_score(space.part_sizes(int(g), sample), name) for g in probes.tolist()]
     short = probes[np.argsort(rough, kind="stable")[:SHORTLIST]]
-    exact = [part_score(space.part_sizes(int(g), state.candidates), name)
-             for g in short.tolist()]
+    pool = state.candidates
+    if pool.size > HINT_RESCORE_CANDIDATES:
+        pool = np.sort(rng.choice(pool, size=HINT_RESCORE_CANDIDATES, replace=False))
+    exact = [part_score(space.part_sizes(int(g), pool), name) for g in short.tolist()]
     return space.code(int(short[int(np.argmin(exact))]))
 
 
@@ -213,8 +217,12 @@ def cut(state: GameState, guess: str | Code | int) -> list[tuple[str, int]]:
 
 
 def largest_part(state: GameState, guess: int) -> int:
-    """Return the size of the biggest part `guess` leaves among the candidates."""
-    return int(np.max(state.space.part_sizes(guess, state.candidates)))
+    """Return the size of the biggest part `guess` leaves among the candidates (remembered
+    per state: strategies often agree, and in MM(8,8) each count reads 16.8 million codes)."""
+    known: dict[int, int] = state.__dict__.setdefault("_largest_parts", {})
+    if guess not in known:
+        known[guess] = int(np.max(state.space.part_sizes(guess, state.candidates)))
+    return known[guess]
 
 
 def strategy_hint(state: GameState, name: str, *,

@@ -55,6 +55,9 @@ EXACT_HINT_CODES = 8192
 EXACT_HINT_WORK = 60_000_000
 #: Candidates a strategy chooses among when the exact choice is too expensive.
 HINT_SAMPLE = 400
+#: Most candidates the shortlist of a sampled choice is rescored against (a random draw of
+#: this many when there are more).
+HINT_RESCORE_CANDIDATES = 100_000
 #: Seconds a hint may spend searching for the optimal guess off the stored trees.
 HINT_OPTIMAL_SECONDS = 1.0
 #: A live optimal search (hints, the optimal strategy in a game) is tried only for at most

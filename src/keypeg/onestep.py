@@ -252,11 +252,17 @@ class RandomStrategy(Strategy):
 def canonical_probes(state: GameState) -> np.ndarray:
     """Return one probe per class of the permutations that fix the history of `state`
     (the probes a one-step strategy scores)."""
+    cached = getattr(state, "_canonical_probes", None)
+    if cached is not None:  # a state's candidates and history never change
+        return cached
     space = state.space
     played = np.uint64(space.played_mask([c.guess.index for c in state.history]))
     cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
-    return k.canonical_probes(space.codes, space.colmask, cands, played, space.rules.symbols,
-                              space.rules.repeats, False)
+    probes = k.canonical_probes(space.codes, space.colmask, cands, played,
+                                space.rules.symbols, space.rules.repeats, False)
+    probes.setflags(write=False)
+    state._canonical_probes = probes  # type: ignore[attr-defined]
+    return probes
 
 
 def scoring_work(state: GameState) -> int:

@@ -23,7 +23,7 @@ PACKED_SYMBOLS = 16
 
 
 #: Most colour multisets for which the `common` lookup table is built.
-MAX_MULTISETS = 4096
+MAX_MULTISETS = 8192  # MM(8,8) has 6,435: a 41 MB table
 
 
 @jit
