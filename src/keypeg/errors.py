@@ -27,6 +27,10 @@ class LimitExceededError(KeypegError):
     """Raised when a request would need more memory or time than allowed."""
 
 
+class TimeLimitError(LimitExceededError):
+    """Raised when a search runs out of the time it was given (the CLI's exit code 3)."""
+
+
 class InconsistentHistoryError(KeypegError):
     """Raised when no secret satisfies every clue of a history.
 

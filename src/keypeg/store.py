@@ -24,7 +24,7 @@ from typing import Any
 
 import platformdirs
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _MIGRATIONS: dict[int, str] = {
     1: """
     CREATE TABLE results (
@@ -72,6 +72,23 @@ _MIGRATIONS: dict[int, str] = {
         over INTEGER NOT NULL DEFAULT 0,
         created REAL NOT NULL,
         updated REAL NOT NULL
+    );
+    """,
+    # checkpoints of optimal searches (solver/resume.py): one row per solved part of the
+    # root, keyed by the search (`context`), a digest of the part's codes and symmetry
+    # context, and the guesses left; its exact value (`exact` 1, with its subtree) or a
+    # lower bound proven under `budget`; the tables before are untouched
+    5: """
+    CREATE TABLE parts (
+        context TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        guesses_left INTEGER NOT NULL,
+        value INTEGER NOT NULL,
+        exact INTEGER NOT NULL,
+        budget INTEGER NOT NULL,
+        tree BLOB,
+        created REAL NOT NULL,
+        PRIMARY KEY (context, digest, guesses_left)
     );
     """,
 }
@@ -156,6 +173,42 @@ class Store:
                 "INSERT OR REPLACE INTO results (key, summary, tree, created) VALUES (?,?,?,?)",
                 (key, json.dumps(summary), tree, time.time()),
             )
+
+    # ------------------------------------------------------------------ search checkpoints
+    def get_part(self, context: str, digest: str, guesses_left: int
+                 ) -> tuple[int, bool, int, bytes | None] | None:
+        """Return (value, exact, budget, tree) of a checkpointed part, or None."""
+        row = self._conn().execute(
+            "SELECT value, exact, budget, tree FROM parts WHERE context = ? AND digest = ? "
+            "AND guesses_left = ?", (context, digest, guesses_left)).fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]), int(row[2]), row[3])
+
+    def put_part(self, context: str, digest: str, guesses_left: int, value: int,
+                 exact: bool, budget: int, tree: bytes | None) -> None:
+        """Checkpoint a solved part in one transaction: an exact value is never replaced,
+        a lower bound only by an exact value or a higher bound."""
+        with self._connect() as db:
+            db.execute(
+                "INSERT INTO parts (context, digest, guesses_left, value, exact, budget, tree, "
+                "created) VALUES (?,?,?,?,?,?,?,?) "
+                "ON CONFLICT (context, digest, guesses_left) DO UPDATE SET "
+                "value = excluded.value, exact = excluded.exact, budget = excluded.budget, "
+                "tree = excluded.tree, created = excluded.created "
+                "WHERE parts.exact = 0 AND (excluded.exact = 1 OR excluded.value > parts.value)",
+                (context, digest, guesses_left, value, int(exact), budget, tree, time.time()))
+
+    def count_parts(self, prefix: str) -> int:
+        """Return how many parts are checkpointed for contexts starting with `prefix`."""
+        row = self._conn().execute(
+            "SELECT COUNT(*) FROM parts WHERE substr(context, 1, ?) = ?",
+            (len(prefix), prefix)).fetchone()
+        return int(row[0])
+
+    def clear_parts(self, prefix: str) -> None:
+        """Forget the checkpoints of every context starting with `prefix`."""
+        with self._connect() as db:
+            db.execute("DELETE FROM parts WHERE substr(context, 1, ?) = ?",
+                       (len(prefix), prefix))
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, rules: str, secret: str, *,

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from .classes import secret_classes
-from .errors import KeypegError, LimitExceededError
+from .errors import KeypegError, LimitExceededError, TimeLimitError
 from .rules import Rules, rules_name
 from .space import get_space
 from .tree import DecisionTree
@@ -367,7 +367,7 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
                 raise LimitExceededError("out of time")
             col, exact = _oracle(rules, p, sizes, of, left)
         except LimitExceededError:
-            raise LimitExceededError(
+            raise TimeLimitError(
                 f"the game value of {rules_name(rules)} was not found within "
                 f"{time_limit:g} s ({rounds - 1} rounds of column generation done); allow "
                 "more time.") from None

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 
-from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError
+from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError, TimeLimitError
 from ..limits import memo_budget, shorten, table_budget
 from ..rules import Rules, find_rules, preset_names, rules_name
 
@@ -151,7 +151,8 @@ def fail(message: str, code: int = 2) -> None:
 
 def command(func: F) -> F:
     """Wrap a command: add the rules options if it takes `rules`, and turn keypeg errors
-    into one sentence on stderr with exit code 2 (1 for contradicting clues)."""
+    into one sentence on stderr with exit code 2 (1 for contradicting clues, 3 for a search
+    that ran out of its --max-seconds)."""
     sig = inspect.signature(func)
     takes_rules = "rules" in sig.parameters
 
@@ -165,6 +166,8 @@ def command(func: F) -> F:
             return func(**kwargs)
         except InconsistentHistoryError as exc:
             fail(str(exc), 1)
+        except TimeLimitError as exc:
+            fail(str(exc), 3)
         except KeypegError as exc:
             fail(str(exc))
         except KeyboardInterrupt:

@@ -23,14 +23,32 @@ from .evaluate import histogram_text
 PLAIN_PROGRESS_EVERY = 15.0
 
 
+def root_share(d: dict[str, Any]) -> float:
+    """Return how much of the root a search has done, in first guesses (the current one
+    counted by its parts solved)."""
+    total = d.get("root_total") or 0
+    if not total:
+        return 0.0
+    done = float(d.get("root_done") or 0)
+    if d.get("parts_total") and done < total:
+        done += (d.get("parts_done") or 0) / d["parts_total"]
+    return min(1.0, done / total)
+
+
 def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
-    """Return one line saying where a search stands: phase, sets, bounds, elapsed."""
+    """Return one line saying where a search stands: phase, sets, bounds, the share of the
+    root done (first guesses and parts of the current one), parts resumed, elapsed."""
     text = f"{d['phase']}: {d['nodes']:,} sets"
     if d.get("upper"):
         text += f", total {d['lower']:,}-{d['upper']:,}" if d.get("lower") else (
             f", total at most {d['upper']:,}")
     if d.get("root_total"):
         text += f", first guess {d['root_done']}/{d['root_total']}"
+        if d.get("parts_total"):
+            text += f" (part {d.get('parts_done', 0)}/{d['parts_total']})"
+        text += f", root {100 * root_share(d):.0f}% done"
+    if d.get("reused"):
+        text += f", {d['reused']:,} parts resumed"
     return text + (f", {d['elapsed']:.0f} s" if elapsed else "")
 
 
@@ -54,7 +72,8 @@ def search_progress(title: str) -> Iterator[Callable[[dict[str, Any]], None]]:
         task = progress.add_task(f"{title}: starting", total=None)
 
         def live(d: dict[str, Any]) -> None:
-            progress.update(task, total=d["root_total"] or None, completed=d["root_done"],
+            total = d["root_total"] or None
+            progress.update(task, total=total, completed=root_share(d) * (total or 0),
                             description=f"{title}: {progress_text(d, elapsed=False)}")
 
         yield live
@@ -85,12 +104,32 @@ def optimal_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     prior: PriorOption = None,
+    cluster: Annotated[
+        str | None, typer.Option("--cluster", help="Solve on a Ray cluster: local (a private "
+                                 "one on this machine's cores), auto (the running one, "
+                                 "RAY_ADDRESS) or an address. Needs keypeg[cluster].")
+    ] = None,
+    no_resume: Annotated[
+        bool, typer.Option("--no-resume", help="Neither take nor record the parts of an "
+                           "interrupted run of the same search.")
+    ] = False,
 ) -> None:
     """Compute the exact optimal strategy: fewest guesses in total over every secret (with
-    --prior: the fewest expected guesses, each secret weighted by the prior)."""
+    --prior: the fewest expected guesses, each secret weighted by the prior). A search that
+    is interrupted (even killed) resumes where it stopped when run again; a search that runs
+    out of --max-seconds exits with code 3."""
     if objective not in OBJECTIVES:
         raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     check_max_seconds(max_seconds)
+    if cluster is not None:
+        from ..solver.cluster import require_ray
+
+        if prior is not None:
+            raise KeypegError("--cluster runs unweighted searches only; leave out --prior or "
+                              "--cluster.")
+        if not cluster.strip():
+            raise KeypegError("--cluster must be local, auto or a Ray address, not empty.")
+        require_ray()
     check_output_path(save, "--save")
     from ..solver.cached import optimal
     from ..store import Store
@@ -113,17 +152,28 @@ def optimal_command(
             rules, objective=objective, max_guesses=rules.max_guesses,
             possible_only=possible_only, first=first, store=store,
             recompute=recompute or trace, trace=trace, time_limit=max_seconds, progress=report,
-            weights=weights,
+            weights=weights, resume=not no_resume, cluster=cluster,
         )
     if save is not None:
         result.tree.save(save)
         err_console.print(f"saved the optimal tree to {save}")
+    extra: dict[str, Any] = {}
+    if not cached and "parts_reused" in result.stats:
+        extra["parts_reused"] = result.stats["parts_reused"]
+    if "cluster_nodes" in result.stats:
+        extra["cluster"] = {"nodes": result.stats["cluster_nodes"],
+                            "cpus": result.stats["cluster_cpus"]}
     if as_json:
-        print(json.dumps({**result.summary(), "cached": cached}))
+        print(json.dumps({**result.summary(), "cached": cached, **extra}))
         return
     for line in result.trace:
         console.print(line)
     how = "stored result" if cached else f"{result.seconds:.2f} s, {result.nodes:,} sets expanded"
+    if extra.get("parts_reused"):
+        how += f", {extra['parts_reused']:,} parts resumed from an interrupted run"
+    if "cluster" in extra:
+        how += (f", on a Ray cluster of {extra['cluster']['nodes']} node(s), "
+                f"{extra['cluster']['cpus']} CPUs")
     limits = []
     if result.max_guesses is not None:
         limits.append(f"at most {result.max_guesses} guesses")

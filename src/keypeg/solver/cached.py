@@ -19,6 +19,7 @@ from ..game import GameState
 from ..rules import Rules
 from ..store import Store
 from ..tree import DecisionTree
+from .resume import Checkpoint
 from .search import OptimalResult, check_weights, solve_optimal
 
 #: Trees shipped in the package: (pegs, colours) of plain rules -> data file.
@@ -72,11 +73,15 @@ def _plain(rules: Rules) -> bool:
 def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
             possible_only: bool = False, first: str | None = None,
             state: GameState | None = None, store: Store | None = None,
-            recompute: bool = False, weights: Any = None,
+            recompute: bool = False, weights: Any = None, resume: bool = False,
             **search: Any) -> tuple[OptimalResult, bool]:
     """Return (result, cached): from the store (or the shipped tree) when known, else from
     a new search, which is then stored. `search` goes to `solve_optimal`. Weighted results
-    (`weights`) are stored under their own key, and never come from a shipped tree."""
+    (`weights`) are stored under their own key, and never come from a shipped tree.
+
+    `resume` (with a store, unweighted): the search checkpoints the parts of the root it
+    solves in the store as they finish and takes those an interrupted run of the same
+    search left (`resume.Checkpoint`); they are deleted once the result is stored."""
     given = None if weights is None else check_weights(weights)
     key = result_key(rules, objective=objective, max_guesses=max_guesses,
                      possible_only=possible_only, first=first, state=state, weights=given)
@@ -100,9 +105,14 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
                                 shipped.response, shipped.depth, shipped.size)
             return OptimalResult(rules, tree.total, tree, max_guesses=max_guesses,
                                  stats={"nodes": 0}), True
+    checkpoint = None
+    if resume and store is not None and given is None and not search.get("trace"):
+        checkpoint = Checkpoint(store, key)
     result = solve_optimal(rules, state=state, max_guesses=max_guesses,
                            possible_only=possible_only, first=first, objective=objective,
-                           weights=given, **search)
+                           weights=given, checkpoint=checkpoint, **search)
     if store is not None and not search.get("trace"):
         store.put_result(key, result.summary(), tree_bytes(result.tree))
+    if checkpoint is not None:
+        checkpoint.clear()
     return result, False

@@ -26,7 +26,7 @@ from .._kernels import optimal as k
 from .._kernels import slots
 from ..catalog import OBJECTIVES
 from ..codes import Code
-from ..errors import KeypegError, LimitExceededError
+from ..errors import KeypegError, LimitExceededError, TimeLimitError
 from ..game import GameState
 from ..limits import (
     PARALLEL_MIN_CODES,
@@ -205,7 +205,7 @@ class _Search:
         entries = max(entries, 1 << 10)
         codes = min(MEMO_POOL, max(1 << 16, 16384 * n_max), int(0.63 * memo_bytes) // _CODE_BYTES)
         codes = max(codes, 4 * n_max + 1024)
-        heads = 1 << int(np.ceil(np.log2(entries)))
+        heads = 1 << int(np.log2(entries))  # at most one head per entry: within budget
         self.mheads = np.full(heads, -1, dtype=np.int64)
         self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
         self.mpool = np.empty(codes, np.int32)
@@ -318,7 +318,8 @@ def _counters(search: _Search) -> dict[str, int]:
     return {"nodes": total(slots.N_SETS), "probes": total(slots.N_PROBES),
             "memo_hits": total(slots.N_MEMO_HITS), "shortcuts": total(slots.N_SHORTCUTS),
             "memo_entries": sum(int(x.mmeta[slots.MEMO_USED_ENTRIES]) for x in everyone),
-            "memo_resets": total(slots.N_MEMO_RESETS), "workers": len(search.helpers) or 1}
+            "memo_resets": total(slots.N_MEMO_RESETS), "workers": len(search.helpers) or 1,
+            "parts_reused": sum(int(getattr(x, "reused", 0)) for x in search.helpers)}
 
 
 def solve_optimal(
@@ -335,6 +336,8 @@ def solve_optimal(
     progress: Callable[[dict[str, Any]], None] | None = None,
     workers: int | None = None,
     weights: Any = None,
+    cluster: Any = None,
+    checkpoint: Any = None,
 ) -> OptimalResult:
     """Return an optimal strategy tree and its total.
 
@@ -358,6 +361,13 @@ def solve_optimal(
     rounded, and the tree is exactly optimal for the rounded weights (so within a relative
     2**-31 per code of the true optimum; a weight below 2**-31 of the largest counts as 0).
     None (the default) is the plain count.
+
+    `cluster` ("local", "auto", a Ray address, or an open `cluster.Cluster`) solves the
+    parts of the root's first guesses on a Ray cluster instead of local threads (same
+    optimum and tree; "local" and "auto" are started and closed here); `checkpoint` (a
+    `resume.Checkpoint`) records every part solved, and takes the parts it already holds,
+    so a killed run resumes. Both apply to unweighted searches; the result's stats then
+    hold "parts_reused" (and "cluster_nodes", "cluster_cpus").
     """
     watch = _Watch(time_limit, progress)
     _require_room(rules, state)
@@ -367,9 +377,21 @@ def solve_optimal(
         raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     memo_bytes = memo_budget()
     given = None if weights is None else check_weights(weights)
-    return watch.run(lambda: _solve(
+    if isinstance(cluster, str):
+        from .cluster import Cluster
+
+        with Cluster(cluster) as opened:
+            return solve_optimal(
+                rules, state=state, max_guesses=max_guesses, possible_only=possible_only,
+                first=first, objective=objective, symmetry=symmetry, trace=trace,
+                time_limit=time_limit, progress=progress, workers=workers, weights=weights,
+                cluster=opened, checkpoint=checkpoint)
+    result = watch.run(lambda: _solve(
         watch, rules, state, max_guesses, possible_only, first, objective, symmetry, trace,
-        workers, memo_bytes, given))
+        workers, memo_bytes, given, cluster=cluster, checkpoint=checkpoint))
+    if cluster is not None:
+        result.stats.update({f"cluster_{k}": v for k, v in cluster.info().items()})
+    return result
 
 
 def check_weights(weights: Any) -> np.ndarray:
@@ -470,7 +492,8 @@ def _weight_group(space: CodeSpace, perms: np.ndarray, iperms: np.ndarray,
 def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
            max_guesses: int | None, possible_only: bool, first: str | Code | None,
            objective: str, symmetry: bool, trace: bool, workers: int | None,
-           memo_bytes: int, given: np.ndarray | None = None) -> OptimalResult:
+           memo_bytes: int, given: np.ndarray | None = None, *, cluster: Any = None,
+           checkpoint: Any = None) -> OptimalResult:
     """The body of `solve_optimal`, run under `watch` (which may stop it)."""
     space = rules if isinstance(rules, CodeSpace) else get_space(rules)
     state = state or GameState.start(space)
@@ -536,6 +559,14 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         min(2, os.cpu_count() or 1) if S.size >= PARALLEL_MIN_CODES else 1)
     n_workers = n_workers if n_workers > 1 and not trace and S.size > 2 else 1
     memo_share = memo_bytes // (1 + (n_workers if n_workers > 1 else 0))
+    # the root's parts through recording workers: on a Ray cluster, or locally when the
+    # run is checkpointed (unweighted; see roots.py)
+    recorded = weights_in is None and not trace and S.size > 2 and (
+        cluster is not None or (checkpoint is not None and S.size >= PARALLEL_MIN_CODES))
+    if recorded:
+        n_workers = cluster.cpus if cluster is not None else max(n_workers, 1)
+        memo_share = memo_bytes // (1 + n_workers)
+    search: _Search | None = None
     for cap, need in attempts:
         capped = cap is not None
         depth = (cap - len(guesses)) if cap is not None else DEPTH_UNCAPPED
@@ -566,8 +597,21 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
 
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
+        watch.searches, search = [], None  # the last attempt's memos go before these come
         search = new_search()
-        if n_workers > 1:
+        if recorded:
+            from .roots import build_search, part_workers
+
+            options = {"possible_only": possible_only, "capped": capped, "first": first_in,
+                       "symmetry": symmetry, "trace": False, "n_max": int(S.size),
+                       "memo_bytes": memo_share}
+            spec = (build_search, (_Search, space.rules, None if view is None else (
+                state.candidates, guesses), options))
+            scope = f"cap={cap},symmetry={symmetry}"
+            search.helpers = part_workers(
+                lambda: new_search(trace=False), n_workers, cluster=cluster, spec=spec,
+                checkpoint=None if checkpoint is None else checkpoint.scoped(scope))
+        elif n_workers > 1:
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
         fits = [t for t, w in heuristics if cap is None or w <= cap]
@@ -708,7 +752,7 @@ class _Watch:
         if self.stopped or (self.time_limit is not None
                             and time.perf_counter() - self.started > self.time_limit):
             self.stopped = True
-            raise LimitExceededError(
+            raise TimeLimitError(
                 f"the optimal search did not finish within "
                 f"{plural(self.time_limit or 0, 'second')}.")
 
@@ -730,7 +774,8 @@ class _Watch:
                 "parts_done": int(main[slots.N_PARTS_DONE]),
                 "parts_total": int(main[slots.N_PARTS]), "best": units(best),
                 "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
-                "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches)}
+                "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches),
+                "reused": sum(int(getattr(x, "reused", 0)) for x in self.searches)}
 
     def run(self, work: Callable[[], OptimalResult]) -> OptimalResult:
         """Return `work()`, run in a thread while this one watches it."""
@@ -771,6 +816,12 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
     across the workers' memos (re-solving any set the memos lost)."""
     space = search.space
     start = len(guesses) + 1
+    if search.helpers and search.root_guess >= 0:
+        from .roots import assemble
+
+        nodes = assemble(search, S, search.root_guess, depth, guesses)
+        if nodes is not None:
+            return DecisionTree(space.rules, "optimal", **nodes)
     if not search.helpers:
         weights = search.bounds.weights
         g, p, r, left, size = km.rebuild(

@@ -1,0 +1,203 @@
+"""The optimal search on a Ray cluster: the parts of the root's first guesses as tasks.
+
+`Cluster("local")` starts a private Ray instance on this machine's cores (stopped by
+`close`), `Cluster("auto")` joins the running cluster (``RAY_ADDRESS``, or the one
+``ray start --head`` left on this machine), any other text is a cluster address. It starts
+one actor per CPU; each actor is a Ray worker process that builds the search's space, table
+and a search context of its own from a small spec (rules, candidates, options, its share of
+the memo budget), keeps it while the search lasts (one at a time, so its memo stays within
+its share) and solves the parts sent to it, returning each part's cost and, when exact, its
+optimal subtree.
+
+On the driver, `parallel.solve_root` runs unchanged: it takes the first guesses in the
+serial order, hands each part to a worker with the budget the guess has left (improved
+bounds go out with every new part), lets a guess win only by being strictly cheaper, and
+tells the workers of a guess that cannot win any more to stop. Its workers here are
+`RemoteWorker`s, one per actor, which send the part and wait (the STOP slot of their
+counters is forwarded to the actor). So the optimum and the tree are the local run's, and
+the tree is assembled from the subtrees the actors sent (`roots.assemble`), re-solving
+nothing. Ray is optional (``pip install keypeg[cluster]``); it is imported only here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import threading
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .._kernels import slots
+from ..errors import KeypegError
+from .roots import PartLog, PartWorker, part_subtree
+
+#: Seconds between checks of a worker's STOP slot while its part runs remotely.
+POLL_SECONDS = 0.05
+
+#: Seconds the actors (one per CPU) have to start before the cluster is given up.
+START_SECONDS = 120
+
+INSTALL_HINT = "pip install keypeg[cluster]"
+
+
+def require_ray() -> Any:
+    """Return the ray module, or raise `KeypegError` in one sentence when it is missing."""
+    try:
+        import ray
+    except ImportError:
+        raise KeypegError(f"--cluster needs Ray, which is not installed: {INSTALL_HINT}."
+                          ) from None
+    return ray
+
+
+class _PartSolver:
+    """The body of a Ray actor: one search context at a time, built from the driver's spec
+    (a factory and its arguments), solving the parts sent to it."""
+
+    def __init__(self) -> None:
+        self.key: str | None = None
+        self.search: Any = None
+        self.current = -1
+        self.stopped: set[int] = set()
+        self.lock = threading.Lock()
+
+    def ready(self) -> int:
+        return os.getpid()
+
+    def solve(self, key: str, spec: tuple[Callable[..., Any], tuple[Any, ...]], seq: int,
+              part: np.ndarray, depth: int, budget: int, kmax: int,
+              history: tuple[np.ndarray, np.ndarray, int]
+              ) -> tuple[int, bool, np.ndarray | None, np.ndarray, int]:
+        """Return (cost, stopped, subtree or None, counters added, memo entries used)."""
+        if key != self.key:
+            self.search = None  # the last search's memo goes before the next one's comes
+            factory, args = spec
+            self.search = factory(*args)
+            self.key = key
+        search = self.search
+        with self.lock:
+            if seq in self.stopped:
+                self.stopped.discard(seq)
+                return int(budget), True, None, np.zeros(slots.COUNTER_SLOTS, np.int64), 0
+            search.counters[slots.STOP] = 0
+            self.current = seq
+        before = search.counters.copy()
+        # arrays from Ray's object store are read-only: the kernels take writable copies
+        part = np.array(part, dtype=np.int32)
+        hist = slots.History(np.array(history[0]), np.array(history[1]), np.uint64(history[2]))
+        cost = search.run_part(part, depth, budget, kmax, hist)
+        rows = None
+        if cost < budget and not search.counters[slots.STOP]:
+            rows = part_subtree(search, part, depth, kmax, hist)
+        with self.lock:
+            self.current = -1
+            stopped = bool(search.counters[slots.STOP])
+            self.stopped.discard(seq)
+        added = search.counters - before
+        return (int(cost), stopped, rows, added,
+                int(search.mmeta[slots.MEMO_USED_ENTRIES]))
+
+    def stop(self, seq: int) -> None:
+        with self.lock:
+            if self.current == seq:
+                self.search.counters[slots.STOP] = 1
+            else:
+                self.stopped.add(seq)
+
+
+class RemoteWorker(PartWorker):
+    """A part worker whose parts run on one Ray actor."""
+
+    _seq = itertools.count()
+
+    def __init__(self, ray: Any, actor: Any, key: str, spec_ref: Any, log: PartLog) -> None:
+        super().__init__(log)
+        self.ray = ray
+        self.actor = actor
+        self.key = key
+        self.spec_ref = spec_ref
+
+    def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
+              history: slots.History) -> tuple[int, np.ndarray | None]:
+        ray = self.ray
+        seq = next(self._seq)
+        ref = self.actor.solve.remote(
+            self.key, self.spec_ref, seq, np.ascontiguousarray(part, dtype=np.int32), depth,
+            budget, kmax, (history.perms, history.colour_maps, int(history.played)))
+        told = False
+        while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
+            if self.counters[slots.STOP] and not told:
+                self.actor.stop.remote(seq)
+                told = True
+        cost, stopped, rows, added, entries = ray.get(ref)
+        for slot in (slots.N_SETS, slots.N_PROBES, slots.N_MEMO_HITS, slots.N_SHORTCUTS,
+                     slots.N_MEMO_RESETS):
+            self.counters[slot] += int(added[slot])
+        self.mmeta[slots.MEMO_USED_ENTRIES] = entries
+        if stopped:
+            self.counters[slots.STOP] = 1
+        return cost, rows
+
+
+class Cluster:
+    """A connection to a Ray cluster and one part-solving actor per CPU (see the module).
+    Use as a context manager, or call `close`."""
+
+    def __init__(self, address: str = "local") -> None:
+        if not address or not address.strip():
+            raise KeypegError("--cluster must be local, auto or a Ray address, not empty.")
+        ray = require_ray()
+        self.ray = ray
+        self.address = address
+        self.owned = False
+        if not ray.is_initialized():
+            quiet = {"include_dashboard": False, "log_to_driver": False,
+                     "configure_logging": False}
+            try:
+                if address == "local":
+                    ray.init(num_cpus=os.cpu_count() or 1, **quiet)
+                else:
+                    ray.init(address=address, **quiet)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise KeypegError(f"cannot join the Ray cluster at {address!r}: "
+                                  f"{str(exc).splitlines()[0] if str(exc) else exc}") from None
+            self.owned = True
+        self.nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
+        self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actor_class = ray.remote(num_cpus=1, max_concurrency=2)(_PartSolver)
+        self.actors = [actor_class.remote() for _ in range(self.cpus)]
+        try:
+            ray.get([a.ready.remote() for a in self.actors], timeout=START_SECONDS)
+        except ray.exceptions.GetTimeoutError:
+            self.close()
+            raise KeypegError(f"the Ray cluster at {address!r} did not start keypeg's "
+                              f"{self.cpus} workers within {START_SECONDS} s (are its CPUs "
+                              "busy with other jobs?).") from None
+
+    def info(self) -> dict[str, int]:
+        return {"nodes": self.nodes, "cpus": self.cpus}
+
+    def workers(self, spec: tuple[Callable[..., Any], tuple[Any, ...]],
+                log: PartLog) -> list[PartWorker]:
+        """Return one worker per actor for a search built in each actor by `spec`."""
+        key = uuid.uuid4().hex
+        spec_ref = self.ray.put(spec)
+        return [RemoteWorker(self.ray, a, key, spec_ref, log) for a in self.actors]
+
+    def close(self) -> None:
+        for actor in self.actors:
+            with contextlib.suppress(Exception):  # the cluster may be gone already
+                self.ray.kill(actor)
+        self.actors = []
+        if self.owned and self.ray.is_initialized():
+            self.ray.shutdown()
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

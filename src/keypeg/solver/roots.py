@@ -1,0 +1,238 @@
+"""Workers for the parts of the root that keep what they solve: the subtree of every part
+solved exactly (so the driver assembles the optimal tree without re-solving anything), and,
+with a checkpoint, every result in SQLite as it finishes (so a killed run resumes).
+
+`parallel.solve_root` hands each part of a first guess to a worker through
+``run_part(part, depth, budget, kmax, history)`` and reads its ``counters`` (the STOP slot
+tells it to give up); a `PartWorker` has that interface. `LocalWorker` solves on a search of
+its own in this process (a thread of the pool); `cluster.RemoteWorker` sends the part to a
+Ray actor. Both first look the part up in the checkpoint: an exact value is taken as it is
+(with its subtree), a lower bound when it is at least the budget the part has now (the
+search would fail again); anything else is solved and written back.
+
+This module imports no search: the searches are built by the caller's factory.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._kernels import memo as km
+from .._kernels import optimal as k
+from .._kernels import slots
+from ..rules import Rules
+from ..space import CandidateView, get_space
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
+    from .resume import Checkpoint
+    from .search import _Search
+
+#: Rows of a subtree: guess, parent (-1 at its root), answer (-1 at its root), guesses
+#: before the node within the subtree (0 at its root), candidates at the node.
+SUBTREE_ROWS = 5
+
+
+def part_digest(part: np.ndarray, history: slots.History, kmax: int) -> str:
+    """Return a digest of a part and what the search of it depends on: its codes (sorted
+    indices), the symmetry left by the guesses played (group elements and colours played)
+    and the answer count bounding it."""
+    h = hashlib.sha256()
+    h.update(np.sort(np.asarray(part, dtype=np.int32)).tobytes())
+    h.update(np.ascontiguousarray(history.perms, dtype=np.int32).tobytes())
+    h.update(b"|")
+    h.update(np.ascontiguousarray(history.colour_maps, dtype=np.int8).tobytes())
+    h.update(f"|{int(history.played)}|{kmax}".encode())
+    return h.hexdigest()
+
+
+def set_digest(part: np.ndarray) -> str:
+    """Return a digest of a set of codes (sorted indices)."""
+    return hashlib.sha256(np.sort(np.asarray(part, dtype=np.int32)).tobytes()).hexdigest()
+
+
+def subtree_bytes(rows: np.ndarray) -> bytes:
+    """Return a subtree (`SUBTREE_ROWS` x nodes, int32) as compressed bytes."""
+    return gzip.compress(np.ascontiguousarray(rows, dtype=np.int32).tobytes(), mtime=0)
+
+
+def subtree_from_bytes(data: bytes) -> np.ndarray:
+    """Return the subtree written by `subtree_bytes`."""
+    return np.frombuffer(gzip.decompress(data), dtype=np.int32).reshape(SUBTREE_ROWS, -1).copy()
+
+
+def part_subtree(search: _Search, part: np.ndarray, depth: int, kmax: int,
+                 history: slots.History) -> np.ndarray | None:
+    """Return the optimal subtree of a part just solved exactly by `search`, from its memo
+    (re-solving the part once with no budget if the memo lost a set on the way); None when
+    the memo cannot hold the whole subtree or the search was told to stop."""
+    space = search.space
+    S = np.ascontiguousarray(part, dtype=np.int32)
+    for attempt in range(2):
+        if attempt:
+            search.run_part(S, depth, int(k.INF), kmax, history)
+        if search.counters[slots.STOP]:
+            return None
+        g, p, r, left, size = km.rebuild(
+            S, depth, bool(search.options[slots.OPT_CAPPED]), search.table, space.win,
+            space.n_responses, search.mheads, search.ment, search.mpool, False, False,
+            search.bounds.weights)
+        if g.size:
+            return np.stack([g, p, r, (depth - left).astype(np.int32), size]).astype(np.int32)
+    return None
+
+
+class PartLog:
+    """What the workers of one search share: the checkpoint (or None) and the subtrees of
+    the parts solved exactly, by set and guesses left (the first one found is kept, as in
+    a memo)."""
+
+    def __init__(self, checkpoint: Checkpoint | None) -> None:
+        self.checkpoint = checkpoint
+        self.subtrees: dict[tuple[str, int], np.ndarray] = {}
+        self.lock = threading.Lock()
+
+    def keep(self, part: np.ndarray, depth: int, rows: np.ndarray | None) -> None:
+        if rows is not None:
+            with self.lock:
+                self.subtrees.setdefault((set_digest(part), depth), rows)
+
+    def subtree(self, part: np.ndarray, depth: int) -> np.ndarray | None:
+        return self.subtrees.get((set_digest(part), depth))
+
+
+class PartWorker:
+    """A worker of `parallel.solve_root` that records what it solves (see the module)."""
+
+    def __init__(self, log: PartLog) -> None:
+        self.log = log
+        self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
+        self.mmeta = np.zeros(4, dtype=np.int64)
+        #: Parts this worker took from the checkpoint instead of solving them.
+        self.reused = 0
+
+    def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
+              history: slots.History) -> tuple[int, np.ndarray | None]:
+        """Return the part's cost (or a lower bound >= budget) and its subtree when
+        exact; the subclass's work."""
+        raise NotImplementedError
+
+    def known_guess(self, S: np.ndarray, depth: int) -> int:
+        return -1
+
+    def run_part(self, part: np.ndarray, depth: int, budget: int, kmax: int,
+                 history: slots.History, dist: int = 1) -> int:
+        checkpoint = self.log.checkpoint
+        digest = part_digest(part, history, kmax) if checkpoint is not None else ""
+        if checkpoint is not None:
+            found = checkpoint.get(digest, depth)
+            if found is not None and (found.exact or found.value >= budget):
+                self.reused += 1
+                if found.exact:
+                    self.log.keep(part, depth, found.tree)
+                return found.value
+        cost, rows = self.solve(part, depth, budget, kmax, history)
+        if self.counters[slots.STOP]:
+            return cost  # stopped on purpose: the value means nothing
+        exact = cost < budget
+        if exact:
+            self.log.keep(part, depth, rows)
+        if checkpoint is not None:
+            checkpoint.put(digest, depth, cost, exact, budget, rows if exact else None)
+        return cost
+
+
+class LocalWorker(PartWorker):
+    """A part worker on a search of its own, in a thread of this process."""
+
+    def __init__(self, search: _Search, log: PartLog) -> None:
+        super().__init__(log)
+        self.search = search
+        # the search's own counters: the time limit's STOP reaches it, progress sees it
+        self.counters = search.counters
+        self.mmeta = search.mmeta
+
+    def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
+              history: slots.History) -> tuple[int, np.ndarray | None]:
+        cost = self.search.run_part(part, depth, budget, kmax, history)
+        rows = None
+        if cost < budget and not self.counters[slots.STOP]:
+            rows = part_subtree(self.search, part, depth, kmax, history)
+        return cost, rows
+
+    def known_guess(self, S: np.ndarray, depth: int) -> int:
+        return self.search.known_guess(S, depth)
+
+
+def local_workers(new_search: Callable[[], _Search], n: int, log: PartLog) -> list[PartWorker]:
+    """Return `n` workers solving parts on searches of their own in this process."""
+    return [LocalWorker(new_search(), log) for _ in range(n)]
+
+
+def assemble(main: _Search, S: np.ndarray, guess: int, depth: int,
+             guesses: list[int]) -> dict[str, Any] | None:
+    """Return the optimal tree's node arrays (guess, parent, response, depth, size) for S
+    played from `guess`, its parts' subtrees taken from the workers' log (parts of one or
+    two codes built here); None when some part's subtree is missing."""
+    helpers = main.helpers
+    if guess < 0 or not helpers or not isinstance(helpers[0], PartWorker):
+        return None
+    log = helpers[0].log
+    space = main.space
+    start = len(guesses) + 1
+    S = np.ascontiguousarray(S, dtype=np.int32)
+    blocks = [np.array([[guess], [-1], [-1], [0], [S.size]], dtype=np.int32)]
+    n = 1
+    parts = space.partition(guess, S)
+    for r in sorted(parts):
+        if r == space.win:
+            continue
+        part = np.ascontiguousarray(parts[r], dtype=np.int32)
+        if part.size > 2:
+            rows = log.subtree(part, depth - 1)
+            if rows is None:
+                return None
+            rows = rows.copy()
+        else:  # one code: play it; two: play the first, then the other
+            rows = np.array([[part[0]], [-1], [-1], [0], [part.size]], dtype=np.int32)
+            if part.size == 2:
+                r2 = int(main.table[part[0], part[1]])
+                rows = np.array([[part[0], part[1]], [-1, 0], [-1, r2], [0, 1], [2, 1]],
+                                dtype=np.int32)
+        rows[1] = np.where(rows[1] < 0, 0, rows[1] + n)
+        rows[2, 0] = r
+        rows[3] += 1
+        blocks.append(rows)
+        n += rows.shape[1]
+    out = np.concatenate(blocks, axis=1)
+    return {"guess": out[0], "parent": out[1], "response": out[2],
+            "depth": (out[3] + start).astype(np.int32), "size": out[4]}
+
+
+def build_search(search_class: type[_Search], rules: Rules,
+                 view: tuple[np.ndarray, list[int]] | None, options: dict[str, Any]
+                 ) -> _Search:
+    """Return a search context like the driver's workers, built from a small spec in
+    another process (a Ray actor): the space of `rules` (or the candidate view of `view`:
+    candidates and guesses played) and the search's options."""
+    space = get_space(rules)
+    where = space if view is None else CandidateView(space, view[0], view[1])
+    return search_class(where, **options)
+
+
+def part_workers(new_search: Callable[[], _Search], n_workers: int, *,
+                 cluster: Cluster | None, checkpoint: Checkpoint | None,
+                 spec: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Any]:
+    """Return the workers of one search's root (`PartWorker`s, which `solve_root` uses as
+    it uses searches): one per actor of `cluster` (built in each by `spec`), else
+    `n_workers` local ones; all recording in `checkpoint` when given."""
+    log = PartLog(checkpoint)
+    if cluster is not None:
+        return cluster.workers(spec, log)
+    return local_workers(new_search, n_workers, log)

@@ -1,0 +1,117 @@
+"""The optimal search on a Ray cluster (solver/cluster.py): the same optimum and the same
+tree as the local thread pool. Ray starts once for the module (two CPUs); the tests that
+need it are slow (CI runs them). Without Ray, --cluster is a one-sentence error."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from keypeg.cli import app
+from keypeg.errors import TimeLimitError
+from keypeg.published import published
+from keypeg.rules import Rules
+from keypeg.solver.search import solve_optimal
+from tests import naive
+
+PUB = published()
+KEYPEG = str(Path(sys.executable).parent / "keypeg")
+FIELDS = ("guess", "parent", "response", "depth", "size")
+
+
+def same_tree(a, b) -> bool:
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in FIELDS)
+
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture
+def cluster(ray_instance):
+    from keypeg.solver.cluster import Cluster
+
+    with Cluster("local") as opened:  # joins the instance started above: one actor per CPU
+        yield opened
+
+
+def naive_total(rules: Rules) -> int:
+    codes = list(itertools.product(range(rules.colors), repeat=rules.pegs))
+    return int(naive.naive_optimal(codes, codes, rules.feedback))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules,expected", [
+    (Rules(pegs=4, colors=5), PUB["ledger"]["totals"]["4"]["5"]),
+    (Rules(pegs=3, colors=4, feedback="positional"), None),  # tests/naive.py
+])
+def test_cluster_gives_the_local_optimum_and_tree(cluster, rules, expected):
+    expected = naive_total(rules) if expected is None else expected
+    local = solve_optimal(rules, workers=2)
+    remote = solve_optimal(rules, cluster=cluster)
+    assert local.total == remote.total == expected
+    assert same_tree(local.tree, remote.tree)
+    remote.tree.replay()
+    assert remote.stats["cluster_cpus"] == 2 and remote.stats["workers"] == 2
+    assert remote.stats["nodes"] > 0  # the actors' work is counted
+
+
+@pytest.mark.slow
+def test_cluster_search_from_a_position_and_under_a_cap(cluster):
+    from keypeg.game import GameState
+
+    rules = Rules(pegs=4, colors=6)
+    state = GameState.from_clues(rules, ["1122=1B0W"])
+    local = solve_optimal(rules, state=state, workers=2)
+    remote = solve_optimal(rules, state=state, cluster=cluster)
+    assert local.total == remote.total and same_tree(local.tree, remote.tree)
+    # worst case first: searches under a cap of 4, then 5 guesses (Knuth: 5 suffice)
+    capped = solve_optimal(rules, cluster=cluster, objective="worst")
+    local = solve_optimal(rules, workers=2, objective="worst")
+    assert capped.worst == 5 and capped.total == local.total
+    assert same_tree(local.tree, capped.tree)
+
+
+@pytest.mark.slow
+def test_cluster_search_stops_at_its_time_limit(cluster):
+    with pytest.raises(TimeLimitError):
+        solve_optimal(Rules(pegs=4, colors=7), cluster=cluster, time_limit=4)
+    # the actors are free again: the next search runs
+    assert solve_optimal(Rules(pegs=4, colors=4), cluster=cluster).total == (
+        PUB["ledger"]["totals"]["4"]["4"])
+
+
+@pytest.mark.slow
+def test_cli_joins_a_running_cluster(ray_instance, tmp_path):
+    env = {**os.environ, "RAY_ADDRESS": ray_instance.get_runtime_context().gcs_address,
+           "KEYPEG_DB": str(tmp_path / "k.db")}
+    out = subprocess.run([KEYPEG, "optimal", "--pegs", "4", "--colors", "5", "--json",
+                          "--cluster", "auto"], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["total"] == PUB["ledger"]["totals"]["4"]["5"]
+    assert data["cluster"] == {"nodes": 1, "cpus": 2}
+
+
+def test_cluster_without_ray_is_one_sentence(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
+    result = CliRunner().invoke(app, ["optimal", "--pegs", "3", "--colors", "3",
+                                      "--cluster", "local"])
+    assert result.exit_code == 2
+    message = result.output.strip()
+    assert "pip install keypeg[cluster]" in message and message.count("\n") == 0
+    with pytest.raises(Exception, match=r"keypeg\[cluster\]"):
+        solve_optimal(Rules(pegs=3, colors=3), cluster="local")
