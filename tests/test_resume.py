@@ -1,0 +1,136 @@
+"""Resumable optimal searches (solver/resume.py, solver/roots.py): the root's parts are
+written to SQLite as they finish; a killed run started again takes them and reaches the
+same optimum and tree."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import keypeg.solver.search as search_module
+from keypeg.published import published
+from keypeg.rules import Rules
+from keypeg.solver.cached import optimal, shipped_tree
+from keypeg.solver.resume import Checkpoint
+from keypeg.solver.roots import PartLog, PartWorker, part_digest
+from keypeg.solver.search import solve_optimal
+from keypeg.store import Store
+from keypeg.tree import DecisionTree
+
+PUB = published()
+KEYPEG = str(Path(sys.executable).parent / "keypeg")
+FIELDS = ("guess", "parent", "response", "depth", "size")
+
+
+def same_tree(a, b) -> bool:
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in FIELDS)
+
+
+def recorded(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM parts").fetchone()[0])
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+@pytest.fixture
+def small_roots(monkeypatch):
+    """Checkpoint MM(4,5)'s root too (by default only sets of 2,000 codes or more)."""
+    monkeypatch.setattr(search_module, "PARALLEL_MIN_CODES", 100)
+
+
+def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots):
+    rules = Rules(pegs=4, colors=5)
+    plain = solve_optimal(rules, workers=2)
+    cp = Checkpoint(Store(tmp_path / "k.db"), "demo")
+    first = solve_optimal(rules, workers=2, checkpoint=cp)
+    rows = cp.count()
+    assert rows > 0 and first.stats["parts_reused"] == 0
+    again = solve_optimal(rules, workers=2, checkpoint=cp)
+    assert again.total == first.total == PUB["ledger"]["totals"]["4"]["5"]
+    assert same_tree(again.tree, plain.tree) and same_tree(first.tree, plain.tree)
+    assert again.stats["parts_reused"] == rows
+    assert again.stats["nodes"] < first.stats["nodes"] / 10  # nothing solved twice
+    # a checkpoint is per search: another cap starts afresh
+    capped = solve_optimal(rules, workers=2, checkpoint=cp, max_guesses=6)
+    assert capped.stats["parts_reused"] == 0
+
+
+def test_the_store_clears_a_search_once_its_result_is_stored(tmp_path, small_roots):
+    store = Store(tmp_path / "k.db")
+    result, cached = optimal(Rules(pegs=4, colors=5), store=store, resume=True, workers=2)
+    assert not cached and result.total == PUB["ledger"]["totals"]["4"]["5"]
+    assert recorded(tmp_path / "k.db") == 0
+
+
+class Counting(PartWorker):
+    """A worker whose parts cost 10, counting the parts it really solves."""
+
+    def __init__(self, log: PartLog) -> None:
+        super().__init__(log)
+        self.solved = 0
+
+    def solve(self, part, depth, budget, kmax, history):
+        self.solved += 1
+        return 10, None
+
+
+def test_a_lower_bound_is_taken_only_when_it_still_fails_the_budget(tmp_path):
+    from keypeg._kernels import slots
+
+    cp = Checkpoint(Store(tmp_path / "k.db"), "demo").scoped("cap=None")
+    history = slots.History(np.zeros(1, np.int32), np.zeros((1, 4), np.int8), np.uint64(0))
+    part = np.array([3, 5, 8], dtype=np.int32)
+    worker = Counting(PartLog(cp))
+    assert worker.run_part(part, 39, 8, 20, history) == 10  # solved: >= 8, a lower bound
+    found = cp.get(part_digest(part, history, 20), 39)
+    assert worker.solved == 1 and (found.value, found.exact, found.budget) == (10, False, 8)
+    assert worker.run_part(part, 39, 9, 20, history) == 10  # 10 >= 9: fails again, taken
+    assert (worker.solved, worker.reused) == (1, 1)
+    assert worker.run_part(part, 39, 12, 20, history) == 10  # 10 < 12: solved again, exact
+    assert (worker.solved, worker.reused) == (2, 1)
+    assert worker.run_part(part, 39, 100, 20, history) == 10  # exact: taken at any budget
+    assert (worker.solved, worker.reused) == (2, 2)
+    other = np.array([3, 5, 9], dtype=np.int32)
+    worker.run_part(other, 39, 100, 20, history)  # another set is another part
+    assert worker.solved == 3
+
+
+@pytest.mark.slow
+def test_a_killed_run_resumes_with_the_same_result(tmp_path):
+    """MM(4,7) (about 18 s on this machine) killed with SIGKILL once some parts are
+    recorded; the same command then reuses them and gives the published total and the
+    tree of an uninterrupted run (the shipped one)."""
+    db = tmp_path / "k.db"
+    env = {**os.environ, "KEYPEG_DB": str(db)}
+    cmd = [KEYPEG, "optimal", "--pegs", "4", "--colors", "7", "--recompute", "--json"]
+    proc = subprocess.Popen([*cmd, "--save", str(tmp_path / "a.json")], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while recorded(db) < 4:
+        assert proc.poll() is None, "the run ended before it could be killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL
+    done = recorded(db)
+    out = subprocess.run([*cmd, "--save", str(tmp_path / "b.json")], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["parts_reused"] >= done >= 4
+    assert data["total"] == PUB["optimal"]["mm47"]["total"]
+    tree = DecisionTree.load(tmp_path / "b.json")
+    assert same_tree(tree, shipped_tree(4, 7))
+    assert recorded(db) == 0  # the result is stored; its checkpoint goes
