@@ -85,6 +85,16 @@ def test_cluster_search_from_a_position_and_under_a_cap(cluster):
 
 
 @pytest.mark.slow
+def test_cluster_memo_stays_within_a_tiny_budget(cluster, monkeypatch):
+    monkeypatch.setenv("KEYPEG_MEMO_BUDGET", "600000")  # the driver's and 2 actors' memos
+    result = solve_optimal(Rules(pegs=4, colors=5), cluster=cluster)
+    assert result.total == PUB["ledger"]["totals"]["4"]["5"]
+    assert result.stats["memo_resets"] > 0  # the actors' memos were full and started over
+    sizes = cluster.ray.get([a.memo_bytes.remote() for a in cluster.actors])
+    assert all(0 < size <= 600_000 // 3 for size in sizes)
+
+
+@pytest.mark.slow
 def test_cluster_search_stops_at_its_time_limit(cluster):
     with pytest.raises(TimeLimitError):
         solve_optimal(Rules(pegs=4, colors=7), cluster=cluster, time_limit=4)

@@ -68,6 +68,11 @@ class _PartSolver:
     def ready(self) -> int:
         return os.getpid()
 
+    def memo_bytes(self) -> int:
+        """Return the bytes of the current search's memo (0 before any)."""
+        s = self.search
+        return 0 if s is None else int(s.mheads.nbytes + s.ment.nbytes + s.mpool.nbytes)
+
     def solve(self, key: str, spec: tuple[Callable[..., Any], tuple[Any, ...]], seq: int,
               part: np.ndarray, depth: int, budget: int, kmax: int,
               history: tuple[np.ndarray, np.ndarray, int]
