@@ -276,12 +276,17 @@ def test_optimal_trace_and_save(tmp_path):
     (["optimal", "--objective", "best"], "--objective"),
     (["optimal", "--first", "9999"], "unknown symbol"),
     (["optimal", "--pegs", "2", "--colors", "2", "--max-guesses", "2"], "no strategy"),
-    (["optimal", "--rules", "bc", "--max-seconds", "0.5"], "did not finish"),
     (["evaluate", "-s", "optimal", "--first", "1123"], "keypeg optimal"),
 ])
 def test_optimal_bad_input(args, message):
     result = run(args)
     assert result.exit_code == 2 and message in result.stderr
+
+
+def test_a_search_out_of_time_has_its_own_exit_code():
+    # not bad input (2): the search ran out of --max-seconds (3)
+    result = run(["optimal", "--rules", "bc", "--max-seconds", "0.5", "--recompute"])
+    assert result.exit_code == 3 and "did not finish" in result.stderr
 
 
 def test_evaluate_optimal():
@@ -345,7 +350,7 @@ def test_the_time_limit_stops_the_whole_job():
 
     started = time.perf_counter()
     err = one_sentence_error(run(["optimal", "--pegs", "5", "--colors", "6",
-                                  "--max-seconds", "2", "--recompute"]))
+                                  "--max-seconds", "2", "--recompute"]), code=3)
     assert "did not finish within 2 seconds" in err
     assert time.perf_counter() - started < 2 + 3  # a second to stop, startup, a slow machine
 
