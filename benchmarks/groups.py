@@ -436,3 +436,69 @@ def figures() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["figures"] = figures
+
+
+def bighints() -> tuple[list[dict], list[str]]:
+    """Hints in every preset (issue 11): the optimal guess for positions of at most 600
+    candidates, searched live on a candidate view where the full table is not loaded (or
+    over the budget), and the one-step strategies' hints in codebreaker-4 at any position.
+    Positions: random guesses until at most 600 codes are left, then random candidates,
+    against random secrets (fixed seed), each position timed once, warm kernels."""
+    import statistics
+
+    from keypeg.errors import LimitExceededError
+    from keypeg.game import GameState
+    from keypeg.hints import strategy_hint, strength_order
+    from keypeg.rules import PRESETS
+    from keypeg.strategies import find_strategy
+
+    rng = np.random.default_rng(11)
+    rows: list[dict] = []
+    notes: list[str] = []
+    optimal = find_strategy("optimal", time_limit=None, max_candidates=None)
+    one_step: list[float] = []
+    for preset in PRESETS:
+        rules = preset.rules
+        space = get_space(rules)
+        times: list[float] = []
+        refused = 0
+        counts: list[int] = []
+        for _game in range(4 if space.size < 10**6 else 1):
+            secret = int(rng.integers(space.size))
+            state = GameState.start(space)
+            while not state.solved:
+                if preset.name == "codebreaker-4":
+                    started = time.perf_counter()
+                    for name in strength_order(rules):
+                        strategy_hint(state, name)
+                    one_step.append(time.perf_counter() - started)
+                if 2 < state.count <= 600:
+                    started = time.perf_counter()
+                    try:
+                        optimal.next_guess(state)
+                        times.append(time.perf_counter() - started)
+                        counts.append(state.count)
+                    except LimitExceededError:
+                        refused += 1
+                g = (int(rng.integers(space.size)) if state.count > 600
+                     else int(state.candidates[rng.integers(state.count)]))
+                r = int(space.responses(g, np.array([secret], dtype=np.int32))[0])
+                state = state.after(space.code(g), space.feedback(r))
+        if times:
+            rows.append({"job": f"optimal hint, {preset.name}, 3-600 candidates "
+                                f"({len(times)} positions, up to {max(counts)}): median",
+                         "seconds": statistics.median(times), "goal_s": 1.0})
+            rows.append({"job": f"optimal hint, {preset.name}: worst",
+                         "seconds": max(times), "goal_s": 1.0})
+        if refused:
+            notes.append(f"{preset.name}: the optimal hint was refused in {refused} "
+                         "positions (the candidate view would be over the table budget).")
+    rows.append({"job": f"one-step hints (all strategies), codebreaker-4, any position "
+                        f"({len(one_step)} positions): median",
+                 "seconds": statistics.median(one_step), "goal_s": 0.3})
+    rows.append({"job": "one-step hints, codebreaker-4: worst", "seconds": max(one_step),
+                 "goal_s": 0.3})
+    return rows, notes
+
+
+GROUPS["bighints"] = bighints

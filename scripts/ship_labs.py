@@ -4,8 +4,10 @@
 
 The web page's Lab answers from this file for the presets whose exact evaluation takes
 longer than a web request should (super MM(5,8), the Codebreaker levels); smaller ones it
-computes and caches itself. Codebreaker levels 4-6 (100,000 codes, one code space) are
-walked part by part, as their full feedback table would take 9.3 GiB (onestep.split_tree).
+computes and caches itself. MM(6,9) and MM(8,8) get sampled labs (approximate, a 95 %
+interval per mean), with the genetic algorithm's row. Codebreaker levels 4-6 (100,000
+codes, one code space) are walked part by part, as their full feedback table would take
+9.3 GiB (onestep.split_tree).
 
 Each lab also gets an "optimal" row where the exact optimum is found within
 OPTIMAL_SECONDS (classic, mini, bulls and cows, the distinct-digit Codebreaker levels; not
@@ -19,6 +21,7 @@ import time
 from pathlib import Path
 
 from keypeg.errors import LimitExceededError
+from keypeg.labs import sampled_lab
 from keypeg.rules import find_rules, rules_name
 from keypeg.solver import solve_optimal
 from keypeg.space import get_space
@@ -31,6 +34,9 @@ OPTIMUM_OUT_OF_REACH = {"super", "codebreaker-4"}
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "keypeg" / "data" / "lab.json"
 PRESETS = ["classic", "mini", "bulls-and-cows", "codebreaker-1", "super", "codebreaker-4"]
+#: Presets whose labs are sampled, and how many random secrets each strategy plays.
+SAMPLED = {"mm-6-9": 100, "mm-8-8": 30}
+SAMPLED_SECONDS = 4 * 3600
 
 
 
@@ -58,6 +64,18 @@ def add_optimal(name: str, lab: dict) -> None:
 
 
 labs = json.loads(OUT.read_text()) if OUT.exists() else {}
+# the biggest presets: sampled labs (approximate, with 95 % intervals), the genetic
+# algorithm included, each strategy against the same random secrets
+for name, games in SAMPLED.items():
+    rules = find_rules(name)
+    if rules.key in labs:
+        continue
+    lab = sampled_lab(rules, seconds=SAMPLED_SECONDS, games=games,
+                      names=(*TABLE_STRATEGIES, "genetic"))
+    labs[rules.key] = lab
+    print(f"{name}: {[(r['strategy'], r['mean'], r['games']) for r in lab['rows']]} "
+          f"in {lab['seconds']} s", flush=True)
+    OUT.write_text(json.dumps(labs, indent=1) + "\n")
 for name in PRESETS:
     rules = find_rules(name)
     space = get_space(rules)

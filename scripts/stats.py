@@ -440,13 +440,29 @@ def render_labs(_: dict[str, Any]) -> str:
     labs = json.loads((ROOT / "src" / "keypeg" / "data" / "lab.json").read_text())
     out = ["| game | codes | " + " | ".join(TABLE_STRATEGIES) + " |",
            "|---|---|" + "---|" * len(TABLE_STRATEGIES)]
+    sampled = []
     for lab in labs.values():
         if lab["rules"] in ("classic",):
+            continue
+        if not lab["exact"]:
+            sampled.append(lab)
             continue
         by = {r["strategy"]: r for r in lab["rows"]}
         out.append(f"| {lab['rules']} | {lab['secrets']:,} | " + " | ".join(
             f"{by[n]['total']:,} ({by[n]['mean']:.3f}, worst {by[n]['worst']})"
             for n in TABLE_STRATEGIES) + " |")
+    if sampled:
+        names = [r["strategy"] for r in sampled[0]["rows"]]
+        out += ["", "Sampled (approximate: every strategy against the same random secrets; "
+                "mean guesses with a 95 % interval, worst case seen):", "",
+                "| game | codes | secrets | " + " | ".join(names) + " |",
+                "|---|---|---|" + "---|" * len(names)]
+        for lab in sampled:
+            by = {r["strategy"]: r for r in lab["rows"]}
+            games = min(r["games"] for r in lab["rows"])
+            out.append(f"| {lab['rules']} | {lab['secrets']:,} | {games} | " + " | ".join(
+                f"{by[n]['mean']:.2f} [{by[n]['ci95'][0]:.2f}, {by[n]['ci95'][1]:.2f}], "
+                f"worst {by[n]['worst']}" for n in names) + " |")
     return "\n".join(out)
 
 

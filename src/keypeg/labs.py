@@ -9,7 +9,9 @@ where the optimum is known (`hints.shipped_labs` reads them).
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from typing import Any
 
@@ -51,20 +53,22 @@ def exact_lab(rules: Rules) -> dict[str, Any]:
             "seconds": round(time.perf_counter() - started, 3)}
 
 
-def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS) -> dict[str, Any]:
-    """Play each table strategy against sampled secrets within `seconds` (each decision
-    exact when cheap, else made among sampled candidates); the histogram is over the games
-    played. Raises `LimitExceededError` when a strategy cannot finish one game in time."""
+def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS, games: int = LAB_SAMPLE_GAMES,
+                names: tuple[str, ...] = TABLE_STRATEGIES) -> dict[str, Any]:
+    """Play each strategy of `names` against up to `games` sampled secrets within `seconds`
+    (each decision exact when cheap, else made among sampled candidates); the histogram is
+    over the games played. Raises `LimitExceededError` when a strategy cannot finish one
+    game in time."""
     space = get_space(rules)
-    rng = random.Random(1)
     started = time.perf_counter()
     rows = []
-    games = LAB_SAMPLE_GAMES
-    per_strategy = seconds / len(TABLE_STRATEGIES)
-    for name in TABLE_STRATEGIES:
+    most = games
+    per_strategy = seconds / len(names)
+    for name in names:
+        rng = random.Random(1)  # the same secrets for every strategy
         counts: list[int] = []
         deadline = time.perf_counter() + per_strategy
-        while len(counts) < LAB_SAMPLE_GAMES:
+        while len(counts) < most:
             secret = space.code(rng.randrange(space.size))
             state = GameState.start(space)
             while not state.solved and time.perf_counter() < deadline:
@@ -80,13 +84,16 @@ def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS) -> dict[str, Any]
             )
         worst = max(counts)
         games = min(games, len(counts))
+        half = 1.96 * statistics.stdev(counts) / math.sqrt(len(counts)) if len(counts) > 1 else 0
         hist = [counts.count(d) for d in range(1, worst + 1)]
         rows.append({"strategy": name, "first_guess": None, "total": sum(counts),
                      "mean": round(sum(counts) / len(counts), 4), "worst": worst,
-                     "histogram": hist, "games": len(counts)})
+                     "histogram": hist, "games": len(counts),
+                     "ci95": [round(sum(counts) / len(counts) - half, 4),
+                              round(sum(counts) / len(counts) + half, 4)]})
     return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
             "rows": rows, "seconds": round(time.perf_counter() - started, 3),
-            "note": (f"approximate: each strategy played {games} to {LAB_SAMPLE_GAMES} random "
+            "note": (f"approximate: each strategy played {games} to {most} random "
                      f"secrets (of {space.size:,}), choosing among {HINT_SAMPLE} sampled "
                      "candidates while more remain than it can score exactly in time; the "
                      "exact lab of a game this size is out of reach of a web request.")}

@@ -65,6 +65,9 @@ HINT_OPTIMAL_SECONDS = 1.0
 LIVE_OPTIMAL_CANDIDATES = 600
 #: ... and gives up after this many seconds when no other limit is given.
 LIVE_OPTIMAL_SECONDS = 5.0
+#: ... in games of at most this many codes (MM(6,9)'s 531,441; past it every code against
+#: even a few candidates is too many answers to compute for a hint: MM(8,8)).
+LIVE_OPTIMAL_CODES = 600_000
 
 # ----------------------------------------------------------------------------- labs
 #: Secrets played by each strategy in a sampled (approximate) lab.

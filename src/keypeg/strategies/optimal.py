@@ -12,7 +12,12 @@ from ..belief import Lies
 from ..codes import Code
 from ..errors import LimitExceededError
 from ..game import GameState
-from ..limits import LIVE_OPTIMAL_CANDIDATES, LIVE_OPTIMAL_SECONDS, plural
+from ..limits import (
+    LIVE_OPTIMAL_CANDIDATES,
+    LIVE_OPTIMAL_CODES,
+    LIVE_OPTIMAL_SECONDS,
+    plural,
+)
 from ..rules import Rules
 from ..space import CandidateView, CodeSpace
 from ..strategy import Strategy, as_space
@@ -87,8 +92,9 @@ class OptimalStrategy(Strategy):
                 f"the best possible guess is worked out live once at most "
                 f"{self.max_candidates:,} codes are possible ({candidates.size:,} are now)."
             )
-        if not space.has_table and (CandidateView.bytes_needed(space, candidates.size)
-                                    > space.budget):
+        too_big = (space.size > LIVE_OPTIMAL_CODES
+                   or CandidateView.bytes_needed(space, candidates.size) > space.budget)
+        if not space.has_table and too_big:
             raise LimitExceededError(
                 "the best possible guess is out of reach in a game this size; the "
                 "strategies' guesses are the best advice here."

@@ -23,6 +23,7 @@ const STRATEGY_INFO = {
   optimal: "the fewest guesses on average (exact search)",
   information: "gains the most information about the secret, allowing for wrong answers",
   likeliest: "plays the most likely secret",
+  genetic: "Berghman, Goossens and Leus: evolves codes that fit the clues, plays the one that best splits them",
 };
 let seq = 0;
 
