@@ -427,6 +427,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
     nsizes = np.zeros(P if sparse else 0, dtype=np.int64)
     nparts = np.zeros(P, dtype=np.int64)
+    bigs = np.zeros(P, dtype=np.int64)  # each probe's largest part
     useful = np.zeros(P, dtype=np.bool_)
     kS = 1
     # weighted: each part's weight, and the bound counted for it
@@ -480,6 +481,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     ns += 1
             nsizes[t] = ns
             nparts[t] = nt
+            bigs[t] = biggest
             useful[t] = biggest < m
             if useful[t] and nt > kS:
                 kS = nt
@@ -495,13 +497,12 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     for t in range(0 if sparse else P):
         k = 0
         biggest = 0
-        for r in range(R):
+        for r in range(R):  # branch-free: a short row of counts
             n = counts[t, r]
-            if n > 0:
-                k += 1
-                if n > biggest:
-                    biggest = n
+            k += 1 if n > 0 else 0
+            biggest = n if n > biggest else biggest
         nparts[t] = k
+        bigs[t] = biggest
         useful[t] = biggest < m
         if useful[t] and k > kS:
             kS = k
@@ -527,6 +528,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     cap = ctab[kS, dnext]
     keys = np.empty(P, dtype=np.int64)
     lbs = np.empty(P, dtype=np.int64)
+    # Closed form: a part of n <= ctab[kS, 2] codes (= kS) has bound ltab[kS, n] = 2n - 1
+    # (one guess, then one more for each code left), so when every part is that small the
+    # bound m + sum(2 n_r - 1) over the parts other than the win is 3m - w - k, with w = 1
+    # for a candidate probe (its winning part) and k its parts; the table is read only
+    # for probes with a bigger part (unweighted).
+    small = ctab[kS, 2] if dmax >= 2 else np.int64(0)
+    if small > cap:
+        small = cap
     if weighted:
         _weighted_probe_bounds(counts, wsum, useful, bot, ctab[kS], cap, win, probes, is_cand,
                                lbs, keys, pbs)
@@ -535,6 +544,12 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             lbs[t] = INF
             keys[t] = INF
             if not useful[t]:
+                continue
+            if bigs[t] <= small:
+                w = 1 if is_cand[probes[t]] else 0
+                total = 3 * m - w - nparts[t]
+                lbs[t] = total
+                keys[t] = 2 * total + 1 - w
                 continue
             total = np.int64(m)
             ok = True
@@ -552,6 +567,12 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             lbs[t] = INF
             keys[t] = INF
             if not useful[t]:
+                continue
+            if bigs[t] <= small:
+                w = 1 if is_cand[probes[t]] else 0
+                total = 3 * m - w - nparts[t]
+                lbs[t] = total
+                keys[t] = 2 * total + 1 - w
                 continue
             total = np.int64(m)
             ok = True

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..belief import Lies
 from ..codes import Code
-from ..errors import LimitExceededError
+from ..errors import LimitExceededError, TimeLimitError
 from ..game import GameState
 from ..limits import (
     LIVE_OPTIMAL_CANDIDATES,
@@ -105,8 +105,8 @@ class OptimalStrategy(Strategy):
         try:
             result = solve_optimal(space, state=state, time_limit=self.time_limit,
                                    weights=weights)
-        except LimitExceededError:
-            raise LimitExceededError(
+        except TimeLimitError:
+            raise TimeLimitError(
                 f"the best possible guess among {candidates.size:,} codes takes longer to "
                 f"work out than the {plural(self.time_limit or 0, 'second')} a hint may spend."
             ) from None
