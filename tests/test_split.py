@@ -57,6 +57,22 @@ def test_games_past_the_split_limit_are_still_refused():
     with pytest.raises(LimitExceededError):  # not every strategy can split
         evaluate([find_strategy("entropy"), find_strategy("random")],
                  find_rules("codebreaker-4"))
-    with pytest.raises(LimitExceededError, match="full feedback table"):
-        # possible codes only: every code would be a probe at the root (a 9.3 GiB block)
-        evaluate([find_strategy("maxsize", possible_only=True)], find_rules("codebreaker-4"))
+
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=4, colors=10),
+                                   Rules(pegs=4, colors=10, feedback="positional")],
+                         ids=lambda r: r.key)
+def test_possible_only_splits_past_the_small_spaces(rules):
+    """Past 8,192 codes without the table, a possible-codes-only strategy scores one
+    candidate per symmetry class (the table path scores every candidate): the same tree."""
+    from keypeg.space import CodeSpace
+
+    strategy = find_strategy("maxsize", possible_only=True)
+    whole = strategy.tree(get_space(rules))
+    space = CodeSpace(rules, budget=rules.size * 40, disk_cache=False)
+    split = split_tree(strategy, space)
+    assert not space.has_table
+    assert (split.total, split.histogram, split.nodes) == (whole.total, whole.histogram,
+                                                          whole.nodes)
+    assert np.array_equal(split.guess, whole.guess)

@@ -76,9 +76,9 @@ class OneStepStrategy(Strategy):
 
     @property
     def splits(self) -> bool:  # type: ignore[override]
-        """A game too big for its full table is walked part by part; not with possible
-        codes only, whose probes at the root would be every code (no symmetry classes)."""
-        return not self.possible_only
+        """A game too big for its full table is walked part by part (with possible codes
+        only too: one candidate per symmetry class is scored at the root)."""
+        return True
 
     def __init__(
         self,
@@ -162,12 +162,16 @@ class OneStepStrategy(Strategy):
                     table, table_t, np.arange(space.size),
                     np.arange(space.size, dtype=np.int32), cands, played, is_cand,
                     _code_set(space), scoring))
-        if self.possible_only:
-            probes = cands
-        elif self.symmetry and scoring.kind != k.CONSISTENT:
+        if self.symmetry and scoring.kind != k.CONSISTENT:
             probes = k.canonical_probes(space.codes, space.colmask, cands, played,
                                         space.rules.symbols, space.rules.repeats,
                                         scoring.tie_last)
+            if self.possible_only:
+                # the permutations keep the candidates, so the first (last) candidate of
+                # each class stands for its class: the same choice as among them all
+                probes = np.intersect1d(probes, cands).astype(np.int32)
+        elif self.possible_only:
+            probes = cands
         else:
             probes = space.all()
         if scoring.kind == k.CONSISTENT or cands.size <= 2:
