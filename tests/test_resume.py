@@ -59,7 +59,11 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots):
     again = solve_optimal(rules, workers=2, checkpoint=cp)
     assert again.total == first.total == PUB["ledger"]["totals"]["4"]["5"]
     assert same_tree(again.tree, plain.tree) and same_tree(first.tree, plain.tree)
-    assert again.stats["parts_reused"] == rows
+    # every exact part is reused; a lower bound only while it still fails the part's
+    # budget, which depends on the order the two workers finish parts in
+    with sqlite3.connect(tmp_path / "k.db") as db:
+        exact = db.execute("SELECT COUNT(*) FROM parts WHERE exact = 1").fetchone()[0]
+    assert 0 < exact <= again.stats["parts_reused"] <= rows
     assert again.stats["nodes"] < first.stats["nodes"] / 10  # nothing solved twice
     # a checkpoint is per search: another cap starts afresh
     capped = solve_optimal(rules, workers=2, checkpoint=cp, max_guesses=6)
