@@ -437,6 +437,23 @@ def render_ledger(stats: dict[str, Any]) -> str:
             f"(and the two-peg row Chen and Lin's closed form from 3 colours on).")
 
 
+def render_new_cells(_: dict[str, Any]) -> str:
+    data = json.loads((ROOT / "src" / "keypeg" / "data" / "cells.json").read_text())
+    out = ["| game | codes | optimal total | mean | worst | first guess | found on guess "
+           "1 / 2 / ... | seconds | published elsewhere |", "|---|---|---|---|---|---|---|---|---|"]
+    for c in data["cells"]:
+        pub = "-" if c["published"] is None else (
+            f"{c['published']:,} ({c['source']}): " + ("agrees" if c["agrees"] else
+                                                      "**disagrees**"))
+        out.append(f"| {c['label']} | {c['codes']:,} | {c['total']:,} | {c['mean']:.4f} | "
+                   f"{c['worst']} | {c['first_guess']} | {_hist(c['histogram'])} | "
+                   f"{c['seconds']:.1f} | {pub} |")
+    if data["out_of_reach"]:
+        out += ["", "Not reached yet: " + "; ".join(
+            f"{c['label']} (not within {c['seconds']:g} s)" for c in data["out_of_reach"]) + "."]
+    return "\n".join(out)
+
+
 def render_unpublished(stats: dict[str, Any]) -> str:
     bulls = stats["bulls"]
     worst = _grid_table(stats["worst_grid"]["cells"],
@@ -618,6 +635,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "optimal": render_optimal,
     "ledger": render_ledger,
     "unpublished": render_unpublished,
+    "new-cells": render_new_cells,
     "labs": render_labs,
 }
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -201,11 +202,17 @@ def ledger_command(
         float, typer.Option("--max-seconds", help="Skip a cell whose search runs longer.")
     ] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print the cells as JSON.")] = False,
+    extended: Annotated[bool, typer.Option(
+        "--extended", help="Replay the stored trees of the new cells (optima no seed "
+                           "publishes) instead, and compare their totals.")] = False,
 ) -> None:
     """Recompute the published table of optimal totals and compare every cell."""
     from ..solver.ledger import LEDGER_CELLS, format_grid, run_ledger
 
     check_max_seconds(max_seconds)
+    if extended:
+        _extended(as_json)
+        return
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                   TimeElapsedColumn(), console=err_console, transient=True,
@@ -229,5 +236,33 @@ def ledger_command(
         for c in bad:
             console.print(f"[bold red]MM({c['pegs']},{c['colors']}): computed {c['total']}, "
                           f"expected {c['expected']}[/]")
+    if bad:
+        raise typer.Exit(1)
+
+
+def _extended(as_json: bool) -> None:
+    """`keypeg ledger --extended`: replay every stored new cell's tree."""
+    from ..solver.cells import check_cells, stored_cells
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                  TimeElapsedColumn(), console=err_console, transient=True,
+                  disable=not err_console.is_terminal) as progress:
+        task = progress.add_task("new cells", total=len(stored_cells()))
+        rows = check_cells(on_cell=lambda row: progress.update(
+            task, advance=1, description=f"{row['label']}: {row['status']}"))
+    bad = [r for r in rows if r["status"] != "ok"]
+    if as_json:
+        print(json.dumps(rows))
+    else:
+        table = Table("cell", "total", "replayed", "worst", "status")
+        for r in rows:
+            table.add_row(r["label"], f"{r['total']:,}",
+                          "-" if r["replayed"] is None else f"{r['replayed']:,}",
+                          "-" if r["worst"] is None else str(r["worst"]), r["status"])
+        console.print(table)
+        console.print(f"{len(rows) - len(bad)} new cells replay to their stored totals, "
+                      f"{len(bad)} do not.")
+        for r in bad:
+            console.print(f"[bold red]{escape(r['label'])}: {escape(r['reason'])}[/]")
     if bad:
         raise typer.Exit(1)

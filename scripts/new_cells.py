@@ -1,0 +1,132 @@
+"""Compute the new cells shipped with the package (src/keypeg/data/cells.json and
+src/keypeg/data/cell-KEY.json.gz): optimal totals seed 000's ledger does not hold.
+
+    python scripts/new_cells.py [--limit SECONDS] [LABEL ...]
+
+Each cell is proven twice: its optimal tree is replayed over every secret, and a second
+search with other options finds the same total (the serial search where the first used
+the parallel root, and the reverse: the parts are solved in another order, under other
+budgets, with their own memos). A cell whose first search does not finish within --limit
+seconds is listed as out of reach with the time tried. Cells already stored are kept
+unless named. --sources only rewrites the published values and their sources.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from keypeg.errors import LimitExceededError
+from keypeg.limits import PARALLEL_MIN_CODES
+from keypeg.rules import Rules, find_rules
+from keypeg.solver import solve_optimal
+from keypeg.solver.cached import tree_bytes
+from keypeg.solver.ledger import two_peg_closed_form
+
+DATA = Path(__file__).resolve().parent.parent / "src" / "keypeg" / "data"
+OUT = DATA / "cells.json"
+
+
+#: Totals of the optimal no-repeat trees in arfst23/Mastermind (read and replayed by
+#: `keypeg tree verify`): the one other source for these cells.
+ARFST = "the optimal tree in arfst23/Mastermind (one source)"
+ARFST_NO_REPEATS = {(4, 6): 1446, (4, 7): 3639, (4, 8): 7817}
+
+
+def cells() -> list[tuple[str, Any, int | None, str | None]]:
+    """(label, rules: a preset name or Rules keywords, published total, its source)."""
+    out: list[tuple[str, Any, int | None, str | None]] = []
+    for c in range(17, 21):
+        out.append((f"MM(2,{c})", {"pegs": 2, "colors": c}, two_peg_closed_form(c),
+                    "Chen and Lin's closed form (Computer Journal 47(5), 2004)"))
+    for p, c in ((3, 11), (3, 12), (7, 3), (5, 5), (6, 4), (8, 3), (5, 6), (4, 9)):
+        out.append((f"MM({p},{c})", {"pegs": p, "colors": c}, None, None))
+    out.append(("MM(4,8)", {"pegs": 4, "colors": 8}, 20471,
+                "the optimal tree in arfst23/Mastermind (one source)"))
+    for p in range(2, 6):
+        for c in range(p, 11):
+            if (p, c) == (4, 10):
+                out.append(("bulls and cows (MM(4,10), no repeats)", "bulls-and-cows", None,
+                            None))
+                continue
+            pub = ARFST_NO_REPEATS.get((p, c))
+            out.append((f"MM({p},{c}), no repeats", {"pegs": p, "colors": c,
+                                                      "repeats": False}, pub,
+                        None if pub is None else ARFST))
+    out.append(("Codebreaker 1-3 (5 distinct digits, green/amber/gray)", "codebreaker-1",
+                None, None))
+    return out
+
+
+def rules_of(spec: Any) -> Rules:
+    return find_rules(spec).with_max_guesses(None) if isinstance(spec, str) else Rules(**spec)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--limit", type=float, default=300.0)
+    parser.add_argument("--sources", action="store_true",
+                        help="only rewrite the published values and their sources")
+    parser.add_argument("labels", nargs="*")
+    args = parser.parse_args()
+    stored = json.loads(OUT.read_text()) if OUT.exists() else {"cells": [], "out_of_reach": []}
+    done = {c["label"]: c for c in stored["cells"]}
+    missed = {c["label"]: c for c in stored["out_of_reach"]}
+    if args.sources:
+        for label, _spec, published, source in cells():
+            if label in done:
+                done[label].update(published=published, source=source, agrees=None
+                                   if published is None else published == done[label]["total"])
+        _write(done, missed)
+        return
+    for label, spec, published, source in cells():
+        if args.labels and label not in args.labels:
+            continue  # only the cells named
+        if label in done and label not in args.labels:
+            continue
+        if label in missed and label not in args.labels and missed[label]["seconds"] >= args.limit:
+            continue
+        rules = rules_of(spec)
+        started = time.perf_counter()
+        try:
+            first = solve_optimal(rules, time_limit=args.limit)
+        except LimitExceededError:
+            missed[label] = {"label": label, "rules": spec, "seconds": args.limit}
+            print(f"{label}: not within {args.limit:g} s", flush=True)
+            _write(done, missed)
+            continue
+        seconds = time.perf_counter() - started
+        found = first.tree.depths()  # every secret, played
+        assert int(found.sum()) == first.total, label
+        parallel = rules.size >= PARALLEL_MIN_CODES
+        options: dict[str, Any] = {"workers": 1 if parallel else 2}
+        proofs = ["the tree replayed over every secret",
+                  "the serial search" if parallel else "the parallel root (2 workers)"]
+        second = solve_optimal(rules, **options)
+        assert second.total == first.total, (label, second.total, first.total)
+        (DATA / f"cell-{rules.key}.json.gz").write_bytes(tree_bytes(first.tree))
+        cell = {"label": label, "rules": spec, "codes": rules.size, "total": first.total,
+                "mean": round(first.mean, 4), "worst": first.worst,
+                "histogram": first.histogram, "first_guess": first.first_guess,
+                "seconds": round(seconds, 1), "proofs": proofs, "published": published,
+                "source": source,
+                "agrees": None if published is None else published == first.total}
+        done[label] = cell
+        missed.pop(label, None)
+        print(f"{label}: {first.total:,} (worst {first.worst}) in {seconds:.1f} s; "
+              f"second search {second.total:,}", flush=True)
+        _write(done, missed)
+
+
+def _write(done: dict[str, Any], missed: dict[str, Any]) -> None:
+    order = [label for label, *_ in cells()]
+    cells_out = sorted(done.values(), key=lambda c: (c["codes"], order.index(c["label"])))
+    OUT.write_text(json.dumps({"cells": cells_out, "out_of_reach": list(missed.values())},
+                              indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""The new cells shipped with keypeg (optima no seed publishes): every stored tree replays
+to its stored total over every secret, agrees with the one other source where there is
+one, and `keypeg ledger --extended` reports them."""
+
+import json
+
+import numpy as np
+from typer.testing import CliRunner
+
+from keypeg.cli import app
+from keypeg.solver.cells import cell_rules, cell_tree, check_cells, stored_cells
+from keypeg.solver.ledger import two_peg_closed_form
+from keypeg.space import get_space
+
+runner = CliRunner()
+
+
+def test_cells_are_stored():
+    labels = {c["label"] for c in stored_cells()}
+    assert {"MM(4,8)", "MM(2,17)"} <= labels
+
+
+def test_every_stored_tree_replays_to_its_total():
+    for cell in stored_cells():
+        tree = cell_tree(cell)
+        space = get_space(cell_rules(cell))
+        found = tree.depths(space)  # every secret played; raises if one is missed
+        assert int(found.sum()) == cell["total"], cell["label"]
+        assert int(found.max()) == cell["worst"]
+        assert np.bincount(found)[1:].tolist() == cell["histogram"]
+        assert cell["proofs"][0].startswith("the tree replayed")
+
+
+def test_published_values_agree():
+    """MM(4,8)'s only published value (arfst23's tree), and Chen and Lin's closed form for
+    two pegs, computed here independently."""
+    by = {c["label"]: c for c in stored_cells()}
+    assert by["MM(4,8)"]["total"] == 20471
+    for c in range(17, 21):
+        if f"MM(2,{c})" in by:
+            assert by[f"MM(2,{c})"]["total"] == two_peg_closed_form(c)
+
+
+def test_ledger_extended_replays_every_cell():
+    result = runner.invoke(app, ["ledger", "--extended", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert [r["label"] for r in rows] == [c["label"] for c in stored_cells()]
+    assert all(r["status"] == "ok" and r["replayed"] == r["total"] for r in rows)
+
+
+def test_a_wrong_total_is_caught(monkeypatch):
+    cells = [dict(c) for c in stored_cells()]
+    cells[0]["total"] += 1
+    monkeypatch.setattr("keypeg.solver.cells.stored_cells", lambda: cells)
+    rows = check_cells()
+    assert rows[0]["status"] == "mismatch" and "not" in rows[0]["reason"]
+    result = runner.invoke(app, ["ledger", "--extended"])
+    assert result.exit_code == 1
