@@ -125,3 +125,45 @@ def test_cluster_without_ray_is_one_sentence(monkeypatch):
     assert "pip install keypeg[cluster]" in message and message.count("\n") == 0
     with pytest.raises(Exception, match=r"keypeg\[cluster\]"):
         solve_optimal(Rules(pegs=3, colors=3), cluster="local")
+
+
+@pytest.mark.slow
+def test_evaluate_walks_the_first_guess_parts_on_the_cluster(cluster, monkeypatch):
+    """keypeg evaluate --cluster: each one-step strategy's tree, its first guess's parts
+    walked on the actors, is the local tree (classic's published totals), also under a
+    table budget that makes the actors split their parts again."""
+    from keypeg.rules import find_rules
+    from keypeg.strategies import evaluate, find_strategy
+
+    classic = find_rules("classic")
+    pub = PUB["evaluate"]["classic"]["all_probes"]
+    for name in ("maxsize", "entropy"):
+        strategy = find_strategy(name)
+        remote = cluster.split_tree(strategy, classic)
+        (local,) = evaluate([strategy], classic)
+        assert same_tree(remote, local)
+        assert remote.total == pub[name]["total"]
+    possible = find_strategy("parts", possible_only=True)
+    assert same_tree(cluster.split_tree(possible, classic), evaluate([possible], classic)[0])
+
+
+@pytest.mark.slow
+def test_cli_evaluate_on_a_running_cluster(ray_instance, tmp_path):
+    env = {**os.environ, "RAY_ADDRESS": ray_instance.get_runtime_context().gcs_address,
+           "KEYPEG_DB": str(tmp_path / "k.db")}
+    out = subprocess.run([KEYPEG, "evaluate", "--rules", "classic", "-s", "all", "--json",
+                          "--cluster", "auto"], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    pub = PUB["evaluate"]["classic"]["all_probes"]
+    assert {r["strategy"]: r["total"] for r in rows} == {n: pub[n]["total"] for n in pub}
+    assert all(r["cluster"] == {"nodes": 1, "cpus": 2} for r in rows)
+
+
+def test_evaluate_cluster_refuses_what_it_cannot_do():
+    for args, words in ((["-s", "entropy", "--sample", "10"], "--sample"),
+                        (["-s", "genetic"], "one-step")):
+        result = CliRunner().invoke(app, ["evaluate", "--rules", "classic", *args,
+                                          "--cluster", "local"])
+        assert result.exit_code == 2 and words in result.output, result.output

@@ -76,3 +76,22 @@ def test_possible_only_splits_past_the_small_spaces(rules):
     assert (split.total, split.histogram, split.nodes) == (whole.total, whole.histogram,
                                                           whole.nodes)
     assert np.array_equal(split.guess, whole.guess)
+
+
+def test_parts_solved_elsewhere_join_into_the_same_tree():
+    """`split_tree(parts=...)` (how a cluster walks the first guess's parts): the parts
+    solved by the callable, in answer order, join into the local tree."""
+    rules = Rules(pegs=4, colors=6)
+    space = get_space(rules)
+    strategy = find_strategy("expsize")
+    seen = []
+
+    def parts(states):
+        seen.extend(s.count for s in states)
+        return [split_tree(strategy, space, s) for s in states]
+
+    joined = split_tree(strategy, space, parts=parts)
+    whole = strategy.tree(space)
+    assert sum(seen) == space.size - 1  # every secret but the first guess
+    for name in ("guess", "parent", "response", "depth", "size"):
+        assert np.array_equal(getattr(joined, name), getattr(whole, name)), name

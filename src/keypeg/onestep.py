@@ -277,13 +277,17 @@ def scoring_work(state: GameState) -> int:
 
 def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | None = None,
                *, budget: int | None = None,
-               on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
+               on_part: Callable[[int, int], None] | None = None,
+               parts: Callable[[list[GameState]], list[DecisionTree]] | None = None
+               ) -> DecisionTree:
     """Return `strategy`'s exact whole tree from `state` (the start by default) without the
     game's full feedback table: while the answers of every code against the candidates
     would exceed `budget` bytes (`KEYPEG_TABLE_BUDGET`), the strategy's guess is played and
     each part is solved on its own (its block of answers computed on the fly), and the
     subtrees are joined. The tree is the one the full table would give (the same guesses,
-    as the same kernels choose them). `on_part(done, total)` reports the root's parts."""
+    as the same kernels choose them). `on_part(done, total)` reports the root's parts.
+    `parts`, when given, solves the root's parts (their states, in answer order) instead,
+    for instance on a cluster (`solver.cluster.Cluster.split_tree`)."""
     state = state or GameState.start(space)
     budget = table_budget() if budget is None else budget
     itemsize = np.dtype(space.alphabet.dtype).itemsize
@@ -297,9 +301,17 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
     answers = [int(r) for r in np.unique(resp)]
     depth = len(guesses) + 1
     guess, parent, response, depth_, size = [g], [-1], [-1], [depth], [state.count]
+    children = {r: state.after(space.code(g), space.feedback(r)) for r in answers
+                if r != space.win}
+    solved = (dict(zip(children, parts(list(children.values())), strict=True))
+              if parts is not None else {})
     for i, r in enumerate(answers):
-        sub = None if r == space.win else split_tree(
-            strategy, space, state.after(space.code(g), space.feedback(r)), budget=budget)
+        if r == space.win:
+            sub = None
+        elif parts is not None:
+            sub = solved[r]
+        else:
+            sub = split_tree(strategy, space, children[r], budget=budget)
         if on_part is not None:
             on_part(i + 1, len(answers))
         if sub is None:

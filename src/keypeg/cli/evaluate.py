@@ -2,6 +2,7 @@
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -69,6 +70,9 @@ def evaluate_command(
                                   "with several strategies put {strategy} in the name.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    cluster: Annotated[str | None, typer.Option(
+        "--cluster", help="Walk the parts of each one-step strategy's first guess on a Ray "
+                          "cluster: local, auto or an address. Needs keypeg[cluster].")] = None,
     prior: PriorOption = None,
     noise: NoiseOption = None,
 ) -> None:
@@ -86,6 +90,9 @@ def evaluate_command(
         _evaluate_belief(rules, strategy, prior, noise, save_tree, as_json)
         return
     names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
+    if cluster is not None and (sample is not None or prior is not None or noise is not None):
+        raise KeypegError("--cluster evaluates exactly, over every secret; leave out "
+                          "--sample, --prior and --noise, or --cluster.")
     if sample is not None:
         _evaluate_sampled(rules, names, sample, seed, as_json)
         return
@@ -130,7 +137,10 @@ def evaluate_command(
             progress.update(tasks[i], completed=1,
                             description=f"{strategies[i].label}: {tree.total:,}")
 
-        trees = evaluate(strategies, rules, on_done=done)
+        if cluster is None:
+            trees = evaluate(strategies, rules, on_done=done)
+        else:
+            trees, info = _on_cluster(strategies, rules, cluster, done)
     seconds = time.perf_counter() - started
     for name, tree in zip(names, trees, strict=True):
         path = tree_path(save_tree, name)
@@ -138,6 +148,9 @@ def evaluate_command(
             tree.save(path)
             err_console.print(f"saved {tree.strategy} tree to {path}")
     rows = evaluation_rows(trees, [s.name for s in strategies])
+    if cluster is not None:
+        for row in rows:
+            row["cluster"] = info
     if as_json:
         print(json.dumps(rows))
         return
@@ -151,6 +164,27 @@ def evaluate_command(
         table.add_row(tree.strategy, str(row["first_guess"]), f"{tree.total:,}",
                       f"{tree.mean:.3f}", str(tree.worst), histogram_text(tree.histogram))
     console.print(table)
+
+
+def _on_cluster(strategies: list[Any], rules: Rules, address: str,
+                done: Callable[[int, Any], None]) -> tuple[list[Any], dict[str, int]]:
+    """Evaluate one-step strategies with the parts of their first guess on a Ray cluster."""
+    from ..onestep import OneStepStrategy
+    from ..solver.cluster import Cluster, require_ray
+
+    if not all(isinstance(s, OneStepStrategy) for s in strategies):
+        raise KeypegError("--cluster evaluates the one-step strategies (consistent, maxsize, "
+                          "expsize, entropy, parts); for the optimum use keypeg optimal "
+                          "--cluster.")
+    if not address.strip():
+        raise KeypegError("--cluster must be local, auto or a Ray address, not empty.")
+    require_ray()
+    trees = []
+    with Cluster(address) as c:
+        for i, s in enumerate(strategies):
+            trees.append(c.split_tree(s, rules))
+            done(i, trees[-1])
+        return trees, c.info()
 
 
 def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str | None,

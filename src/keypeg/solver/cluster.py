@@ -106,6 +106,18 @@ class _PartSolver:
         return (int(cost), stopped, rows, added,
                 int(search.mmeta[slots.MEMO_USED_ENTRIES]))
 
+    def walk(self, rules: Any, strategy: Any, clues: list[str]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Return the arrays of a one-step strategy's whole tree from the position `clues`
+        leave, walked part by part within this process's table budget (`split_tree`)."""
+        from ..game import GameState
+        from ..onestep import split_tree
+        from ..space import get_space
+
+        space = get_space(rules)
+        tree = split_tree(strategy, space, GameState.from_clues(space, clues))
+        return tree.guess, tree.parent, tree.response, tree.depth, tree.size
+
     def stop(self, seq: int) -> None:
         with self.lock:
             if self.current == seq:
@@ -192,6 +204,25 @@ class Cluster:
         key = uuid.uuid4().hex
         spec_ref = self.ray.put(spec)
         return [RemoteWorker(self.ray, a, key, spec_ref, log) for a in self.actors]
+
+    def split_tree(self, strategy: Any, rules: Any) -> Any:
+        """Return a one-step strategy's exact whole tree of `rules`, the parts of its first
+        guess walked on the actors (each part by `onestep.split_tree` in its process, the
+        same tree as locally), joined here."""
+        from ..onestep import split_tree
+        from ..space import get_space
+        from ..tree import DecisionTree
+
+        space = get_space(rules)
+
+        def remote(states: list[Any]) -> list[DecisionTree]:
+            refs = [self.actors[i % len(self.actors)].walk.remote(
+                space.rules, strategy, [str(c) for c in st.history])
+                for i, st in enumerate(states)]
+            return [DecisionTree(space.rules, strategy.label, *(np.array(a) for a in arrays))
+                    for arrays in self.ray.get(refs)]
+
+        return split_tree(strategy, space, parts=remote)
 
     def close(self) -> None:
         for actor in self.actors:
