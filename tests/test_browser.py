@@ -719,9 +719,12 @@ def test_watch_maxsize_to_the_end(page: Page) -> None:
     page.click("#watch-reset")
     expect(page.locator("#watch-board .row")).to_have_count(0)
     expect(status).to_have_attribute("data-state", "idle")
-    page.click("#watch-random")
-    expect(page.locator("#watch-secret")).not_to_have_value("1234")
-    expect(page.locator("#watch-secret")).to_have_value(re.compile(r"^[1-6]{4}$"))
+    # (the server draws it: wait for its answer, which may be 1234 again, 1 in 1,296)
+    with page.expect_response(re.compile(r".*/api/watch/secret.*"), timeout=30_000) as drawn:
+        page.click("#watch-random")
+    secret = drawn.value.json()["secret"]
+    assert re.fullmatch(r"[1-6]{4}", secret)
+    expect(page.locator("#watch-secret")).to_have_value(secret)
 
 
 def test_lab_totals_match_the_library_and_the_published_table(page: Page) -> None:
