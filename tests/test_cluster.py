@@ -103,15 +103,20 @@ def test_cluster_search_stops_at_its_time_limit(cluster):
         PUB["ledger"]["totals"]["4"]["4"])
 
 
-@pytest.mark.slow
-def test_cli_joins_a_running_cluster(ray_instance, tmp_path):
+def run_on_cluster(ray_instance, tmp_path, args: list[str]):
+    """Run `keypeg ARGS --json --cluster auto` against the module's Ray instance and return
+    its JSON output."""
     env = {**os.environ, "RAY_ADDRESS": ray_instance.get_runtime_context().gcs_address,
            "KEYPEG_DB": str(tmp_path / "k.db")}
-    out = subprocess.run([KEYPEG, "optimal", "--pegs", "4", "--colors", "5", "--json",
-                          "--cluster", "auto"], env=env, capture_output=True, text=True,
-                         timeout=300)
+    out = subprocess.run([KEYPEG, *args, "--json", "--cluster", "auto"], env=env,
+                         capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.slow
+def test_cli_joins_a_running_cluster(ray_instance, tmp_path):
+    data = run_on_cluster(ray_instance, tmp_path, ["optimal", "--pegs", "4", "--colors", "5"])
     assert data["total"] == PUB["ledger"]["totals"]["4"]["5"]
     assert data["cluster"] == {"nodes": 1, "cpus": 2}
 
@@ -149,13 +154,8 @@ def test_evaluate_walks_the_first_guess_parts_on_the_cluster(cluster, monkeypatc
 
 @pytest.mark.slow
 def test_cli_evaluate_on_a_running_cluster(ray_instance, tmp_path):
-    env = {**os.environ, "RAY_ADDRESS": ray_instance.get_runtime_context().gcs_address,
-           "KEYPEG_DB": str(tmp_path / "k.db")}
-    out = subprocess.run([KEYPEG, "evaluate", "--rules", "classic", "-s", "all", "--json",
-                          "--cluster", "auto"], env=env, capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr
-    rows = json.loads(out.stdout)
+    rows = run_on_cluster(ray_instance, tmp_path,
+                          ["evaluate", "--rules", "classic", "-s", "all"])
     pub = PUB["evaluate"]["classic"]["all_probes"]
     assert {r["strategy"]: r["total"] for r in rows} == {n: pub[n]["total"] for n in pub}
     assert all(r["cluster"] == {"nodes": 1, "cpus": 2} for r in rows)

@@ -17,6 +17,7 @@ from keypeg.rules import Rules
 from keypeg.solver.search import _Search, solve_optimal
 from keypeg.space import get_space
 from tests import naive
+from tests.test_view import random_state
 
 POSITIONAL = [
     Rules(pegs=3, colors=3, feedback="positional"),
@@ -68,22 +69,11 @@ def test_clue_group_keeps_exactly_the_elements_that_keep_the_part(rules, data):
         assert ((e, phi) in kept) == keeps, (codes[g], answer, perms[e], phi)
 
 
-def random_state(space, seed, high):
-    rng = np.random.default_rng(seed)
-    secret = int(rng.integers(space.size))
-    state = GameState.start(space)
-    while state.count > high:
-        g = int(rng.integers(space.size))
-        r = int(space.responses(g, np.array([secret], dtype=np.int32))[0])
-        state = state.after(space.code(g), space.feedback(r))
-    return state
-
-
 @pytest.mark.parametrize("rules", POSITIONAL, ids=IDS)
 @pytest.mark.parametrize("seed", range(5))
 def test_position_symmetry_gives_the_optimum_and_tree_of_no_reduction(rules, seed):
     space = get_space(rules)
-    state = GameState.start(space) if seed == 0 else random_state(space, seed, 30)
+    state = GameState.start(space) if seed == 0 else random_state(space, seed, low=0, high=30)
     plain = solve_optimal(space, state=state, symmetry=False)
     reduced = solve_optimal(space, state=state)
     assert reduced.total == plain.total

@@ -62,13 +62,13 @@ def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS, games: int = LAB_
     space = get_space(rules)
     started = time.perf_counter()
     rows = []
-    most = games
+    fewest = games  # the fewest games any strategy finished
     per_strategy = seconds / len(names)
     for name in names:
         rng = random.Random(1)  # the same secrets for every strategy
         counts: list[int] = []
         deadline = time.perf_counter() + per_strategy
-        while len(counts) < most:
+        while len(counts) < games:
             secret = space.code(rng.randrange(space.size))
             state = GameState.start(space)
             while not state.solved and time.perf_counter() < deadline:
@@ -83,7 +83,7 @@ def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS, games: int = LAB_
                 f"{per_strategy:.0f} s; the lab of this game is out of reach of a web request."
             )
         worst = max(counts)
-        games = min(games, len(counts))
+        fewest = min(fewest, len(counts))
         half = 1.96 * statistics.stdev(counts) / math.sqrt(len(counts)) if len(counts) > 1 else 0
         hist = [counts.count(d) for d in range(1, worst + 1)]
         rows.append({"strategy": name, "first_guess": None, "total": sum(counts),
@@ -93,7 +93,7 @@ def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS, games: int = LAB_
                               round(sum(counts) / len(counts) + half, 4)]})
     return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
             "rows": rows, "seconds": round(time.perf_counter() - started, 3),
-            "note": (f"approximate: each strategy played {games} to {most} random "
+            "note": (f"approximate: each strategy played {fewest} to {games} random "
                      f"secrets (of {space.size:,}), choosing among {HINT_SAMPLE} sampled "
                      "candidates while more remain than it can score exactly in time; the "
                      "exact lab of a game this size is out of reach of a web request.")}

@@ -149,10 +149,7 @@ class CodeSpace:
 
     def played_mask(self, guesses: list[int] | tuple[int, ...]) -> int:
         """Return the bit mask of the symbols used by any of `guesses` (code indices)."""
-        mask = 0
-        for g in guesses:
-            mask |= int(self.colmask[int(g)])
-        return mask
+        return played_mask(self.colmask, guesses)
 
     def code(self, index: int) -> Code:
         """Return the `Code` at `index`."""
@@ -330,6 +327,14 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
 
 
 _SPACES: dict[Rules, CodeSpace] = {}
+def played_mask(colmask: np.ndarray, guesses: list[int] | tuple[int, ...]) -> int:
+    """Return the bit mask of the symbols used by any of `guesses` (rows of `colmask`)."""
+    mask = 0
+    for g in guesses:
+        mask |= int(colmask[int(g)])
+    return mask
+
+
 def probe_pool(space: CodeSpace, candidates: np.ndarray) -> np.ndarray:
     """Return, per code, whether a search from `candidates` may score it: it uses, of the
     colours absent from every candidate, only the smallest (with repeats) or the smallest
@@ -415,10 +420,7 @@ class CandidateView:
 
     def played_mask(self, guesses: list[int] | tuple[int, ...]) -> int:
         """Return the bit mask of the symbols used by `guesses` (view indices)."""
-        mask = 0
-        for g in guesses:
-            mask |= int(self.colmask[int(g)])
-        return mask
+        return played_mask(self.colmask, guesses)
 
     def text(self, index: int) -> str:
         """Return the written form of the code at view index `index`."""

@@ -349,12 +349,13 @@ def _arfst_label(label: str, pegs: int, where: str) -> tuple[int, int]:
     return label.count("X"), label.count("O")
 
 
-def _arfst_code(token: str) -> tuple[int, ...] | None:
-    """Return a code's digits, or None when `token` is all dashes (no code)."""
+def _arfst_code(token: str, error: str | None = None) -> tuple[int, ...] | None:
+    """Return a code's digits, or None when `token` is all dashes (no code); raise
+    `TreeFileError` with `error` when it is neither (tokens already checked pass none)."""
     if re.fullmatch(r"-+", token):
         return None
     if not token.isdigit() or not token.isascii():
-        raise ValueError(token)
+        raise TreeFileError(error or f"{shorten(token)!r} is not a code of digits.")
     return tuple(int(ch) for ch in token)
 
 
@@ -421,11 +422,8 @@ def _read_arfst_card(lines: list[str], rules: Rules | None, name: str) -> RawTre
         for tok in tokens:
             if tok.startswith(">"):
                 continue
-            try:
-                code = _arfst_code(tok)
-            except ValueError:
-                raise TreeFileError(f"{where}: {shorten(tok)!r} is neither a code (digits), "
-                                    "a line reference (>NNN) nor dashes.") from None
+            code = _arfst_code(tok, f"{where}: {shorten(tok)!r} is neither a code (digits), "
+                                    "a line reference (>NNN) nor dashes.")
             if code is not None:
                 codes.append(code)
     if not codes:
@@ -567,11 +565,8 @@ def _read_arfst_yaml(text: str, rules: Rules | None, name: str) -> RawTree:
     def gather(item: Any, where: str) -> None:
         guess, parts = check(item, where)
         for tok in [guess, *(v for v in parts.values() if isinstance(v, str))]:
-            try:
-                code = _arfst_code(tok)
-            except ValueError:
-                raise TreeFileError(f"{name}: {where}: {shorten(tok)!r} is not a code of "
-                                    "digits.") from None
+            code = _arfst_code(tok, f"{name}: {where}: {shorten(tok)!r} is not a code of "
+                                    "digits.")
             if code is not None:
                 codes.append(code)
         for key, sub in parts.items():

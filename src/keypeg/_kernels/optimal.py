@@ -539,54 +539,23 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     if weighted:
         _weighted_probe_bounds(counts, wsum, useful, bot, ctab[kS], cap, win, probes, is_cand,
                                lbs, keys, pbs)
-    elif sparse:
-        for t in range(P):
-            lbs[t] = INF
-            keys[t] = INF
-            if not useful[t]:
-                continue
-            if bigs[t] <= small:
-                w = 1 if is_cand[probes[t]] else 0
-                total = 3 * m - w - nparts[t]
-                lbs[t] = total
-                keys[t] = 2 * total + 1 - w
-                continue
-            total = np.int64(m)
-            ok = True
-            for i in range(nsizes[t]):
-                n = sizes[t, i]
-                if n > cap:
-                    ok = False
-                    break
-                total += ltab[kS, n]
-            if ok:
-                lbs[t] = total
-                keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
     else:
+        f = ltab[kS]
         for t in range(P):
             lbs[t] = INF
             keys[t] = INF
             if not useful[t]:
                 continue
+            w = 1 if is_cand[probes[t]] else 0
             if bigs[t] <= small:
-                w = 1 if is_cand[probes[t]] else 0
                 total = 3 * m - w - nparts[t]
+            elif sparse:
+                total = _listed_bound(sizes[t], nsizes[t], f, cap, m)
+            else:
+                total = _row_bound(counts[t], win, f, cap, m)
+            if total < INF:
                 lbs[t] = total
                 keys[t] = 2 * total + 1 - w
-                continue
-            total = np.int64(m)
-            ok = True
-            for r in range(R):
-                n = counts[t, r]
-                if r == win or n == 0:
-                    continue
-                if n > cap:
-                    ok = False
-                    break
-                total += ltab[kS, n]
-            if ok:
-                lbs[t] = total
-                keys[t] = 2 * total + (0 if is_cand[probes[t]] else 1)
     n_live = 0
     live = np.empty(P, dtype=np.int64)
     for t in range(P):
@@ -599,6 +568,31 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             if opts[OPT_TRACE] != 0 and dist == 0 and lbs[t] < INF:
                 _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
     return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand, pbs
+
+
+@jit
+def _listed_bound(sizes, n, f, cap, m):  # pragma: no cover - compiled
+    """m plus f[size] over a probe's listed non-winning part sizes; INF past `cap`."""
+    total = np.int64(m)
+    for i in range(n):
+        if sizes[i] > cap:
+            return INF
+        total += f[sizes[i]]
+    return total
+
+
+@jit
+def _row_bound(counts, win, f, cap, m):  # pragma: no cover - compiled
+    """The same from a row of counts per answer (the winning answer left out)."""
+    total = np.int64(m)
+    for r in range(counts.shape[0]):
+        n = counts[r]
+        if r == win or n == 0:
+            continue
+        if n > cap:
+            return INF
+        total += f[n]
+    return total
 
 
 @jit

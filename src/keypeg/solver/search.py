@@ -499,11 +499,10 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     state = state or GameState.start(space)
     # the answers searched: the full table, or every code against the candidates only
     watch.phase = "preparing the feedback table"
-    view = (CandidateView(space, state.candidates, [c.guess.index for c in state.history])
-            if _use_view(space, state) else None)
+    guesses = [c.guess.index for c in state.history]
+    view = CandidateView(space, state.candidates, guesses) if _use_view(space, state) else None
     if view is None:
         space.table()
-    guesses = [c.guess.index for c in state.history]
     first_index = -1
     if first is not None:
         if guesses:
