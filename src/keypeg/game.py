@@ -80,6 +80,9 @@ class GameState:
     ) -> None:
         self.space = space
         self.history: tuple[Clue, ...] = tuple(history)
+        #: Values derived from the state and remembered (its candidates and history never
+        #: change): symmetry-class probes, the largest part of each guess asked about.
+        self.derived: dict[str, Any] = {}
         if belief is None and candidates is not None:
             belief = Belief(np.asarray(candidates), Exact(), weights)
         if belief is None:

@@ -219,7 +219,7 @@ def cut(state: GameState, guess: str | Code | int) -> list[tuple[str, int]]:
 def largest_part(state: GameState, guess: int) -> int:
     """Return the size of the biggest part `guess` leaves among the candidates (remembered
     per state: strategies often agree, and in MM(8,8) each count reads 16.8 million codes)."""
-    known: dict[int, int] = state.__dict__.setdefault("_largest_parts", {})
+    known: dict[int, int] = state.derived.setdefault("largest_parts", {})
     if guess not in known:
         known[guess] = int(np.max(state.space.part_sizes(guess, state.candidates)))
     return known[guess]

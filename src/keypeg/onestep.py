@@ -256,8 +256,8 @@ class RandomStrategy(Strategy):
 def canonical_probes(state: GameState) -> np.ndarray:
     """Return one probe per class of the permutations that fix the history of `state`
     (the probes a one-step strategy scores)."""
-    cached = getattr(state, "_canonical_probes", None)
-    if cached is not None:  # a state's candidates and history never change
+    cached = state.derived.get("canonical_probes")
+    if cached is not None:
         return cached
     space = state.space
     played = np.uint64(space.played_mask([c.guess.index for c in state.history]))
@@ -265,7 +265,7 @@ def canonical_probes(state: GameState) -> np.ndarray:
     probes = k.canonical_probes(space.codes, space.colmask, cands, played,
                                 space.rules.symbols, space.rules.repeats, False)
     probes.setflags(write=False)
-    state._canonical_probes = probes  # type: ignore[attr-defined]
+    state.derived["canonical_probes"] = probes
     return probes
 
 
