@@ -12,7 +12,9 @@ at least `budget` (and INF when no tree fits the guesses left). The pieces:
 * budgets: each part is solved with what the probe has left; a probe is dropped as soon as
   its running total reaches the best so far, and failures leave proven lower bounds;
 * memo: exact values and lower bounds keyed by the set itself (and the guesses left when
-  capped), compared element by element, so a hash collision cannot change a result;
+  capped), compared element by element, so a hash collision cannot change a result; small
+  sets also by their image under a position x colour permutation (``canon.py``), so a
+  permuted copy of a set solved before is not solved again;
 * symmetry: probes are scored once per class of the group of position x colour
   permutations that fix every guess played so far (colours never played are renamed in
   order of appearance), and probes that use colours absent from every candidate are kept
@@ -47,6 +49,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._config import jit
+from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
 from .memo import memo_find, memo_store
 from .slots import (
     BEST_TOTAL,
@@ -65,6 +68,7 @@ from .slots import (
     OPT_ANSWERS,
     OPT_CAPPED,
     OPT_FIRST_GUESS,
+    OPT_IMAGES_FROM,
     OPT_POSSIBLE_ONLY,
     OPT_REPEATS,
     OPT_SYMBOLS,
@@ -757,6 +761,24 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             if lb >= budget:
                 memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
                 return lb
+    # A permuted copy of a set solved before costs the same: look S up by its image too
+    # (canon.py). Only values and bounds come from there; the tree is rebuilt from entries
+    # of the sets themselves (a set answered here is solved again when rebuilding).
+    canon = (game.code_at.shape[0] > 0 and m <= CANON_MAX and not weighted
+             and dist >= opts[OPT_IMAGES_FROM])
+    img_key = S[:0]
+    img_pe = np.int64(-1)
+    img_phi = np.zeros(0, dtype=np.int64)
+    if canon:
+        img_key, img_pe, img_phi = canonical_set(S, codes, game.perms, game.code_at,
+                                                 opts[OPT_SYMBOLS])
+        e = memo_find(img_key, dkey + CANON_TAG, mheads, ment, mpool)
+        if e >= 0:
+            stats[N_MEMO_HITS] += 1
+            value = ment[e, ENTRY_VALUE]
+            if ment[e, ENTRY_GUESS] >= 0 or value >= budget:
+                return value
+            lb = max(lb, value)
     probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = score_probes(
         S, depth, budget, kmax, dist, lb, history, game, bounds, run)
     P = probes.shape[0]
@@ -764,6 +786,9 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         return max(lb, budget)  # stopped on purpose: nothing is stored
     if lb >= budget:
         memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+        if canon:
+            _store_image(img_key, dkey, lb, np.int64(-1), img_pe, img_phi, game, opts, memo,
+                         stats)
         return lb
     best = budget
     best_guess = np.int64(-1)
@@ -910,12 +935,28 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             stats[N_FIRST_GUESSES_DONE] += 1
     if best_guess >= 0:
         memo_store(S, dkey, best, best_guess, mheads, ment, mpool, mmeta, stats)
+        if canon:
+            _store_image(img_key, dkey, best, best_guess, img_pe, img_phi, game, opts, memo,
+                         stats)
         return best
     if stats[STOP] != 0:
         return max(lb, budget)
     result = max(lb, low)
     memo_store(S, dkey, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+    if canon:
+        _store_image(img_key, dkey, result, np.int64(-1), img_pe, img_phi, game, opts, memo,
+                     stats)
     return result
+
+
+@jit
+def _store_image(ckey, dkey, value, guess, pe, phi, game, opts, memo, stats):  # pragma: no cover
+    """Record what was proved for a set under its image `ckey` (the guess mapped along)."""
+    if guess >= 0:
+        guess = image_of(guess, game.perms[pe], phi, game.codes, game.code_at,
+                         opts[OPT_SYMBOLS])
+    memo_store(ckey, dkey + CANON_TAG, value, guess, memo.heads, memo.entries, memo.pool,
+               memo.meta, stats)
 
 
 @jit

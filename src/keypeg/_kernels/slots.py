@@ -25,7 +25,10 @@ OPT_SYMMETRIC_TABLE = 9  # table[g, s] == table[s, g] (black/white feedback)
 OPT_WEIGHTED = 10  # minimise the weighted total (`bounds.weights`); 0: every code counts 1
 OPT_POSITIVE_SETS = 11  # the sets searched hold only codes of positive weight (codes of
 #                         weight 0 ride along in the tree, see solver/search.py)
-OPTION_SLOTS = 12
+OPT_IMAGES_FROM = 12  # sets this far from the root or further are also looked up by their
+#                      permuted image (canon.py); the tree's rebuild raises it to re-solve a
+#                      set that was answered that way
+OPTION_SLOTS = 13
 
 # ----------------------------------------------------------------------------- counters
 # Slots of a search's `counters` array (int64), read by Python while the search runs.
@@ -69,9 +72,11 @@ TRACE_COLUMNS = 6
 #: code in the order probes are tried (int64; the space's code order, also on a view whose
 #: indices differ, so ties between probes are broken the same way), and each answer's marks
 #: per position (positional answers, int8 [answer, position]; no rows for black/white, whose
-#: answers every element of the group keeps).
+#: answers every element of the group keeps); and each code's index by its base-symbols key
+#: (``canon.code_lookup``), or no entries when sets are not looked up by their permuted
+#: image (``canon.canonical_set``: weighted searches, candidate views, blanks).
 Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms",
-                           "probe_order", "marks"])
+                           "probe_order", "marks", "code_at"])
 #: What the guesses played so far leave: the group elements that fix them (position
 #: permutation index, colour map; -1 for colours free to map anywhere new), and the
 #: mask of the colours played.

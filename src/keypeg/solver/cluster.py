@@ -97,7 +97,7 @@ class _PartSolver:
         cost = search.run_part(part, depth, budget, kmax, hist)
         rows = None
         if cost < budget and not search.counters[slots.STOP]:
-            rows = part_subtree(search, part, depth, kmax, hist)
+            rows = part_subtree(search, part, depth, hist)
         with self.lock:
             self.current = -1
             stopped = bool(search.counters[slots.STOP])

@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._kernels import memo as km
-from .._kernels import optimal as k
 from .._kernels import slots
 from ..rules import Rules
 from ..space import CandidateView, get_space
@@ -67,25 +65,15 @@ def subtree_from_bytes(data: bytes) -> np.ndarray:
     return np.frombuffer(gzip.decompress(data), dtype=np.int32).reshape(SUBTREE_ROWS, -1).copy()
 
 
-def part_subtree(search: _Search, part: np.ndarray, depth: int, kmax: int,
+def part_subtree(search: _Search, part: np.ndarray, depth: int,
                  history: slots.History) -> np.ndarray | None:
-    """Return the optimal subtree of a part just solved exactly by `search`, from its memo
-    (re-solving the part once with no budget if the memo lost a set on the way); None when
-    the memo cannot hold the whole subtree or the search was told to stop."""
-    space = search.space
-    S = np.ascontiguousarray(part, dtype=np.int32)
-    for attempt in range(2):
-        if attempt:
-            search.run_part(S, depth, int(k.INF), kmax, history)
-        if search.counters[slots.STOP]:
-            return None
-        g, p, r, left, size = km.rebuild(
-            S, depth, bool(search.options[slots.OPT_CAPPED]), search.table, space.win,
-            space.n_responses, search.mheads, search.ment, search.mpool, False, False,
-            search.bounds.weights)
-        if g.size:
-            return np.stack([g, p, r, (depth - left).astype(np.int32), size]).astype(np.int32)
-    return None
+    """Return the optimal subtree of a part just solved exactly by `search` (from its memo,
+    re-solving the sets it does not hold, see `_Search.subtree`); None when the search was
+    told to stop."""
+    if search.counters[slots.STOP]:
+        return None
+    rows = search.subtree(part, depth, history)
+    return None if search.counters[slots.STOP] else rows
 
 
 class PartLog:
@@ -163,7 +151,7 @@ class LocalWorker(PartWorker):
         cost = self.search.run_part(part, depth, budget, kmax, history)
         rows = None
         if cost < budget and not self.counters[slots.STOP]:
-            rows = part_subtree(self.search, part, depth, kmax, history)
+            rows = part_subtree(self.search, part, depth, history)
         return cost, rows
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:

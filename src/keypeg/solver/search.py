@@ -24,6 +24,7 @@ from numba.typed import Dict
 from .._kernels import memo as km
 from .._kernels import optimal as k
 from .._kernels import slots
+from .._kernels.canon import code_lookup
 from ..catalog import OBJECTIVES
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError, TimeLimitError
@@ -52,6 +53,8 @@ MEMO_ENTRIES = 1 << 21
 MEMO_POOL = 1 << 26
 #: Bytes per memo entry (its row and its share of the hash heads) and per memo code.
 _ENTRY_BYTES = 8 * (slots.ENTRY_COLUMNS + 1)
+#: Most base-symbols keys the code lookup of `_Search.image_lookup` may have (64 MiB).
+CANON_CODE_KEYS = 1 << 24
 _CODE_BYTES = 4
 #: Weights are whole numbers of at most this in the search (see `solve_optimal`).
 WEIGHT_SCALE = 1 << 30
@@ -185,6 +188,7 @@ class _Search:
         self.options[slots.OPT_SYMMETRY] = symmetry
         self.options[slots.OPT_TRACE] = trace
         self.options[slots.OPT_FIRST_GUESS] = first
+        self.options[slots.OPT_IMAGES_FROM] = 1
         self.options[slots.OPT_SYMMETRIC_TABLE] = space.symmetric_table
         # weighted: the scaled weights (int64 over the space), whether the sets searched are
         # only the codes of positive weight, the symmetry group the weights allow (None: the
@@ -216,7 +220,8 @@ class _Search:
         probe_order = (np.arange(space.size, dtype=np.int64)
                        if isinstance(space, CodeSpace) else space.probe_order)
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
-                               probe_order, self.answer_marks(space))
+                               probe_order, self.answer_marks(space),
+                               self.image_lookup(space, symmetry, weights, group))
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
@@ -234,6 +239,21 @@ class _Search:
         are kept; which elements keep a set is decided clue by clue (`clue_group`)."""
         p = rules.pegs
         return np.array(list(itertools.permutations(range(p))), dtype=np.int8)
+
+    @staticmethod
+    def image_lookup(space: CodeSpace | CandidateView, symmetry: bool,
+                     weights: np.ndarray | None,
+                     group: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+        """Return the code lookup that lets the kernel key small sets by their permuted
+        image (`_kernels/canon.py`), or an empty one where the image's cost may differ:
+        weights (a permuted copy may weigh otherwise), blanks (not a colour to rename), or a
+        candidate view (not every code is there)."""
+        rules = space.rules
+        if (not symmetry or weights is not None or group is not None or rules.blanks
+                or not isinstance(space, CodeSpace)
+                or rules.symbols ** rules.pegs > CANON_CODE_KEYS):
+            return np.zeros(0, dtype=np.int32)
+        return code_lookup(space.codes, rules.symbols)
 
     @staticmethod
     def answer_marks(space: CodeSpace | CandidateView) -> np.ndarray:
@@ -255,14 +275,22 @@ class _Search:
             gperm = np.arange(self.perms.shape[0], dtype=np.int32)
             gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
             played = self.space.played_mask(guesses)
-        marks = self.game.marks
+        history = slots.History(gperm, gphi, np.uint64(played))
         for g in guesses:
-            gperm, gphi = k.child_group(gperm, gphi, g, self.space.codes, self.perms)
-            if marks.shape[0] > 0 and gperm.shape[0] > 1:
-                r = int(self.table[g, S[0]])
-                gperm, gphi = k.clue_group(gperm, gphi, g, r, self.space.codes, self.perms,
-                                           marks)
-        return slots.History(gperm, gphi, np.uint64(played))
+            history = self.history_then(history, g, S)
+        return history
+
+    def history_then(self, history: slots.History, g: int, part: np.ndarray) -> slots.History:
+        """Return what `history` leaves once g is played and answered as for the codes of
+        `part`: the elements that also fix g (and keep its answer, positional), the colours
+        of g played too (as the kernel's children get)."""
+        gperm, gphi = k.child_group(history.perms, history.colour_maps, g, self.space.codes,
+                                    self.perms)
+        marks = self.game.marks
+        if marks.shape[0] > 0 and gperm.shape[0] > 1:
+            r = int(self.table[g, part[0]])
+            gperm, gphi = k.clue_group(gperm, gphi, g, r, self.space.codes, self.perms, marks)
+        return slots.History(gperm, gphi, np.uint64(history.played | self.space.colmask[g]))
 
     def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
         """Solve S after `guesses`."""
@@ -281,9 +309,10 @@ class _Search:
         dkey = depth if self.options[slots.OPT_CAPPED] else 0
         return int(km.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)[1])
 
-    def guess_for(self, S: np.ndarray, depth: int, guesses: list[int], *,
+    def guess_for(self, S: np.ndarray, depth: int, history: slots.History, *,
                   root: bool = False) -> int:
-        """Return the optimal guess for S from the memos (re-solving S if they lost it)."""
+        """Return the optimal guess for S from the memos (re-solving S after `history` if
+        they do not hold it: the memo lost it, or S was answered by its permuted image)."""
         if self.weights is not None:
             settled, S = km.settled_guess(
                 np.ascontiguousarray(S, dtype=np.int32), self.positive_sets,
@@ -299,14 +328,46 @@ class _Search:
             guess = search.known_guess(S, depth)
             if guess >= 0:
                 return guess
-        saved = self.options[slots.OPT_FIRST_GUESS]
-        self.options[slots.OPT_FIRST_GUESS] = -1
-        self.run(S, depth, int(k.INF), guesses, dist=1)
-        self.options[slots.OPT_FIRST_GUESS] = saved
+        # solve S itself (not its image: that entry holds no guess of S's own)
+        slots_ = [slots.OPT_FIRST_GUESS, slots.OPT_IMAGES_FROM]
+        saved = self.options[slots_]
+        self.options[slots_] = -1, 2
+        self.run_part(S, depth, int(k.INF), int(self.options[slots.OPT_ANSWERS]), history)
+        self.options[slots_] = saved
         guess = self.known_guess(S, depth)
         if guess < 0:
             raise KeypegError("internal error: the optimal guess of a set was lost.")
         return guess
+
+    def subtree(self, S: np.ndarray, depth: int, history: slots.History, *,
+                root: bool = False) -> np.ndarray:
+        """Return the optimal tree of S (played after `history`, `depth` guesses left) as
+        `SUBTREE_ROWS` rows: guess, parent, answer, guesses before the node (0 at S) and
+        candidates. Compiled from this memo when it holds every set of the tree, else node
+        by node across the workers' memos, re-solving the sets they do not hold."""
+        S = np.ascontiguousarray(S, dtype=np.int32)
+        if not self.helpers and not root:
+            g, p, r, left, size = km.rebuild(
+                S, depth, bool(self.options[slots.OPT_CAPPED]), self.table, self.space.win,
+                self.space.n_responses, self.mheads, self.ment, self.mpool,
+                self.weights is not None, self.positive_sets, self.bounds.weights)
+            if g.size:
+                return np.stack([g, p, r, (depth - left).astype(np.int32), size])
+        space = self.space
+        rows: list[tuple[int, int, int, int, int]] = []
+        stack = [(S, -1, -1, depth, history)]
+        while stack:
+            cands, par, resp, left, hist = stack.pop()
+            g = self.guess_for(cands, left, hist, root=root and par < 0)
+            me = len(rows)
+            rows.append((g, par, resp, depth - left, cands.size))
+            parts = space.partition(g, cands)
+            for r in sorted(parts, reverse=True):
+                if r != space.win:
+                    part = parts[r]
+                    sub = self.history_then(hist, g, part) if part.size > 2 else hist
+                    stack.append((part, me, r, left - 1, sub))
+        return np.array(rows, dtype=np.int32).reshape(-1, 5).T.copy()
 
 
 def _counters(search: _Search) -> dict[str, int]:
@@ -811,8 +872,8 @@ class _Watch:
 
 def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
              state: GameState) -> DecisionTree:
-    """Return the optimal tree the search found: compiled from one memo, or node by node
-    across the workers' memos (re-solving any set the memos lost)."""
+    """Return the optimal tree the search found: assembled from the subtrees the workers
+    kept, else from the memos (`_Search.subtree`)."""
     space = search.space
     start = len(guesses) + 1
     if search.helpers and search.root_guess >= 0:
@@ -821,39 +882,10 @@ def _rebuild(search: _Search, S: np.ndarray, depth: int, guesses: list[int],
         nodes = assemble(search, S, search.root_guess, depth, guesses)
         if nodes is not None:
             return DecisionTree(space.rules, "optimal", **nodes)
-    if not search.helpers:
-        weights = search.bounds.weights
-        g, p, r, left, size = km.rebuild(
-            np.ascontiguousarray(S, dtype=np.int32), depth, bool(search.options[slots.OPT_CAPPED]),
-            search.table, space.win, space.n_responses, search.mheads, search.ment,
-            search.mpool, search.weights is not None, search.positive_sets, weights)
-        if g.size:
-            return DecisionTree(space.rules, "optimal", g, p, r,
-                                (start + depth - left).astype(np.int32), size)
-    guess_l: list[int] = []
-    parent_l: list[int] = []
-    response_l: list[int] = []
-    depth_l: list[int] = []
-    size_l: list[int] = []
-    stack: list[tuple[np.ndarray, int, int, int, list[int]]] = [
-        (np.ascontiguousarray(S, dtype=np.int32), -1, -1, depth, guesses)
-    ]
-    while stack:
-        cands, par, resp, left, played = stack.pop()
-        g = search.guess_for(cands, left, played, root=par < 0)
-        me = len(guess_l)
-        guess_l.append(g)
-        parent_l.append(par)
-        response_l.append(resp)
-        depth_l.append(start + depth - left)
-        size_l.append(cands.size)
-        parts = space.partition(g, cands)
-        for r in sorted(parts, reverse=True):
-            if r != space.win:
-                stack.append((parts[r], me, r, left - 1, [*played, g]))
-    as32 = lambda xs: np.asarray(xs, dtype=np.int32)  # noqa: E731
-    return DecisionTree(space.rules, "optimal", as32(guess_l), as32(parent_l),
-                        as32(response_l), as32(depth_l), as32(size_l))
+    rows = search.subtree(S, depth, search.history_after(guesses, S),
+                          root=bool(search.helpers))
+    return DecisionTree(space.rules, "optimal", rows[0], rows[1], rows[2],
+                        (start + rows[3]).astype(np.int32), rows[4])
 
 
 def format_trace(search: _Search) -> list[str]:
