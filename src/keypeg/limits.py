@@ -168,3 +168,11 @@ def check_seed(value: int | None, option: str = "--seed") -> None:
         raise KeypegError(f"{option} must be a whole number from 0 to 2**63 - 1, not "
                           f"{shorten(value)}.")
 
+
+def usable_cores() -> int:
+    """Return the CPU cores this process may run on (its affinity, so `taskset -c 1` gives
+    1; the machine's count where affinity is unknown)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1

@@ -6,6 +6,7 @@ from typing import Annotated
 import typer
 
 from ..errors import KeypegError
+from ..limits import usable_cores
 from .common import command, console
 
 
@@ -19,7 +20,7 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the web page: play, hints, watch a strategy, strategy lab, assist."""
-    n = workers if workers is not None else min(2, os.cpu_count() or 1)
+    n = workers if workers is not None else min(2, usable_cores())
     if n < 1:
         raise KeypegError(f"--workers must be at least 1, not {n}.")
     if not 0 < port < 65536:

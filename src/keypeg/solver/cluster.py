@@ -33,6 +33,7 @@ import numpy as np
 
 from .._kernels import slots
 from ..errors import KeypegError
+from ..limits import usable_cores
 from .roots import PartLog, PartWorker, part_subtree
 
 #: Seconds between checks of a worker's STOP slot while its part runs remotely.
@@ -176,7 +177,7 @@ class Cluster:
                      "configure_logging": False}
             try:
                 if address == "local":
-                    ray.init(num_cpus=os.cpu_count() or 1, **quiet)
+                    ray.init(num_cpus=usable_cores(), **quiet)
                 else:
                     ray.init(address=address, **quiet)
             except (ConnectionError, ValueError, RuntimeError) as exc:

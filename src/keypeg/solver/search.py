@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +37,7 @@ from ..limits import (
     plural,
     shorten,
     table_budget,
+    usable_cores,
 )
 from ..onestep import OneStepStrategy
 from ..rules import Rules
@@ -616,7 +616,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     offset = len(guesses) * (int(S.size) if weights is None else int(weights[S].sum()))
     watch.offset = offset
     n_workers = workers if workers is not None else (
-        min(2, os.cpu_count() or 1) if S.size >= PARALLEL_MIN_CODES else 1)
+        min(2, usable_cores()) if S.size >= PARALLEL_MIN_CODES else 1)
     n_workers = n_workers if n_workers > 1 and not trace and S.size > 2 else 1
     memo_share = memo_bytes // (1 + (n_workers if n_workers > 1 else 0))
     # the root's parts through recording workers: on a Ray cluster, or locally when the
