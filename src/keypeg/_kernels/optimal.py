@@ -426,7 +426,13 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # pegs) and small sets this saves zeroing and scanning rows that are nearly all empty.
     # `solve` recounts the few probes it explores.
     sparse = not weighted and opts[OPT_SYMMETRIC_TABLE] == 0
-    counts = np.zeros((0 if sparse else P, R), dtype=np.int32)
+    # Unweighted on a symmetric table with few answers and codes (most nodes of four-peg
+    # black/white games): each probe's counts are packed as 4-bit fields of one word (a
+    # shift and an add per code, no memory traffic), its parts counted in a few word
+    # operations; `solve` recounts the few probes it explores.
+    packed = not weighted and not sparse and R <= PACKED_ANSWERS and m <= PACKED_CODES
+    accs = np.zeros(P if packed else 0, dtype=np.uint64)
+    counts = np.zeros((0 if sparse or packed else P, R), dtype=np.int32)
     width = min(m, R) if sparse else 0
     sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
     nsizes = np.zeros(P if sparse else 0, dtype=np.int64)
@@ -489,6 +495,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             useful[t] = biggest < m
             if useful[t] and nt > kS:
                 kS = nt
+    elif packed:
+        _packed_counts(S, probes, table, accs, stats)
+        for t in range(P):
+            k = _packed_parts(accs[t])
+            nparts[t] = k
+            useful[t] = k > 1
+            if k > kS:
+                kS = k
     else:
         # table[g, s] == table[s, g] (not sparse): read each candidate's row once, in probe
         # order (a few cache lines per candidate) instead of m scattered bytes per probe
@@ -498,7 +512,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             s = S[j]
             for t in range(P):
                 counts[t, table[s, probes[t]]] += 1
-    for t in range(0 if sparse else P):
+    for t in range(0 if sparse or packed else P):
         k = 0
         biggest = 0
         for r in range(R):  # branch-free: a short row of counts
@@ -551,8 +565,10 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             if not useful[t]:
                 continue
             w = 1 if is_cand[probes[t]] else 0
-            if bigs[t] <= small:
+            if (not packed and bigs[t] <= small) or (packed and not _packed_over(accs[t], small)):
                 total = 3 * m - w - nparts[t]
+            elif packed:
+                total = _packed_bound(accs[t], R, win, f, cap, m)
             elif sparse:
                 total = _listed_bound(sizes[t], nsizes[t], f, cap, m)
             else:
@@ -582,6 +598,87 @@ def _listed_bound(sizes, n, f, cap, m):  # pragma: no cover - compiled
         if sizes[i] > cap:
             return INF
         total += f[sizes[i]]
+    return total
+
+
+#: The packed counts (see `score_probes`): 4-bit fields of a uint64, so at most 15 answers
+#: (their non-zero fields summed in one nibble) and 15 codes (a field's largest count).
+PACKED_ANSWERS = 15
+PACKED_CODES = 15
+_NIBBLE_LOW = np.uint64(0x1111111111111111)
+_NIBBLE_EVEN = np.uint64(0x0F0F0F0F0F0F0F0F)
+_LANE_TOP = np.uint64(0x8080808080808080)
+_LANE_ONE = np.uint64(0x0101010101010101)
+
+
+@jit
+def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compiled
+    """Write each probe's packed counts on S into `accs`: table[s, g] == table[g, s], so
+    the rows of S are read along, four probes at a time (four independent sums)."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    N = table.shape[1]
+    flat = table.reshape(-1)
+    rows = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        rows[j] = np.int64(S[j]) * N
+    four = np.uint64(4)
+    one = np.uint64(1)
+    t = 0
+    while t + 4 <= P:
+        if (t & 255) == 0 and stats[STOP] != 0:
+            return
+        g0, g1, g2, g3 = probes[t], probes[t + 1], probes[t + 2], probes[t + 3]
+        a0 = a1 = a2 = a3 = np.uint64(0)
+        for j in range(m):
+            b = rows[j]
+            a0 += one << (four * np.uint64(flat[b + g0]))
+            a1 += one << (four * np.uint64(flat[b + g1]))
+            a2 += one << (four * np.uint64(flat[b + g2]))
+            a3 += one << (four * np.uint64(flat[b + g3]))
+        accs[t], accs[t + 1], accs[t + 2], accs[t + 3] = a0, a1, a2, a3
+        t += 4
+    while t < P:
+        g = probes[t]
+        a = np.uint64(0)
+        for j in range(m):
+            a += one << (four * np.uint64(flat[rows[j] + g]))
+        accs[t] = a
+        t += 1
+
+
+@jit
+def _packed_parts(acc):  # pragma: no cover - compiled
+    """The number of non-zero 4-bit fields of `acc` (at most 15)."""
+    x = acc | (acc >> np.uint64(1))
+    x |= x >> np.uint64(2)
+    x &= _NIBBLE_LOW
+    return np.int64((x * _NIBBLE_LOW) >> np.uint64(60))
+
+
+@jit
+def _packed_over(acc, limit):  # pragma: no cover - compiled
+    """Whether some 4-bit field of `acc` exceeds `limit` (each field, spread to a byte
+    lane, gets 127 - limit added: the lane's top bit is set exactly when it exceeds)."""
+    if limit >= 15:
+        return False
+    add = np.uint64(127 - limit) * _LANE_ONE
+    even = (acc & _NIBBLE_EVEN) + add
+    odd = ((acc >> np.uint64(4)) & _NIBBLE_EVEN) + add
+    return ((even | odd) & _LANE_TOP) != 0
+
+
+@jit
+def _packed_bound(acc, R, win, f, cap, m):  # pragma: no cover - compiled
+    """`_row_bound` from packed counts."""
+    total = np.int64(m)
+    for r in range(R):
+        n = np.int64((acc >> np.uint64(4 * r)) & np.uint64(15))
+        if r == win or n == 0:
+            continue
+        if n > cap:
+            return INF
+        total += f[n]
     return total
 
 

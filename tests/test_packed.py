@@ -1,0 +1,43 @@
+"""The optimal search's packed counts (4-bit fields of one word per probe, `score_probes`
+on four-peg black/white games) against plain counting."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keypeg._kernels import optimal as k
+from keypeg.rules import Rules
+from keypeg.space import get_space
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 14), min_size=1, max_size=15), st.integers(0, 16))
+def test_packed_fields_give_the_parts_the_largest_and_the_bound(answers, limit):
+    counts = np.bincount(answers, minlength=15)
+    acc = np.uint64(sum(1 << (4 * a) for a in answers))
+    assert k._packed_parts(acc) == np.count_nonzero(counts)
+    assert k._packed_over(acc, limit) == (counts.max() > limit)
+    ltab, ctab = k.bound_tables(20, 15, False)
+    f = ltab[5]
+    for win in (0, 14):
+        for cap in (1, 3, 15):
+            want = k._row_bound(counts.astype(np.int32), win, f, cap, 15)
+            assert k._packed_bound(acc, 15, win, f, cap, 15) == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_packed_counts_equal_the_answers_counted_plainly(data):
+    space = get_space(Rules(pegs=4, colors=5))
+    m = data.draw(st.integers(1, 15))
+    S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
+                                    unique=True)), dtype=np.int32)
+    probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
+                                         max_size=11)), dtype=np.int64)
+    accs = np.zeros(probes.size, dtype=np.uint64)
+    table = space.table()
+    k._packed_counts(S, probes, table, accs, np.zeros(16, dtype=np.int64))
+    for t, g in enumerate(probes.tolist()):
+        counts = np.bincount(table[g, S], minlength=space.n_responses)
+        want = sum(int(n) << (4 * r) for r, n in enumerate(counts.tolist()))
+        assert int(accs[t]) == want
