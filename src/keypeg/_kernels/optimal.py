@@ -614,21 +614,23 @@ _LANE_ONE = np.uint64(0x0101010101010101)
 @jit
 def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compiled
     """Write each probe's packed counts on S into `accs`: table[s, g] == table[g, s], so
-    the rows of S are read along, four probes at a time (four independent sums)."""
+    the rows of S are read along, four probes at a time (four independent sums). Indices
+    are unsigned: numba then skips the negative-index test (half the time here)."""
     m = S.shape[0]
     P = probes.shape[0]
-    N = table.shape[1]
+    N = np.uint64(table.shape[1])
     flat = table.reshape(-1)
-    rows = np.empty(m, dtype=np.int64)
+    rows = np.empty(m, dtype=np.uint64)
     for j in range(m):
-        rows[j] = np.int64(S[j]) * N
+        rows[j] = np.uint64(S[j]) * N
     four = np.uint64(4)
     one = np.uint64(1)
     t = 0
     while t + 4 <= P:
         if (t & 255) == 0 and stats[STOP] != 0:
             return
-        g0, g1, g2, g3 = probes[t], probes[t + 1], probes[t + 2], probes[t + 3]
+        g0, g1 = np.uint64(probes[t]), np.uint64(probes[t + 1])
+        g2, g3 = np.uint64(probes[t + 2]), np.uint64(probes[t + 3])
         a0 = a1 = a2 = a3 = np.uint64(0)
         for j in range(m):
             b = rows[j]
@@ -639,7 +641,7 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
         accs[t], accs[t + 1], accs[t + 2], accs[t + 3] = a0, a1, a2, a3
         t += 4
     while t < P:
-        g = probes[t]
+        g = np.uint64(probes[t])
         a = np.uint64(0)
         for j in range(m):
             a += one << (four * np.uint64(flat[rows[j] + g]))
