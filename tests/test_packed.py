@@ -22,7 +22,22 @@ def test_packed_fields_give_the_parts_the_largest_and_the_bound(answers, limit):
     for win in (0, 14):
         for cap in (1, 3, 15):
             want = k._row_bound(counts.astype(np.int32), win, f, cap, 15)
-            assert k._packed_bound(acc, 15, win, f, cap, 15) == want
+            assert k._packed_bound(acc, np.uint64(0), 15, win, f, cap, 15) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 29), min_size=1, max_size=15), st.integers(0, 16))
+def test_two_words_hold_thirty_answers(answers, limit):
+    """Answers 15 and up count in the second word, from its field 1."""
+    counts = np.bincount(answers, minlength=30)
+    low = np.uint64(sum(1 << (4 * a) for a in answers if a < 15))
+    high = np.uint64(sum(1 << (4 * (a - 14)) for a in answers if a >= 15))
+    assert k._packed_parts(low) + k._packed_parts(high) == np.count_nonzero(counts)
+    over = k._packed_over(low, limit) or k._packed_over(high, limit)
+    assert over == (counts.max() > limit)
+    ltab, _ = k.bound_tables(20, 30, False)
+    want = k._row_bound(counts.astype(np.int32), 29, ltab[7], 15, 15)
+    assert k._packed_bound(low, high, 30, 29, ltab[7], 15, 15) == want
 
 
 @settings(max_examples=30, deadline=None)
@@ -41,3 +56,22 @@ def test_packed_counts_equal_the_answers_counted_plainly(data):
         counts = np.bincount(table[g, S], minlength=space.n_responses)
         want = sum(int(n) << (4 * r) for r, n in enumerate(counts.tolist()))
         assert int(accs[t]) == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_wide_packed_counts_equal_the_answers_counted_plainly(data):
+    space = get_space(Rules(pegs=5, colors=3))  # 20 answers
+    m = data.draw(st.integers(1, 15))
+    S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
+                                    unique=True)), dtype=np.int32)
+    probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
+                                         max_size=7)), dtype=np.int64)
+    low = np.zeros(probes.size, dtype=np.uint64)
+    high = np.zeros(probes.size, dtype=np.uint64)
+    table = space.table()
+    k._packed_counts_wide(S, probes, table, low, high, np.zeros(16, dtype=np.int64))
+    for t, g in enumerate(probes.tolist()):
+        counts = np.bincount(table[g, S], minlength=space.n_responses).tolist()
+        assert int(low[t]) == sum(n << (4 * r) for r, n in enumerate(counts) if r < 15)
+        assert int(high[t]) == sum(n << (4 * (r - 14)) for r, n in enumerate(counts) if r >= 15)

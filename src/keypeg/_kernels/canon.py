@@ -6,8 +6,8 @@ partition of sigma(S) by sigma(probe), part for part. So the memo may key a set 
 chosen image of it, `canonical_set`: the optimal search looks a set up under that image
 too, and stores what it proved under both keys.
 
-The image: positions are put in the order of an invariant no renaming changes (each
-position's colour counts, sorted); for each position order of the group that agrees with it, colours
+The image: positions are put in the order of an invariant no renaming changes (a function
+of each position's colour counts); for each position order of the group that agrees with it, colours
 are ranked by their counts per position in that order (ties by colour number), the codes
 are encoded under that (position order, colour ranking) and sorted, and the least list
 wins. Two sets share the image only when one is a permuted copy of the other (the image is
@@ -31,48 +31,48 @@ CANON_TAG = 1 << 20
 
 
 @jit
-def _position_classes(cnt, p, nsym):  # pragma: no cover - compiled
-    """Return each position's class: how many positions have a larger sorted count vector
-    (so equal classes are positions no invariant tells apart)."""
-    srt = np.empty((p, nsym), dtype=np.int64)
-    for j in range(p):
-        srt[j] = np.sort(cnt[j])[::-1]
-    cls = np.zeros(p, dtype=np.int64)
-    for a in range(p):
-        for b in range(p):
-            for c in range(nsym):
-                if srt[b, c] != srt[a, c]:
-                    if srt[b, c] > srt[a, c]:
-                        cls[a] += 1
-                    break
-    return cls
-
-
-@jit
 def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compiled
     """Return (key, pe, phi): the image of S (code indices, int32) under position permutation
     ``perms[pe]`` and colour map phi, where the image of code x has ``phi[x[perms[pe][i]]]`` at
-    position i."""
+    position i.
+
+    The position invariant is the sums of squares and cubes of a position's colour counts
+    (a function of their multiset, so no renaming changes it); sorting is by insertion
+    (a few dozen keys), and indices are unsigned (no negative-index tests)."""
     m = S.shape[0]
     p = codes.shape[1]
     cnt = np.zeros((p, nsym), dtype=np.int64)
     for i in range(m):
+        x = np.uint64(S[i])
         for j in range(p):
-            cnt[j, codes[S[i], j]] += 1
-    cls = _position_classes(cnt, p, nsym)
-    # the least sequence of classes any position order of the group gives (all orders:
-    # the classes sorted; fewer when the group has fewer position permutations)
+            cnt[j, np.uint64(codes[x, j])] += 1
+    inv = np.zeros(p, dtype=np.int64)
+    for j in range(p):
+        sq = np.int64(0)
+        cu = np.int64(0)
+        for c in range(nsym):
+            n = cnt[j, c]
+            sq += n * n
+            cu += n * n * n
+        inv[j] = sq * (np.int64(1) << np.int64(32)) + cu
+    # the position orders of the group that list the invariants largest first (the least
+    # sequence of classes any order gives, where the group has fewer orders than all)
+    cls = np.zeros(p, dtype=np.int64)
+    for a in range(p):
+        for b in range(p):
+            if inv[b] > inv[a]:
+                cls[a] += 1
     want = np.empty(p, dtype=np.int64)
+    # (perms[pe, i] read in place: a row view would cost two atomic reference counts)
     for pe in range(perms.shape[0]):
-        pi = perms[pe]
         less = pe == 0
         for i in range(p):
-            if cls[pi[i]] != want[i]:
-                less = less or cls[pi[i]] < want[i]
+            if cls[perms[pe, i]] != want[i]:
+                less = less or cls[perms[pe, i]] < want[i]
                 break
         if less:
             for i in range(p):
-                want[i] = cls[pi[i]]
+                want[i] = cls[perms[pe, i]]
     best = np.empty(m, dtype=np.int64)
     best_pe = -1
     best_phi = np.empty(nsym, dtype=np.int64)
@@ -81,20 +81,19 @@ def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compile
     phi = np.empty(nsym, dtype=np.int64)
     enc = np.empty(m, dtype=np.int64)
     for pe in range(perms.shape[0]):
-        pi = perms[pe]
         ok = True
         for i in range(p):
-            if cls[pi[i]] != want[i]:
+            if cls[perms[pe, i]] != want[i]:
                 ok = False
                 break
         if not ok:
             continue
         # colours ranked by their counts at the positions in this order, most first
         for c in range(nsym):
-            s = np.int64(0)
+            v = np.int64(0)
             for i in range(p):
-                s = s * (m + 1) + cnt[pi[i], c]
-            sig[c] = s
+                v = v * (m + 1) + cnt[perms[pe, i], c]
+            sig[c] = v
             order[c] = c
         for a in range(1, nsym):  # insertion sort: larger signature first, stable
             c = order[a]
@@ -106,12 +105,16 @@ def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compile
         for r in range(nsym):
             phi[order[r]] = r
         for t in range(m):
-            x = S[t]
+            x = np.uint64(S[t])
             key = np.int64(0)
             for i in range(p):
-                key = key * nsym + phi[codes[x, pi[i]]]
-            enc[t] = key
-        enc.sort()
+                key = key * nsym + phi[np.uint64(codes[x, np.uint64(perms[pe, i])])]
+            # insertion into the sorted prefix
+            b = t - 1
+            while b >= 0 and enc[b] > key:
+                enc[b + 1] = enc[b]
+                b -= 1
+            enc[b + 1] = key
         better = best_pe < 0
         if not better:
             for t in range(m):
@@ -124,7 +127,7 @@ def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compile
             best_phi[:] = phi
     out = np.empty(m, dtype=np.int32)
     for t in range(m):
-        out[t] = code_at[best[t]]
+        out[t] = code_at[np.uint64(best[t])]
     return out, best_pe, best_phi
 
 

@@ -426,12 +426,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # pegs) and small sets this saves zeroing and scanning rows that are nearly all empty.
     # `solve` recounts the few probes it explores.
     sparse = not weighted and opts[OPT_SYMMETRIC_TABLE] == 0
-    # Unweighted on a symmetric table with few answers and codes (most nodes of four-peg
-    # black/white games): each probe's counts are packed as 4-bit fields of one word (a
-    # shift and an add per code, no memory traffic), its parts counted in a few word
-    # operations; `solve` recounts the few probes it explores.
-    packed = not weighted and not sparse and R <= PACKED_ANSWERS and m <= PACKED_CODES
+    # Unweighted on a symmetric table with at most 30 answers and 15 codes (most nodes of
+    # black/white games up to six pegs): each probe's counts are packed as 4-bit fields of
+    # one word (two past 15 answers): a shift and an add per code, no memory traffic, its
+    # parts counted in a few word operations; `solve` recounts the few probes it explores.
+    packed = not weighted and not sparse and R <= 2 * PACKED_ANSWERS and m <= PACKED_CODES
+    wide = R > PACKED_ANSWERS  # answers 15 and up in a second word (five or six pegs)
     accs = np.zeros(P if packed else 0, dtype=np.uint64)
+    highs = np.zeros(P if packed and wide else 0, dtype=np.uint64)
     counts = np.zeros((0 if sparse or packed else P, R), dtype=np.int32)
     width = min(m, R) if sparse else 0
     sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
@@ -496,9 +498,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             if useful[t] and nt > kS:
                 kS = nt
     elif packed:
-        _packed_counts(S, probes, table, accs, stats)
+        if wide:
+            _packed_counts_wide(S, probes, table, accs, highs, stats)
+        else:
+            _packed_counts(S, probes, table, accs, stats)
         for t in range(P):
             k = _packed_parts(accs[t])
+            if wide:
+                k += _packed_parts(highs[t])
             nparts[t] = k
             useful[t] = k > 1
             if k > kS:
@@ -509,9 +516,9 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
         for j in range(m):
             if stats[STOP] != 0:
                 break  # the caller gave up: the counts are not used
-            s = S[j]
-            for t in range(P):
-                counts[t, table[s, probes[t]]] += 1
+            s = np.uint64(S[j])
+            for t in range(P):  # unsigned indices: no negative-index tests
+                counts[np.uint64(t), np.uint64(table[s, np.uint64(probes[t])])] += 1
     for t in range(0 if sparse or packed else P):
         k = 0
         biggest = 0
@@ -565,10 +572,15 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             if not useful[t]:
                 continue
             w = 1 if is_cand[probes[t]] else 0
-            if (not packed and bigs[t] <= small) or (packed and not _packed_over(accs[t], small)):
+            high = highs[t] if wide else np.uint64(0)
+            if packed:
+                closed = not (_packed_over(accs[t], small) or _packed_over(high, small))
+            else:
+                closed = bigs[t] <= small
+            if closed:
                 total = 3 * m - w - nparts[t]
             elif packed:
-                total = _packed_bound(accs[t], R, win, f, cap, m)
+                total = _packed_bound(accs[t], high, R, win, f, cap, m)
             elif sparse:
                 total = _listed_bound(sizes[t], nsizes[t], f, cap, m)
             else:
@@ -602,7 +614,8 @@ def _listed_bound(sizes, n, f, cap, m):  # pragma: no cover - compiled
 
 
 #: The packed counts (see `score_probes`): 4-bit fields of a uint64, so at most 15 answers
-#: (their non-zero fields summed in one nibble) and 15 codes (a field's largest count).
+#: a word (their non-zero fields summed in one nibble; two words hold 30) and 15 codes (a
+#: field's largest count).
 PACKED_ANSWERS = 15
 PACKED_CODES = 15
 _NIBBLE_LOW = np.uint64(0x1111111111111111)
@@ -650,6 +663,50 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
 
 
 @jit
+def _packed_counts_wide(S, probes, table, accs, highs, stats):  # pragma: no cover - compiled
+    """`_packed_counts` for 16 to 30 answers: answer r counts in field r of `accs`, or field
+    r - 15 of `highs` (each word's field 0 is left empty)."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    N = np.uint64(table.shape[1])
+    flat = table.reshape(-1)
+    rows = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        rows[j] = np.uint64(S[j]) * N
+    low = np.zeros(32, dtype=np.uint64)
+    high = np.zeros(32, dtype=np.uint64)
+    for r in range(32):
+        if r < PACKED_ANSWERS:
+            low[r] = np.uint64(1) << np.uint64(4 * r)
+        else:
+            high[r] = np.uint64(1) << np.uint64(4 * (r - PACKED_ANSWERS + 1))
+    t = 0
+    while t + 2 <= P:
+        if (t & 255) == 0 and stats[STOP] != 0:
+            return
+        g0, g1 = np.uint64(probes[t]), np.uint64(probes[t + 1])
+        a0 = a1 = b0 = b1 = np.uint64(0)
+        for j in range(m):
+            x0 = np.uint64(flat[rows[j] + g0])
+            x1 = np.uint64(flat[rows[j] + g1])
+            a0 += low[x0]
+            b0 += high[x0]
+            a1 += low[x1]
+            b1 += high[x1]
+        accs[t], accs[t + 1], highs[t], highs[t + 1] = a0, a1, b0, b1
+        t += 2
+    while t < P:
+        g = np.uint64(probes[t])
+        a = b = np.uint64(0)
+        for j in range(m):
+            x = np.uint64(flat[rows[j] + g])
+            a += low[x]
+            b += high[x]
+        accs[t], highs[t] = a, b
+        t += 1
+
+
+@jit
 def _packed_parts(acc):  # pragma: no cover - compiled
     """The number of non-zero 4-bit fields of `acc` (at most 15)."""
     x = acc | (acc >> np.uint64(1))
@@ -671,11 +728,14 @@ def _packed_over(acc, limit):  # pragma: no cover - compiled
 
 
 @jit
-def _packed_bound(acc, R, win, f, cap, m):  # pragma: no cover - compiled
-    """`_row_bound` from packed counts."""
+def _packed_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
+    """`_row_bound` from packed counts (answers 15 and up in `high`, from its field 1)."""
     total = np.int64(m)
     for r in range(R):
-        n = np.int64((acc >> np.uint64(4 * r)) & np.uint64(15))
+        if r < PACKED_ANSWERS:
+            n = np.int64((acc >> np.uint64(4 * r)) & np.uint64(15))
+        else:
+            n = np.int64((high >> np.uint64(4 * (r - PACKED_ANSWERS + 1))) & np.uint64(15))
         if r == win or n == 0:
             continue
         if n > cap:
