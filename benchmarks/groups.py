@@ -102,14 +102,57 @@ def optimal() -> tuple[list[dict], list[str]]:
         rules = mm47 if label == "MM(4,7)" else bulls
         started = time.perf_counter()
         solve_optimal(rules, workers=workers)
-        rows.append({"job": f"optimal {label} on one core (one run)",
+        rows.append({"job": f"optimal {label}, solve_optimal on one worker (one run)",
                      "seconds": time.perf_counter() - started})
-    return rows, ["The MM(4,6) goal is the C solver's time; its stretch goal is 0.15 s.",
-                  "MM(4,7): stretch goal 30 s on both cores; bulls-and-cows: stretch 60 s.",
-                  "MM(4,8): issue 12's goal. One core: issue 12 asks for a fifth of "
-                  "fancidev/mastermind's time on MM(4,7) (13.9 s measured in the issue: "
-                  "goal 2.8 s) and a tenth on bulls-and-cows (about 100 s in "
-                  "../shared/notes/search-speed.md: goal 10 s); not re-measured here."]
+    notes = ["The MM(4,6) goal is the C solver's time; its stretch goal is 0.15 s.",
+             "MM(4,7): stretch goal 30 s on both cores; bulls-and-cows: stretch 60 s.",
+             "MM(4,8): issue 12's goal."]
+    rows += _side_by_side(notes)
+    return rows, notes
+
+
+#: keypeg's and fancidev's commands for the side-by-side rows, and the share of fancidev's
+#: time issue 12 asks for.
+SIDE_BY_SIDE = [
+    ("MM(4,7) = 11,228", ["optimal", "--pegs", "4", "--colors", "7"], ["-r", "p4c7r"], 5),
+    ("bulls-and-cows = 26,274", ["optimal", "--rules", "bulls-and-cows"], ["-r", "bc"], 10),
+]
+
+
+def _side_by_side(notes: list[str]) -> list[dict]:
+    """Whole commands on one pinned core (taskset -c 1): `keypeg optimal` (no stored result,
+    nothing resumed) and, when KEYPEG_FANCIDEV names its mmstrat binary (see
+    scripts/build_fancidev.sh), fancidev/mastermind's optimal solver; the goal is issue 12's
+    share of fancidev's time."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    pin = ["taskset", "-c", "1"] if shutil.which("taskset") else []
+    keypeg = [sys.executable, "-m", "keypeg"]
+    other = os.environ.get("KEYPEG_FANCIDEV")
+    rows = []
+
+    def timed(cmd: list[str]) -> float:
+        started = time.perf_counter()
+        subprocess.run(pin + cmd, check=True, capture_output=True)
+        return time.perf_counter() - started
+
+    for label, ours, theirs, share in SIDE_BY_SIDE:
+        fancidev = timed([other, *theirs, "-s", "optimal", "-S"]) if other else None
+        if fancidev is not None:
+            rows.append({"job": f"fancidev/mastermind (2b52289, -O3 -march=native) optimal "
+                                f"{label}, one pinned core (one run)", "seconds": fancidev})
+        seconds = timed([*keypeg, *ours, "--recompute", "--no-resume"])
+        rows.append({"job": f"keypeg optimal {label}, whole command on one pinned core "
+                            f"(one run; goal: 1/{share} of fancidev's)",
+                     "seconds": seconds,
+                     **({"goal_s": fancidev / share} if fancidev is not None else {})})
+    if other is None:
+        notes.append("fancidev/mastermind was not timed (set KEYPEG_FANCIDEV, see "
+                     "scripts/build_fancidev.sh).")
+    return rows
 
 
 def hints() -> tuple[list[dict], list[str]]:
