@@ -47,6 +47,8 @@ Options (`opts`): see the O_* indices. Counters (`stats`): see the S_* indices; 
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
 from ._config import jit
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
@@ -357,6 +359,17 @@ def _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_li
         nk = pool.shape[0]
         keep[:] = pool
     return keep[:nk].copy()
+
+
+_PROBE_LIST = types.int64[:]
+
+
+@jit
+def new_probe_cache():  # pragma: no cover - compiled
+    """Return an empty cache of canonical probes (`slots.Run.probe_cache`). Built by a
+    cached kernel: a typed dict made from Python compiles its helpers in every process
+    (0.2 s of every cold search)."""
+    return Dict.empty(key_type=types.int64, value_type=_PROBE_LIST)
 
 
 @jit

@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 from .._kernels import memo as km
 from .._kernels import optimal as k
@@ -215,7 +213,7 @@ class _Search:
         self.mpool = np.empty(codes, np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
         self.trace = np.zeros((4096 if trace else 1, slots.TRACE_COLUMNS), dtype=np.int64)
-        self.canon_cache = Dict.empty(key_type=types.int64, value_type=types.int64[:])
+        self.canon_cache = k.new_probe_cache()
         # the groups the kernels take (see _kernels/slots.py)
         probe_order = (np.arange(space.size, dtype=np.int64)
                        if isinstance(space, CodeSpace) else space.probe_order)
