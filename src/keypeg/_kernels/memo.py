@@ -25,8 +25,8 @@ from .slots import (
     N_MEMO_RESETS,
 )
 
-__all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_store", "rebuild",
-           "settled_guess"]
+__all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_find_at", "memo_hash",
+           "memo_store", "memo_store_at", "rebuild", "settled_guess"]
 
 
 @jit
@@ -40,9 +40,20 @@ def _hash(S, depth):  # pragma: no cover - compiled
 
 
 @jit
+def memo_hash(S, depth):  # pragma: no cover - compiled
+    """Return the hash `memo_find_at` and `memo_store_at` take for set S and `depth`."""
+    return _hash(S, depth)
+
+
+@jit
 def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
     """Return the entry for set S with `depth` guesses left, or -1."""
-    h = _hash(S, depth)
+    return memo_find_at(S, depth, _hash(S, depth), mheads, ment, mpool)
+
+
+@jit
+def memo_find_at(S, depth, h, mheads, ment, mpool):  # pragma: no cover - compiled
+    """`memo_find` with S's hash `h` (`memo_hash`) computed once by the caller."""
     e = mheads[np.int64(h & np.uint64(mheads.shape[0] - 1))]
     m = S.shape[0]
     while e >= 0:
@@ -63,7 +74,14 @@ def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
 @jit
 def memo_store(S, depth, value, guess, mheads, ment, mpool, mmeta, stats):  # pragma: no cover
     """Record an exact value (guess >= 0) or a lower bound (guess = -1) for S."""
-    e = memo_find(S, depth, mheads, ment, mpool)
+    memo_store_at(S, depth, _hash(S, depth), value, guess, mheads, ment, mpool, mmeta, stats)
+
+
+@jit
+def memo_store_at(S, depth, h, value, guess, mheads, ment, mpool, mmeta,
+                  stats):  # pragma: no cover - compiled
+    """`memo_store` with S's hash `h` (`memo_hash`) computed once by the caller."""
+    e = memo_find_at(S, depth, h, mheads, ment, mpool)
     if e >= 0:
         if ment[e, ENTRY_GUESS] >= 0:
             return
@@ -82,7 +100,6 @@ def memo_store(S, depth, value, guess, mheads, ment, mpool, mmeta, stats):  # pr
     off = mmeta[MEMO_USED_CODES]
     mmeta[MEMO_USED_CODES] += m
     mpool[off:off + m] = S
-    h = _hash(S, depth)
     b = np.int64(h & np.uint64(mheads.shape[0] - 1))
     ment[e, ENTRY_NEXT] = mheads[b]
     ment[e, ENTRY_OFFSET] = off

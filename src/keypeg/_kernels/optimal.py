@@ -52,7 +52,7 @@ from numba.typed import Dict
 
 from ._config import jit
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
-from .memo import memo_find, memo_store
+from .memo import memo_find_at, memo_hash, memo_store_at
 from .slots import (
     BEST_TOTAL,
     ENTRY_GUESS,
@@ -574,44 +574,51 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     small = ctab[kS, 2] if dmax >= 2 else np.int64(0)
     if small > cap:
         small = cap
+    n_live = 0
+    live = np.empty(P, dtype=np.int64)
+    tracing = opts[OPT_TRACE] != 0 and dist == 0
     if weighted:
         _weighted_probe_bounds(counts, wsum, useful, bot, ctab[kS], cap, win, probes, is_cand,
                                lbs, keys, pbs)
+        for t in range(P):
+            if lbs[t] < budget:
+                live[n_live] = t
+                n_live += 1
+            else:
+                if lbs[t] < low:
+                    low = lbs[t]  # a probe the budget rules out still bounds the cost of S
+                if tracing and lbs[t] < INF:
+                    _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
     else:
+        # one pass: each probe's bound and key, and whether the budget leaves it live
         f = ltab[kS]
         for t in range(P):
-            lbs[t] = INF
-            keys[t] = INF
-            if not useful[t]:
-                continue
-            w = 1 if is_cand[probes[t]] else 0
-            high = highs[t] if wide else np.uint64(0)
-            if packed:
-                closed = not (_packed_over(accs[t], small) or _packed_over(high, small))
+            total = INF
+            w = 0
+            if useful[t]:
+                w = 1 if is_cand[np.uint64(probes[t])] else 0
+                if packed:
+                    high = highs[t] if wide else np.uint64(0)
+                    if not (_packed_over(accs[t], small) or _packed_over(high, small)):
+                        total = 3 * m - w - nparts[t]
+                    else:
+                        total = _packed_bound(accs[t], high, R, win, f, cap, m)
+                elif bigs[t] <= small:
+                    total = 3 * m - w - nparts[t]
+                elif sparse:
+                    total = _listed_bound(sizes[t], nsizes[t], f, cap, m)
+                else:
+                    total = _row_bound(counts[t], win, f, cap, m)
+            lbs[t] = total
+            keys[t] = 2 * total + 1 - w if total < INF else INF
+            if total < budget:
+                live[n_live] = t
+                n_live += 1
             else:
-                closed = bigs[t] <= small
-            if closed:
-                total = 3 * m - w - nparts[t]
-            elif packed:
-                total = _packed_bound(accs[t], high, R, win, f, cap, m)
-            elif sparse:
-                total = _listed_bound(sizes[t], nsizes[t], f, cap, m)
-            else:
-                total = _row_bound(counts[t], win, f, cap, m)
-            if total < INF:
-                lbs[t] = total
-                keys[t] = 2 * total + 1 - w
-    n_live = 0
-    live = np.empty(P, dtype=np.int64)
-    for t in range(P):
-        if lbs[t] < budget:
-            live[n_live] = t
-            n_live += 1
-        else:
-            if lbs[t] < low:
-                low = lbs[t]  # a probe the budget rules out still bounds the cost of S
-            if opts[OPT_TRACE] != 0 and dist == 0 and lbs[t] < INF:
-                _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
+                if total < low:
+                    low = total  # a probe the budget rules out still bounds the cost of S
+                if tracing and total < INF:
+                    _trace(trace, stats, TRACE_PRUNED, probes[t], total, budget, 0, 0)
     return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand, pbs
 
 
@@ -871,7 +878,8 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     if stats[STOP] != 0:
         return max(lb, budget)
     dkey = depth if opts[OPT_CAPPED] else 0
-    e = memo_find(S, dkey, mheads, ment, mpool)
+    h = memo_hash(S, dkey)  # once: every lookup and record of S below takes it
+    e = memo_find_at(S, dkey, h, mheads, ment, mpool)
     if e >= 0:
         stats[N_MEMO_HITS] += 1
         if ment[e, ENTRY_GUESS] >= 0:
@@ -893,12 +901,12 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         value, guess, bound = _small_weighted(S, W, depth, table, weights, win, R)
         if guess >= 0:
             stats[N_SHORTCUTS] += 1
-            memo_store(S, dkey, value, guess, mheads, ment, mpool, mmeta, stats)
+            memo_store_at(S, dkey, h, value, guess, mheads, ment, mpool, mmeta, stats)
             return value
         if bound > lb:
             lb = bound
             if lb >= budget:
-                memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+                memo_store_at(S, dkey, h, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
                 return lb
     elif m <= R:
         seen = np.zeros(R, dtype=np.int64)
@@ -919,19 +927,19 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
             if pairs == 0:
                 stats[N_SHORTCUTS] += 1
                 value = np.int64(2 * m - 1)
-                memo_store(S, dkey, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
+                memo_store_at(S, dkey, h, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
                 return value
             if pairs == 1 and one_pair < 0 and depth >= 3:
                 one_pair = np.int64(S[i])
         if one_pair >= 0:
             stats[N_SHORTCUTS] += 1
             value = np.int64(2 * m)
-            memo_store(S, dkey, value, one_pair, mheads, ment, mpool, mmeta, stats)
+            memo_store_at(S, dkey, h, value, one_pair, mheads, ment, mpool, mmeta, stats)
             return value
         if 2 * m > lb:
             lb = np.int64(2 * m)
             if lb >= budget:
-                memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+                memo_store_at(S, dkey, h, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
                 return lb
     # A permuted copy of a set solved before costs the same: look S up by its image too
     # (canon.py). Only values and bounds come from there; the tree is rebuilt from entries
@@ -941,10 +949,12 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     img_key = S[:0]
     img_pe = np.int64(-1)
     img_phi = np.zeros(0, dtype=np.int64)
+    h_img = np.uint64(0)
     if canon:
         img_key, img_pe, img_phi = canonical_set(S, codes, game.perms, game.code_at,
                                                  opts[OPT_SYMBOLS])
-        e = memo_find(img_key, dkey + CANON_TAG, mheads, ment, mpool)
+        h_img = memo_hash(img_key, dkey + CANON_TAG)
+        e = memo_find_at(img_key, dkey + CANON_TAG, h_img, mheads, ment, mpool)
         if e >= 0:
             stats[N_MEMO_HITS] += 1
             value = ment[e, ENTRY_VALUE]
@@ -957,9 +967,9 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     if stats[STOP] != 0:
         return max(lb, budget)  # stopped on purpose: nothing is stored
     if lb >= budget:
-        memo_store(S, dkey, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+        memo_store_at(S, dkey, h, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
         if canon:
-            _store_image(img_key, dkey, lb, np.int64(-1), img_pe, img_phi, game, opts, memo,
+            _store_image(img_key, dkey, h_img, lb, np.int64(-1), img_pe, img_phi, game, opts, memo,
                          stats)
         return lb
     best = budget
@@ -1106,29 +1116,30 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         if dist == 0:
             stats[N_FIRST_GUESSES_DONE] += 1
     if best_guess >= 0:
-        memo_store(S, dkey, best, best_guess, mheads, ment, mpool, mmeta, stats)
+        memo_store_at(S, dkey, h, best, best_guess, mheads, ment, mpool, mmeta, stats)
         if canon:
-            _store_image(img_key, dkey, best, best_guess, img_pe, img_phi, game, opts, memo,
+            _store_image(img_key, dkey, h_img, best, best_guess, img_pe, img_phi, game, opts, memo,
                          stats)
         return best
     if stats[STOP] != 0:
         return max(lb, budget)
     result = max(lb, low)
-    memo_store(S, dkey, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
+    memo_store_at(S, dkey, h, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
     if canon:
-        _store_image(img_key, dkey, result, np.int64(-1), img_pe, img_phi, game, opts, memo,
+        _store_image(img_key, dkey, h_img, result, np.int64(-1), img_pe, img_phi, game, opts, memo,
                      stats)
     return result
 
 
 @jit
-def _store_image(ckey, dkey, value, guess, pe, phi, game, opts, memo, stats):  # pragma: no cover
+def _store_image(ckey, dkey, h, value, guess, pe, phi, game, opts, memo,
+                 stats):  # pragma: no cover - compiled
     """Record what was proved for a set under its image `ckey` (the guess mapped along)."""
     if guess >= 0:
         guess = image_of(guess, game.perms[pe], phi, game.codes, game.code_at,
                          opts[OPT_SYMBOLS])
-    memo_store(ckey, dkey + CANON_TAG, value, guess, memo.heads, memo.entries, memo.pool,
-               memo.meta, stats)
+    memo_store_at(ckey, dkey + CANON_TAG, h, value, guess, memo.heads, memo.entries,
+                  memo.pool, memo.meta, stats)
 
 
 @jit
