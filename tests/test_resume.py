@@ -64,7 +64,9 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots):
     with sqlite3.connect(tmp_path / "k.db") as db:
         exact = db.execute("SELECT COUNT(*) FROM parts WHERE exact = 1").fetchone()[0]
     assert 0 < exact <= again.stats["parts_reused"] <= rows
-    assert again.stats["nodes"] < first.stats["nodes"] / 10  # nothing solved twice
+    # nothing solved twice: the second run solves at most the parts the first did not
+    # record exactly (how many depends on the order too; so does the work each takes)
+    assert again.stats["parts_solved"] <= first.stats["parts_solved"] - exact
     # a checkpoint is per search: another cap starts afresh
     capped = solve_optimal(rules, workers=2, checkpoint=cp, max_guesses=6)
     assert capped.stats["parts_reused"] == 0

@@ -14,12 +14,14 @@ their sum runs over the answers in `order` (answer indices; the alphabet's order
 
 from __future__ import annotations
 
+import itertools
 import zlib
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ._kernels import onestep as k
+from ._kernels import optimal as ko
 from ._kernels import slots
 from .catalog import ENTROPY_SPELLING_NAMES, TIE_RULES
 from .codes import Code
@@ -56,9 +58,60 @@ def _qtab(n: int) -> np.ndarray:
     return _QTAB[n]
 
 
-def _code_set(space: CodeSpace) -> slots.Codes:
-    """Return the codes of `space` as the one-step kernels take them."""
-    return slots.Codes(space.codes, space.colmask, space.rules.repeats, space.rules.symbols)
+#: Position permutations join the one-step strategies' symmetry up to this many pegs (720
+#: permutations); past it, colours alone (the group would outgrow what it saves).
+POSITION_SYMMETRY_PEGS = 6
+
+
+def position_perms(pegs: int, every: bool = True) -> np.ndarray:
+    """Return the position permutations of the symmetry group, the identity first (only
+    the identity when not `every`)."""
+    if not every:
+        return np.arange(pegs, dtype=np.int8)[None, :]
+    return np.array(list(itertools.permutations(range(pegs))), dtype=np.int8)
+
+
+def answer_marks(space: CodeSpace | CandidateView) -> np.ndarray:
+    """Return each answer's marks per position (positional answers; no rows else)."""
+    if space.rules.feedback != "positional":
+        return np.zeros((0, space.rules.pegs), dtype=np.int8)
+    return np.array([fb.marks for fb in space.alphabet.responses], dtype=np.int8)
+
+
+def _code_set(space: CodeSpace | CandidateView, positions: bool = True) -> slots.Codes:
+    """Return the codes of `space` as the one-step kernels take them (position
+    permutations in the group when `positions` and the pegs allow)."""
+    rules = space.rules
+    perms = position_perms(rules.pegs, positions and rules.pegs <= POSITION_SYMMETRY_PEGS)
+    return slots.Codes(space.codes, space.colmask, rules.repeats, rules.symbols, perms,
+                       np.argsort(perms, axis=1).astype(np.int8), answer_marks(space))
+
+
+def history_group(codes: slots.Codes, guesses: Sequence[int], answers: Sequence[int],
+                  played: int, start: tuple[np.ndarray, np.ndarray] | None = None
+                  ) -> slots.History:
+    """Return what `guesses` (answered `answers`, positional) leave: the elements of the
+    group (from `start`, else every position permutation of `codes` with every colour
+    free) that fix every guess and keep every answer, and the colours `played`."""
+    if start is None:
+        n = codes.perms.shape[0]
+        gperm = np.arange(n, dtype=np.int32)
+        gphi = np.full((n, codes.symbols), -1, dtype=np.int8)
+    else:
+        gperm, gphi = start
+    for g, r in zip(guesses, answers, strict=True):
+        gperm, gphi = ko.child_group(gperm, gphi, int(g), codes.codes, codes.perms)
+        if codes.marks.shape[0] > 0 and gperm.shape[0] > 1:
+            gperm, gphi = ko.clue_group(gperm, gphi, int(g), int(r), codes.codes, codes.perms,
+                                        codes.marks)
+    return slots.History(gperm, gphi, np.uint64(played))
+
+
+def _history(space: CodeSpace, code_set: slots.Codes, guesses: Sequence[int],
+             candidates: np.ndarray) -> slots.History:
+    """`history_group` for guesses played in `space` with `candidates` left."""
+    answers = [int(space.responses(int(g), candidates[:1])[0]) for g in guesses]
+    return history_group(code_set, guesses, answers, space.played_mask(list(guesses)))
 
 
 def _transposed(space: CodeSpace) -> np.ndarray:
@@ -152,6 +205,8 @@ class OneStepStrategy(Strategy):
             return self._first_index(space)
         cands = np.ascontiguousarray(candidates, dtype=np.int32)
         played = np.uint64(space.played_mask(list(guesses)))
+        code_set = _code_set(space)
+        history = _history(space, code_set, guesses, cands)
         scoring = self._scoring(space)
         is_cand = np.zeros(space.size, dtype=np.bool_)
         table_t = _transposed(space)
@@ -160,8 +215,8 @@ class OneStepStrategy(Strategy):
             if table is not None:
                 return int(k.choose(
                     table, table_t, np.arange(space.size),
-                    np.arange(space.size, dtype=np.int32), cands, played, is_cand,
-                    _code_set(space), scoring))
+                    np.arange(space.size, dtype=np.int32), cands, history, is_cand,
+                    code_set, scoring))
         if self.symmetry and scoring.kind != k.CONSISTENT:
             probes = k.canonical_probes(space.codes, space.colmask, cands, played,
                                         space.rules.symbols, space.rules.repeats,
@@ -178,8 +233,8 @@ class OneStepStrategy(Strategy):
             probes = probes[:0]
         block = space.block(probes, cands)
         return int(k.choose(
-            block, table_t, probes, cands, np.arange(cands.size, dtype=np.int32), played,
-            is_cand, _code_set(space), scoring))
+            block, table_t, probes, cands, np.arange(cands.size, dtype=np.int32), history,
+            is_cand, code_set, scoring))
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
         space = as_space(rules)
@@ -204,9 +259,10 @@ class OneStepStrategy(Strategy):
             table = space.block(None, state.candidates)
             ids = np.ascontiguousarray(state.candidates, dtype=np.int32)
         first = self._first_index(space) if not guesses else -1
-        played = np.uint64(space.played_mask(guesses))
-        out = k.walk(table, _transposed(space), ids, played, len(guesses) + 1, first,
-                     space.win, MAX_DEPTH, _code_set(space), self._scoring(space))
+        code_set = _code_set(space)
+        history = _history(space, code_set, guesses, state.candidates)
+        out = k.walk(table, _transposed(space), ids, history, len(guesses) + 1, first,
+                     space.win, MAX_DEPTH, code_set, self._scoring(space))
         guess, parent, response, depth, size, _hist = out
         if guess.size == 0:
             raise LimitExceededError(f"{self.label} needs over {MAX_DEPTH} guesses here.")
@@ -218,11 +274,14 @@ class OneStepStrategy(Strategy):
         (all in view indices; the probes are the view's codes, tried in view order). An
         upper bound for the optimal search; guesses in view indices too."""
         m = view.m
-        played = np.uint64(view.played_mask(list(guesses)))
-        codes = slots.Codes(view.codes, view.colmask, view.rules.repeats, view.rules.symbols)
+        # colours alone: the view's codes are not in symbol order, which the position
+        # rule's "first of its class" needs
+        codes = _code_set(view, positions=False)
+        answers = [int(view.table()[int(g), 0]) for g in guesses]
+        history = history_group(codes, guesses, answers, view.played_mask(list(guesses)))
         scoring = self._scoring(view.space)
         out = k.walk(view.table(), np.zeros((0, 0), dtype=view.alphabet.dtype),
-                     np.arange(m, dtype=np.int32), played, len(guesses) + 1, -1, view.win,
+                     np.arange(m, dtype=np.int32), history, len(guesses) + 1, -1, view.win,
                      MAX_DEPTH, codes, scoring)
         guess, parent, response, depth, size, _hist = out
         if guess.size == 0:

@@ -8,8 +8,10 @@ Kinds (`kind`): 0 consistent (first/last candidate), 1 maxsize (smallest largest
 Ties go to a probe that could be the secret, then to the lexically first (or last, with
 `tie_last`). Probes equivalent under the symmetries that fix the history score the same,
 so only one per class is scored (the class's first or last member, which is the one the
-tie rule would pick): colours never played are interchangeable (free colours), and colours
-absent from every candidate all act alike (zero colours).
+tie rule would pick): the group of position x colour permutations that fix every guess
+played (`slots.History`; with positional answers, also keep every answer), where colours
+never played are interchangeable (free colours), and colours absent from every candidate
+all act alike (zero colours).
 
 Exact entropy: `qtab[n]` is n*log2(n) in fixed point (2**32 units). Equal part-size
 multisets give equal integer sums whatever the order; two sums within `near` units of each
@@ -25,7 +27,9 @@ import numpy as np
 from numba import objmode
 
 from ._config import jit, jit_gil
-from .symmetry import colour_classes
+from .optimal import child_group, clue_group
+from .slots import History
+from .symmetry import canonical_under, colour_classes
 
 CONSISTENT, MAXSIZE, EXPSIZE, ENTROPY, PARTS, FLOAT_ENTROPY = 0, 1, 2, 3, 4, 5
 NLOG2N, PLOG2P, PLNP, PLOG2P_F32 = 0, 1, 2, 3
@@ -234,10 +238,11 @@ def _count_columns(table_t, ids, cands, probe_ids, todo, n_todo, cm):  # pragma:
 
 
 @jit
-def choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
+def choose(table, table_t, probe_ids, ids, cands, history, is_cand, code_set,
            scoring):  # pragma: no cover
-    """Return the probe (a code index) the strategy plays on the candidates `cands`
-    (`code_set` a `slots.Codes`, `scoring` a `slots.Scoring`).
+    """Return the probe (a code index) the strategy plays on the candidates `cands` after
+    `history` (a `slots.History`: the group fixing the guesses played, the colours played;
+    `code_set` a `slots.Codes`, `scoring` a `slots.Scoring`).
 
     Row i of `table` is probe ``probe_ids[i]`` (ascending); column `col` is the code
     ``ids[col]``; `cands` holds column numbers, ascending. `is_cand` is an all-False scratch
@@ -247,6 +252,7 @@ def choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
     streaming along its row, instead of one probe at a time across scattered columns.
     """
     codes, colmask = code_set.codes, code_set.colours
+    gperm, gphi, played = history.perms, history.colour_maps, history.played
     repeats, nsym = code_set.repeats, code_set.symbols
     kind, fvariant, order = scoring.kind, scoring.float_spelling, scoring.answer_order
     tie_last, possible_only = scoring.tie_last, scoring.possible_only
@@ -262,7 +268,8 @@ def choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
         is_cand[ids[cands[j]]] = True
     is_free, is_zero, free_list, n_free, zero_list, n_zero = colour_classes(
         colmask, ids[cands], played, nsym)
-    symmetric = use_symmetry and not possible_only and (n_free + n_zero) > 0
+    symmetric = use_symmetry and not possible_only and (
+        n_free + n_zero > 0 or gperm.shape[0] > 1)
     # The probes to score: candidates first (they tend to be good, which tightens the
     # pruning bound early), then the rest, each in tie order. The winner is the same as in
     # one pass: a later probe replaces the best only when strictly better, or when it is a
@@ -272,8 +279,10 @@ def choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
     n_todo = 0
     canon = np.ones(rows, dtype=np.bool_)
     if symmetric:
-        _canonical_rows(codes, probe_ids, free_list, n_free, zero_list, n_zero, is_free,
-                        is_zero, repeats, tie_last, canon)
+        # the first (last) probe of each class of the group fixing the history: all of a
+        # class score alike, so the choice is the one among every probe
+        canonical_under(codes, probe_ids, gperm, gphi, code_set.inverse_perms, free_list,
+                        n_free, zero_list, n_zero, is_zero, repeats, tie_last, canon)
     for t in range(2 * rows):
         first_pass = t < rows
         i = t if first_pass else t - rows
@@ -344,9 +353,11 @@ def choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
 
 
 @jit
-def walk(table, table_t, ids, played0, depth0, first, win, max_depth, code_set, scoring):
+def walk(table, table_t, ids, history0, depth0, first, win, max_depth, code_set, scoring):
     """Play the strategy against every secret ``ids[col]`` (the columns of `table`, whose
-    rows are every code) at once.
+    rows are every code) at once, from `history0` (a `slots.History`: the group fixing
+    the guesses played, each part keeping the elements that fix its guesses, as the
+    optimal search's children do).
 
     Returns node arrays (guess, parent, response, depth, size) in depth-first order, and
     the histogram of the depth at which each secret is found. A node's depth is the number
@@ -371,13 +382,29 @@ def walk(table, table_t, ids, played0, depth0, first, win, max_depth, code_set, 
     s_parent = np.empty(cap, dtype=np.int64)
     s_resp = np.empty(cap, dtype=np.int64)
     s_played = np.empty(cap, dtype=np.uint64)
+    # each pending set's group: rows s_goff..s_goff+s_glen of the group store
+    s_goff = np.empty(cap, dtype=np.int64)
+    s_glen = np.empty(cap, dtype=np.int64)
+    nsym = history0.colour_maps.shape[1]
+    g_cap = max(64, 4 * history0.perms.shape[0])
+    g_perm = np.empty(g_cap, dtype=history0.perms.dtype)
+    g_phi = np.empty((g_cap, nsym), dtype=history0.colour_maps.dtype)
+    G0 = history0.perms.shape[0]
+    g_perm[:G0] = history0.perms
+    g_phi[:G0] = history0.colour_maps
+    g_used = G0
+    track = (scoring.use_symmetry and not scoring.possible_only
+             and scoring.kind != CONSISTENT)
+    marks = code_set.marks
     top = 0
     s_off[0] = 0
     s_len[0] = m0
     s_depth[0] = depth0
     s_parent[0] = -1
     s_resp[0] = -1
-    s_played[0] = played0
+    s_played[0] = history0.played
+    s_goff[0] = 0
+    s_glen[0] = G0
     top = 1
     ncap = 1024
     n_guess = np.empty(ncap, dtype=np.int32)
@@ -397,13 +424,15 @@ def walk(table, table_t, ids, played0, depth0, first, win, max_depth, code_set, 
         parent = s_parent[top]
         resp = s_resp[top]
         played = s_played[top]
+        goff, glen = s_goff[top], s_glen[top]
         if depth > max_depth:
             return (n_guess[:0], n_parent[:0], n_resp[:0], n_depth[:0], n_size[:0], hist)
         cands = buf[off:off + m]
         if first >= 0 and depth == depth0:
             g = first
         else:
-            g = choose(table, table_t, probe_ids, ids, cands, played, is_cand, code_set,
+            history = History(g_perm[goff:goff + glen], g_phi[goff:goff + glen], played)
+            g = choose(table, table_t, probe_ids, ids, cands, history, is_cand, code_set,
                        scoring)
         if nn == ncap:
             ncap *= 2
@@ -438,10 +467,31 @@ def walk(table, table_t, ids, played0, depth0, first, win, max_depth, code_set, 
         if counts[win] > 0:
             hist[depth] += 1
         child_played = played | colmask[g]
+        # the children's group: the elements that also fix g (and map its colours)
+        cgoff, cglen = goff, glen
+        if track:
+            big = False
+            for r in range(R):
+                if r != win and counts[r] > 2:
+                    big = True
+            if big:
+                cperm, cphi = child_group(g_perm[goff:goff + glen], g_phi[goff:goff + glen],
+                                          g, code_set.codes, code_set.perms)
+                g_perm, g_phi, g_used, cgoff = _store_group(g_perm, g_phi, g_used, cperm, cphi)
+                cglen = cperm.shape[0]
         # push parts in reverse answer order so they are expanded in answer order
         for r in range(R - 1, -1, -1):
             if r == win or counts[r] == 0:
                 continue
+            pgoff, pglen = cgoff, cglen
+            if marks.shape[0] > 0 and cglen > 1 and counts[r] > 2:
+                # positional answers: only the elements that also keep this answer
+                pperm, pphi = clue_group(g_perm[cgoff:cgoff + cglen],
+                                         g_phi[cgoff:cgoff + cglen], g, r, code_set.codes,
+                                         code_set.perms, marks)
+                g_perm, g_phi, g_used, pgoff = _store_group(g_perm, g_phi, g_used, pperm,
+                                                            pphi)
+                pglen = pperm.shape[0]
             if top == cap:
                 cap *= 2
                 s_off = _grow64(s_off, cap)
@@ -450,14 +500,35 @@ def walk(table, table_t, ids, played0, depth0, first, win, max_depth, code_set, 
                 s_parent = _grow64(s_parent, cap)
                 s_resp = _grow64(s_resp, cap)
                 s_played = _growu64(s_played, cap)
+                s_goff = _grow64(s_goff, cap)
+                s_glen = _grow64(s_glen, cap)
             s_off[top] = off + starts[r]
             s_len[top] = counts[r]
             s_depth[top] = depth + 1
             s_parent[top] = node
             s_resp[top] = r
             s_played[top] = child_played
+            s_goff[top] = pgoff
+            s_glen[top] = pglen
             top += 1
     return (n_guess[:nn], n_parent[:nn], n_resp[:nn], n_depth[:nn], n_size[:nn], hist)
+
+
+@jit
+def _store_group(g_perm, g_phi, used, perm, phi):  # pragma: no cover - compiled
+    """Append a group's rows to the store (grown as needed); return the store, its fill
+    and where the rows start."""
+    n = perm.shape[0]
+    if used + n > g_perm.shape[0]:
+        size = max(2 * g_perm.shape[0], used + n)
+        grown_perm = np.empty(size, dtype=g_perm.dtype)
+        grown_perm[:used] = g_perm[:used]
+        grown_phi = np.empty((size, g_phi.shape[1]), dtype=g_phi.dtype)
+        grown_phi[:used] = g_phi[:used]
+        g_perm, g_phi = grown_perm, grown_phi
+    g_perm[used:used + n] = perm
+    g_phi[used:used + n] = phi
+    return g_perm, g_phi, used + n, used
 
 
 @jit

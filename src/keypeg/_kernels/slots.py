@@ -91,8 +91,11 @@ Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
 #: canonical probes per (played, absent colours).
 Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache"])
 #: The codes, as the one-step kernels need them: each code's symbols and colour mask,
-#: whether symbols may repeat, and how many symbols a peg can take.
-Codes = namedtuple("Codes", ["codes", "colours", "repeats", "symbols"])
+#: whether symbols may repeat, how many symbols a peg can take, and the position
+#: permutations of the symmetry group with their inverses and each answer's marks (as in
+#: `Game`; the identity alone where codes are not in lexicographic order, a candidate view).
+Codes = namedtuple("Codes", ["codes", "colours", "repeats", "symbols", "perms",
+                             "inverse_perms", "marks"])
 #: How a one-step strategy scores a probe: its kind (onestep.CONSISTENT...), the float
 #: entropy spelling (FLOAT_ENTROPY only), the order the answers are summed in, the tie rule,
 #: possible codes only, n*log2(n) in fixed point, and whether to score one probe per

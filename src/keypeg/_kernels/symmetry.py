@@ -33,3 +33,63 @@ def colour_classes(colmask, codes, played, nsym):  # pragma: no cover - compiled
             free_list[n_free] = c
             n_free += 1
     return is_free, is_zero, free_list, n_free, zero_list, n_zero
+
+
+@jit
+def canonical_under(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, n_zero,
+                    is_zero, repeats, largest, ok):  # pragma: no cover - compiled
+    """Set ok[i] when code pool[i] is the least (`largest`: the greatest) code of its class
+    under a group (elements: position permutation ``gperm[e]``, colour map ``gphi[e]``, -1
+    for colours free to map to any colour not played yet), comparing codes symbol by
+    symbol. The image of x has ``phi[x[iperms[pe, j]]]`` at position j, with free colours
+    renamed in order of appearance (to the smallest free colours first, or the greatest);
+    absent (zero) colours are all the smallest one (with repeats) or the smallest ones in
+    ascending order (without; the greatest, in descending order, when `largest`), as each
+    class has one such member. With the identity alone this is the colour rule of
+    `onestep._canonical_rows`."""
+    p = codes.shape[1]
+    G = gperm.shape[0]
+    nsym = is_zero.shape[0]
+    local = np.empty(nsym, dtype=np.int64)
+    for xi in range(pool.shape[0]):
+        x = pool[xi]
+        good = True
+        nz = 0
+        for k in range(p):
+            c = codes[x, k]
+            if is_zero[c]:
+                if repeats:
+                    want = zero_list[n_zero - 1] if largest else zero_list[0]
+                else:
+                    want = zero_list[n_zero - 1 - nz] if largest else zero_list[nz]
+                    nz += 1
+                if c != want:
+                    good = False
+                    break
+        e = 0
+        while good and e < G:
+            pe = gperm[e]
+            assigned = np.uint64(0)
+            nf = 0
+            for j in range(p):
+                c = codes[x, iperms[pe, j]]
+                if gphi[e, c] >= 0:
+                    d = np.int64(gphi[e, c])
+                elif is_zero[c]:
+                    d = np.int64(c)  # zero colours were settled above
+                elif assigned & (np.uint64(1) << np.uint64(c)):
+                    d = local[c]
+                else:
+                    if nf < n_free:
+                        d = free_list[n_free - 1 - nf] if largest else free_list[nf]
+                    else:
+                        d = np.int64(c)
+                    nf += 1
+                    local[c] = d
+                    assigned |= np.uint64(1) << np.uint64(c)
+                xj = codes[x, j]
+                if d != xj:
+                    good = (d > xj) != largest
+                    break
+            e += 1
+        ok[xi] = good

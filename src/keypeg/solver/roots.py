@@ -102,8 +102,10 @@ class PartWorker:
         self.log = log
         self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
         self.mmeta = np.zeros(4, dtype=np.int64)
-        #: Parts this worker took from the checkpoint instead of solving them.
+        #: Parts this worker took from the checkpoint instead of solving them, and parts it
+        #: solved.
         self.reused = 0
+        self.solved = 0
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
               history: slots.History) -> tuple[int, np.ndarray | None]:
@@ -126,6 +128,7 @@ class PartWorker:
                     self.log.keep(part, depth, found.tree)
                 return found.value
         cost, rows = self.solve(part, depth, budget, kmax, history)
+        self.solved += 1
         if self.counters[slots.STOP]:
             return cost  # stopped on purpose: the value means nothing
         exact = cost < budget

@@ -37,7 +37,7 @@ from ..limits import (
     table_budget,
     usable_cores,
 )
-from ..onestep import OneStepStrategy
+from ..onestep import OneStepStrategy, answer_marks, history_group, position_perms
 from ..rules import Rules
 from ..space import CandidateView, CodeSpace, get_space, require_table, table_bytes
 from ..strategy import evaluate
@@ -235,8 +235,7 @@ class _Search:
         positional answers too: permuting the positions of guess and secret maps each answer
         to the same-sized answer (a bijection fixed by the guess), so part sizes and costs
         are kept; which elements keep a set is decided clue by clue (`clue_group`)."""
-        p = rules.pegs
-        return np.array(list(itertools.permutations(range(p))), dtype=np.int8)
+        return position_perms(rules.pegs)
 
     @staticmethod
     def image_lookup(space: CodeSpace | CandidateView, symmetry: bool,
@@ -256,27 +255,22 @@ class _Search:
     @staticmethod
     def answer_marks(space: CodeSpace | CandidateView) -> np.ndarray:
         """Return each answer's marks per position (positional answers; no rows else)."""
-        if space.rules.feedback != "positional":
-            return np.zeros((0, space.rules.pegs), dtype=np.int8)
-        return np.array([fb.marks for fb in space.alphabet.responses], dtype=np.int8)
+        return answer_marks(space)
 
     def history_after(self, guesses: list[int], S: np.ndarray) -> slots.History:
         """Return what `guesses` leave for the candidates S (which all gave the same
         answers): the group elements fixing the guesses (with positional answers, also
         keeping each answer), the colours played."""
+        space = self.space
+        codes = slots.Codes(space.codes, space.colmask, space.rules.repeats,
+                            space.rules.symbols, self.perms, self.iperms, self.game.marks)
+        answers = [int(self.table[g, S[0]]) for g in guesses]
         if self.group is not None:
             # explicit elements with every colour mapped: no colour is free to rename, so
             # every colour counts as played
-            gperm, gphi = self.group
-            played = (1 << self.space.rules.symbols) - 1
-        else:
-            gperm = np.arange(self.perms.shape[0], dtype=np.int32)
-            gphi = np.full((gperm.shape[0], self.space.rules.symbols), -1, dtype=np.int8)
-            played = self.space.played_mask(guesses)
-        history = slots.History(gperm, gphi, np.uint64(played))
-        for g in guesses:
-            history = self.history_then(history, g, S)
-        return history
+            return history_group(codes, guesses, answers, (1 << space.rules.symbols) - 1,
+                                 start=self.group)
+        return history_group(codes, guesses, answers, space.played_mask(guesses))
 
     def history_then(self, history: slots.History, g: int, part: np.ndarray) -> slots.History:
         """Return what `history` leaves once g is played and answered as for the codes of
@@ -378,7 +372,8 @@ def _counters(search: _Search) -> dict[str, int]:
             "memo_hits": total(slots.N_MEMO_HITS), "shortcuts": total(slots.N_SHORTCUTS),
             "memo_entries": sum(int(x.mmeta[slots.MEMO_USED_ENTRIES]) for x in everyone),
             "memo_resets": total(slots.N_MEMO_RESETS), "workers": len(search.helpers) or 1,
-            "parts_reused": sum(int(getattr(x, "reused", 0)) for x in search.helpers)}
+            "parts_reused": sum(int(getattr(x, "reused", 0)) for x in search.helpers),
+            "parts_solved": sum(int(getattr(x, "solved", 0)) for x in search.helpers)}
 
 
 def solve_optimal(
@@ -426,7 +421,7 @@ def solve_optimal(
     optimum and tree; "local" and "auto" are started and closed here); `checkpoint` (a
     `resume.Checkpoint`) records every part solved, and takes the parts it already holds,
     so a killed run resumes. Both apply to unweighted searches; the result's stats then
-    hold "parts_reused" (and "cluster_nodes", "cluster_cpus").
+    hold "parts_reused" and "parts_solved" (and "cluster_nodes", "cluster_cpus").
     """
     watch = _Watch(time_limit, progress)
     _require_room(rules, state)
