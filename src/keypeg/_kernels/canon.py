@@ -41,49 +41,47 @@ def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compile
     (a few dozen keys), and indices are unsigned (no negative-index tests)."""
     m = S.shape[0]
     p = codes.shape[1]
-    cnt = np.zeros((p, nsym), dtype=np.int64)
+    # one scratch array (allocations cost reference counts): rows 0..p-1 the colour counts
+    # per position, then the invariants, classes, wanted classes, colour signatures and
+    # order, and the colour map being tried
+    width = max(p, nsym)
+    INV, CLS, WANT, SIG, ORDER, PHI = p, p + 1, p + 2, p + 3, p + 4, p + 5
+    w = np.zeros((p + 6, width), dtype=np.int64)
     for i in range(m):
         x = np.uint64(S[i])
         for j in range(p):
-            cnt[j, np.uint64(codes[x, j])] += 1
-    inv = np.zeros(p, dtype=np.int64)
+            w[j, np.uint64(codes[x, j])] += 1
     for j in range(p):
         sq = np.int64(0)
         cu = np.int64(0)
         for c in range(nsym):
-            n = cnt[j, c]
+            n = w[j, c]
             sq += n * n
             cu += n * n * n
-        inv[j] = sq * (np.int64(1) << np.int64(32)) + cu
+        w[INV, j] = sq * (np.int64(1) << np.int64(32)) + cu
     # the position orders of the group that list the invariants largest first (the least
     # sequence of classes any order gives, where the group has fewer orders than all)
-    cls = np.zeros(p, dtype=np.int64)
     for a in range(p):
         for b in range(p):
-            if inv[b] > inv[a]:
-                cls[a] += 1
-    want = np.empty(p, dtype=np.int64)
+            if w[INV, b] > w[INV, a]:
+                w[CLS, a] += 1
     # (perms[pe, i] read in place: a row view would cost two atomic reference counts)
     for pe in range(perms.shape[0]):
         less = pe == 0
         for i in range(p):
-            if cls[perms[pe, i]] != want[i]:
-                less = less or cls[perms[pe, i]] < want[i]
+            if w[CLS, perms[pe, i]] != w[WANT, i]:
+                less = less or w[CLS, perms[pe, i]] < w[WANT, i]
                 break
         if less:
             for i in range(p):
-                want[i] = cls[perms[pe, i]]
-    best = np.empty(m, dtype=np.int64)
+                w[WANT, i] = w[CLS, perms[pe, i]]
+    keys = np.empty((2, m), dtype=np.int64)  # the best encoding so far, the one tried
     best_pe = -1
     best_phi = np.empty(nsym, dtype=np.int64)
-    sig = np.empty(nsym, dtype=np.int64)
-    order = np.empty(nsym, dtype=np.int64)
-    phi = np.empty(nsym, dtype=np.int64)
-    enc = np.empty(m, dtype=np.int64)
     for pe in range(perms.shape[0]):
         ok = True
         for i in range(p):
-            if cls[perms[pe, i]] != want[i]:
+            if w[CLS, perms[pe, i]] != w[WANT, i]:
                 ok = False
                 break
         if not ok:
@@ -92,42 +90,44 @@ def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compile
         for c in range(nsym):
             v = np.int64(0)
             for i in range(p):
-                v = v * (m + 1) + cnt[perms[pe, i], c]
-            sig[c] = v
-            order[c] = c
+                v = v * (m + 1) + w[perms[pe, i], c]
+            w[SIG, c] = v
+            w[ORDER, c] = c
         for a in range(1, nsym):  # insertion sort: larger signature first, stable
-            c = order[a]
+            c = w[ORDER, a]
             b = a - 1
-            while b >= 0 and sig[order[b]] < sig[c]:
-                order[b + 1] = order[b]
+            while b >= 0 and w[SIG, w[ORDER, b]] < w[SIG, c]:
+                w[ORDER, b + 1] = w[ORDER, b]
                 b -= 1
-            order[b + 1] = c
+            w[ORDER, b + 1] = c
         for r in range(nsym):
-            phi[order[r]] = r
+            w[PHI, w[ORDER, r]] = r
         for t in range(m):
             x = np.uint64(S[t])
             key = np.int64(0)
             for i in range(p):
-                key = key * nsym + phi[np.uint64(codes[x, np.uint64(perms[pe, i])])]
+                key = key * nsym + w[PHI, np.uint64(codes[x, np.uint64(perms[pe, i])])]
             # insertion into the sorted prefix
             b = t - 1
-            while b >= 0 and enc[b] > key:
-                enc[b + 1] = enc[b]
+            while b >= 0 and keys[1, b] > key:
+                keys[1, b + 1] = keys[1, b]
                 b -= 1
-            enc[b + 1] = key
+            keys[1, b + 1] = key
         better = best_pe < 0
         if not better:
             for t in range(m):
-                if enc[t] != best[t]:
-                    better = enc[t] < best[t]
+                if keys[1, t] != keys[0, t]:
+                    better = keys[1, t] < keys[0, t]
                     break
         if better:
-            best[:] = enc
+            for t in range(m):
+                keys[0, t] = keys[1, t]
             best_pe = pe
-            best_phi[:] = phi
+            for c in range(nsym):
+                best_phi[c] = w[PHI, c]
     out = np.empty(m, dtype=np.int32)
     for t in range(m):
-        out[t] = code_at[np.uint64(best[t])]
+        out[t] = code_at[np.uint64(keys[0, t])]
     return out, best_pe, best_phi
 
 
