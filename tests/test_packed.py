@@ -75,3 +75,37 @@ def test_wide_packed_counts_equal_the_answers_counted_plainly(data):
         counts = np.bincount(table[g, S], minlength=space.n_responses).tolist()
         assert int(low[t]) == sum(n << (4 * r) for r, n in enumerate(counts) if r < 15)
         assert int(high[t]) == sum(n << (4 * (r - 14)) for r, n in enumerate(counts) if r >= 15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 15), min_size=1, max_size=127), st.integers(0, 130))
+def test_bytes_hold_sixteen_answers_of_127_codes(answers, limit):
+    """Sets of 16 to 127 codes: 8-bit fields, answers 8 and up in the second word."""
+    counts = np.bincount(answers, minlength=16)
+    low = np.uint64(sum(1 << (8 * a) for a in answers if a < 8))
+    high = np.uint64(sum(1 << (8 * (a - 8)) for a in answers if a >= 8))
+    assert k._byte_parts(low) + k._byte_parts(high) == np.count_nonzero(counts)
+    assert (k._byte_over(low, limit) or k._byte_over(high, limit)) == (counts.max() > limit)
+    ltab, _ = k.bound_tables(130, 16, False)
+    for cap in (5, 40, 127):
+        want = k._row_bound(counts.astype(np.int32), 15, ltab[9], cap, 127)
+        assert k._byte_bound(low, high, 16, 15, ltab[9], cap, 127) == want
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_byte_counts_equal_the_answers_counted_plainly(data):
+    space = get_space(Rules(pegs=4, colors=4))  # 14 answers, 256 codes
+    m = data.draw(st.integers(1, 127))
+    S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
+                                    unique=True)), dtype=np.int32)
+    probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
+                                         max_size=7)), dtype=np.int64)
+    low = np.zeros(probes.size, dtype=np.uint64)
+    high = np.zeros(probes.size, dtype=np.uint64)
+    table = space.table()
+    k._byte_counts(S, probes, table, low, high, np.zeros(16, dtype=np.int64))
+    for t, g in enumerate(probes.tolist()):
+        counts = np.bincount(table[g, S], minlength=16).tolist()
+        assert int(low[t]) == sum(n << (8 * r) for r, n in enumerate(counts) if r < 8)
+        assert int(high[t]) == sum(n << (8 * (r - 8)) for r, n in enumerate(counts) if r >= 8)

@@ -445,9 +445,13 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # parts counted in a few word operations; `solve` recounts the few probes it explores.
     packed = not weighted and not sparse and R <= 2 * PACKED_ANSWERS and m <= PACKED_CODES
     wide = R > PACKED_ANSWERS  # answers 15 and up in a second word (five or six pegs)
-    accs = np.zeros(P if packed else 0, dtype=np.uint64)
-    highs = np.zeros(P if packed and wide else 0, dtype=np.uint64)
-    counts = np.zeros((0 if sparse or packed else P, R), dtype=np.int32)
+    # bigger sets (at most 127 codes, 16 answers): 8-bit fields, answers 8 and up in a
+    # second word
+    in_bytes = (not weighted and not sparse and not packed and R <= BYTE_ANSWERS
+                and m <= BYTE_CODES)
+    accs = np.zeros(P if packed or in_bytes else 0, dtype=np.uint64)
+    highs = np.zeros(P if (packed and wide) or in_bytes else 0, dtype=np.uint64)
+    counts = np.zeros((0 if sparse or packed or in_bytes else P, R), dtype=np.int32)
     width = min(m, R) if sparse else 0
     sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
     nsizes = np.zeros(P if sparse else 0, dtype=np.int64)
@@ -523,6 +527,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             useful[t] = k > 1
             if k > kS:
                 kS = k
+    elif in_bytes:
+        _byte_counts(S, probes, table, accs, highs, stats)
+        for t in range(P):
+            k = _byte_parts(accs[t]) + _byte_parts(highs[t])
+            nparts[t] = k
+            useful[t] = k > 1
+            if k > kS:
+                kS = k
     else:
         # table[g, s] == table[s, g] (not sparse): read each candidate's row once, in probe
         # order (a few cache lines per candidate) instead of m scattered bytes per probe
@@ -532,7 +544,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             s = np.uint64(S[j])
             for t in range(P):  # unsigned indices: no negative-index tests
                 counts[np.uint64(t), np.uint64(table[s, np.uint64(probes[t])])] += 1
-    for t in range(0 if sparse or packed else P):
+    for t in range(0 if sparse or packed or in_bytes else P):
         k = 0
         biggest = 0
         for r in range(R):  # branch-free: a short row of counts
@@ -603,6 +615,11 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                         total = 3 * m - w - nparts[t]
                     else:
                         total = _packed_bound(accs[t], high, R, win, f, cap, m)
+                elif in_bytes:
+                    if not (_byte_over(accs[t], small) or _byte_over(highs[t], small)):
+                        total = 3 * m - w - nparts[t]
+                    else:
+                        total = _byte_bound(accs[t], highs[t], R, win, f, cap, m)
                 elif bigs[t] <= small:
                     total = 3 * m - w - nparts[t]
                 elif sparse:
@@ -724,6 +741,93 @@ def _packed_counts_wide(S, probes, table, accs, highs, stats):  # pragma: no cov
             b += high[x]
         accs[t], highs[t] = a, b
         t += 1
+
+
+#: Counts in bytes (see `score_probes`): 8-bit fields, answers 0-7 in one word and 8-15 in
+#: another; at most 127 codes, so a field's top bit stays clear for `_byte_over`.
+BYTE_ANSWERS = 16
+BYTE_CODES = 127
+_BYTE_LOW = np.uint64(0x0101010101010101)
+
+
+@jit
+def _byte_counts(S, probes, table, accs, highs, stats):  # pragma: no cover - compiled
+    """`_packed_counts` with 8-bit fields: answer r counts in byte r of `accs` (r < 8) or
+    byte r - 8 of `highs`, two probes at a time."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    N = np.uint64(table.shape[1])
+    flat = table.reshape(-1)
+    rows = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        rows[j] = np.uint64(S[j]) * N
+    low = np.zeros(BYTE_ANSWERS, dtype=np.uint64)
+    high = np.zeros(BYTE_ANSWERS, dtype=np.uint64)
+    for r in range(BYTE_ANSWERS):
+        if r < 8:
+            low[r] = np.uint64(1) << np.uint64(8 * r)
+        else:
+            high[r] = np.uint64(1) << np.uint64(8 * (r - 8))
+    t = 0
+    while t + 2 <= P:
+        if (t & 255) == 0 and stats[STOP] != 0:
+            return
+        g0, g1 = np.uint64(probes[t]), np.uint64(probes[t + 1])
+        a0 = a1 = b0 = b1 = np.uint64(0)
+        for j in range(m):
+            x0 = np.uint64(flat[rows[j] + g0])
+            x1 = np.uint64(flat[rows[j] + g1])
+            a0 += low[x0]
+            b0 += high[x0]
+            a1 += low[x1]
+            b1 += high[x1]
+        accs[t], accs[t + 1], highs[t], highs[t + 1] = a0, a1, b0, b1
+        t += 2
+    while t < P:
+        g = np.uint64(probes[t])
+        a = b = np.uint64(0)
+        for j in range(m):
+            x = np.uint64(flat[rows[j] + g])
+            a += low[x]
+            b += high[x]
+        accs[t], highs[t] = a, b
+        t += 1
+
+
+@jit
+def _byte_parts(acc):  # pragma: no cover - compiled
+    """The number of non-zero bytes of `acc`."""
+    x = acc | (acc >> np.uint64(4))
+    x |= x >> np.uint64(2)
+    x |= x >> np.uint64(1)
+    x &= _BYTE_LOW
+    return np.int64((x * _BYTE_LOW) >> np.uint64(56))
+
+
+@jit
+def _byte_over(acc, limit):  # pragma: no cover - compiled
+    """Whether some byte of `acc` (each at most 127) exceeds `limit`: adding 127 - limit to
+    every byte sets its top bit exactly then, with no carry into the next."""
+    if limit >= 127:
+        return False
+    return ((acc + np.uint64(127 - limit) * _BYTE_LOW) & _LANE_TOP) != 0
+
+
+@jit
+def _byte_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
+    """`_row_bound` from counts in bytes."""
+    total = np.int64(m)
+    for r in range(R):
+        if r < 8:
+            n = np.int64((acc >> np.uint64(8 * r)) & np.uint64(255))
+        else:
+            n = np.int64((high >> np.uint64(8 * (r - 8))) & np.uint64(255))
+        if r == win or n == 0:
+            continue
+        if n > cap:
+            return INF
+        total += f[n]
+    return total
 
 
 @jit
