@@ -1084,6 +1084,11 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     n_explored = 0
     map_ab = np.empty(R, dtype=np.int64)
     map_ba = np.empty(R, dtype=np.int64)
+    # per explored probe, reused: its counts, where each part's next code goes, its parts
+    # in the order they are solved (allocations cost reference counts)
+    cnt = np.zeros(R, dtype=np.int64)
+    pos = np.empty(R, dtype=np.int64)
+    order = np.empty(R, dtype=np.int64)
     if dist == 0:
         stats[N_FIRST_GUESSES] = P
     # Take the probes cheapest first by selection: most nodes stop after a few, so a full
@@ -1126,23 +1131,33 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         explored[n_explored] = t
         n_explored += 1
         if counts.shape[0] > 0:
-            cnt = counts[t]
+            for r in range(R):
+                cnt[r] = counts[t, r]
         else:  # not kept (see score_probes): count this probe's parts again
-            cnt = np.zeros(R, dtype=np.int32)
+            cnt[:] = 0
             for j in range(m):
                 cnt[table[g, S[j]]] += 1
         starts[0] = 0
         for r in range(R):
             starts[r + 1] = starts[r] + cnt[r]
-        pos = starts[:R].copy()
+            pos[r] = starts[r]
         for j in range(m):
             r = table[g, S[j]]
             buf[pos[r]] = S[j]
             pos[r] += 1
         if opts[OPT_TRACE] != 0 and dist == 0:
             _trace(trace, stats, TRACE_PROBE, g, lbs[t], nparts[t], 0, 0)
-        # parts biggest first
-        part_order = np.argsort(cnt.astype(np.int64), kind="mergesort")
+        # the parts other than the win, smallest first (ties in answer order; those of one
+        # or two codes are charged at once, then the others solved): a stable insertion sort
+        n_order = 0
+        for r in range(R):
+            if r != win and cnt[r] > 0:
+                i = n_order
+                while i > 0 and cnt[order[i - 1]] > cnt[r]:
+                    order[i] = order[i - 1]
+                    i -= 1
+                order[i] = r
+                n_order += 1
         need_group = False
         for r in range(R):
             if r != win and cnt[r] > 2:
@@ -1167,13 +1182,11 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         if dist == 0:
             stats[N_PARTS_DONE] = 0
             stats[N_PARTS] = nparts[t]
-        for pi in range(R):
+        for pi in range(n_order):
             if running >= best:
                 break
-            r = part_order[pi]
+            r = order[pi]
             n = cnt[r]
-            if n == 0 or r == win:
-                continue
             plb = pbs[t, r] if weighted else ltab[kS, n]
             if n <= 2:
                 if weighted:
