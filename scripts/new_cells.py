@@ -58,6 +58,8 @@ def cells() -> list[tuple[str, Any, int | None, str | None]]:
                         None if pub is None else ARFST))
     out.append(("Codebreaker 1-3 (5 distinct digits, green/amber/gray)", "codebreaker-1",
                 None, None))
+    # its feedback table is 9.3 GiB: run with KEYPEG_TABLE_BUDGET above that
+    out.append(("Codebreaker 4-6 (5 digits, green/amber/gray)", "codebreaker-4", None, None))
     return out
 
 

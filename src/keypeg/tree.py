@@ -137,8 +137,13 @@ class DecisionTree:
                 raise KeypegError("replay went past 64 guesses: the tree loops.")
             np.add.at(reach, node[active], 1)
             resp = np.empty(active.size, dtype=np.int64)
-            for g in np.unique(self.guess[node[active]]):
-                sel = self.guess[node[active]] == g
+            # the secrets grouped by the guess their node plays: one slice per guess
+            played = self.guess[node[active]]
+            order = np.argsort(played, kind="stable")
+            guesses, starts = np.unique(played[order], return_index=True)
+            ends = np.append(starts[1:], order.size)
+            for g, a, b in zip(guesses.tolist(), starts.tolist(), ends.tolist(), strict=True):
+                sel = order[a:b]
                 resp[sel] = space.responses(int(g), secrets[active[sel]])
             win = resp == space.win
             found_at[active[win]] = depth
