@@ -616,9 +616,11 @@ def _compare(row: dict[str, Any], exact: list[dict[str, Any]]) -> str:
     better = _names(r for r in exact if r["mean"] < lo)
     worse = _names(r for r in exact if r["mean"] > hi)
     tied = _names(r for r in exact if lo <= r["mean"] <= hi)
-    said = [f"lies above the means of {better} (better)" if better != "none" else "",
-            f"lies below {worse}" if worse != "none" else "",
-            f"contains {tied}" if tied != "none" else ""]
+    said = [f"lies above the means of {better} (fewer guesses: they do better)"
+            if better != "none" else "",
+            f"lies below the means of {worse} (the genetic algorithm does better)"
+            if worse != "none" else "",
+            f"contains the means of {tied}" if tied != "none" else ""]
     return "its interval " + ", and ".join(x for x in said if x)
 
 
