@@ -489,10 +489,10 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
         for t in range(P):
             if stats[STOP] != 0:
                 break
-            g = probes[t]
+            g = np.uint64(probes[t])
             nt = 0
-            for j in range(m):
-                r = table[g, S[j]]
+            for j in range(m):  # unsigned indices: no negative-index tests
+                r = np.uint64(table[g, np.uint64(S[j])])
                 if row[r] == 0:
                     touched[nt] = r
                     nt += 1
@@ -1016,11 +1016,11 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         seen = np.zeros(R, dtype=np.int64)
         one_pair = np.int64(-1)
         for i in range(m):
-            ci = S[i]
+            ci = np.uint64(S[i])
             seen[:] = 0
             pairs = 0
-            for j in range(m):
-                r = table[ci, S[j]]
+            for j in range(m):  # unsigned indices: no negative-index tests
+                r = np.uint64(table[ci, np.uint64(S[j])])
                 seen[r] += 1
                 if seen[r] == 2:
                     pairs += 1
