@@ -58,6 +58,7 @@ from .slots import (
     ENTRY_GUESS,
     ENTRY_VALUE,
     LOWER_BOUND,
+    N_CANON_CODES,
     N_FIRST_GUESSES,
     N_FIRST_GUESSES_DONE,
     N_MEMO_HITS,
@@ -112,6 +113,8 @@ def bound_tables(n_max: int, R: int, possible_only: bool, d_max: int = 64):
         total = np.zeros(n_max + 1, dtype=np.int64)
         total += n  # d = 0: nothing is finished before the first guess
         for d in range(1, d_max + 1):
+            if ctab[k, d] >= n_max:
+                break  # d guesses finish every set this size: nothing more to add
             total += np.maximum(0, n - ctab[k, d])
         ltab[k] = total
     return ltab, ctab
@@ -344,8 +347,38 @@ def canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_l
 
 #: Probes taken by selection before the rest of a node's probes are sorted.
 LAZY = 24
-#: Most (played, absent colours) keys whose canonical probes are remembered.
+#: Most (group, played, absent colours) keys whose canonical probes are remembered, and
+#: most codes remembered in all (32 MiB).
 CANON_CACHE = 4096
+CANON_CACHE_CODES = 1 << 22
+
+
+@jit
+def _group_signature(played, zero_mask, gperm, gphi):  # pragma: no cover - compiled
+    """The played and absent colours and every element of the group, as one int64 array."""
+    G, nsym = gphi.shape
+    sig = np.empty(3 + G * (1 + nsym), dtype=np.int64)
+    sig[0], sig[1], sig[2] = played, zero_mask, G
+    i = 3
+    for e in range(G):
+        sig[i] = gperm[e]
+        i += 1
+        for c in range(nsym):
+            sig[i] = gphi[e, c]
+            i += 1
+    return sig
+
+
+@jit
+def _signature_key(sig):  # pragma: no cover - compiled
+    """A hash of a group signature, with bit 62 set (keys of the identity alone are below
+    2**62)."""
+    h = np.uint64(1469598103934665603)
+    for i in range(sig.shape[0]):
+        h ^= np.uint64(sig[i] & 0xFFFFFFFF) + np.uint64(0x9E3779B97F4A7C15)
+        h *= np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return np.int64((h >> np.uint64(2)) | (np.uint64(1) << np.uint64(62)))
 
 
 @jit
@@ -411,23 +444,52 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
         probes = np.empty(1, dtype=np.int64)
         probes[0] = first
     else:
-        # with only the identity left in the group, the probes depend on the played and
-        # absent colours alone: remember them
-        cacheable = (gperm.shape[0] == 1 and not possible_only and nsym <= 31
-                     and opts[OPT_SYMMETRY] != 0)
-        key = np.int64(0)
+        # The probes depend on the group, the played and the absent colours alone: remember
+        # them. With the identity alone the played and absent colours are the key; else
+        # the key is a hash of the whole group, checked against the copy kept in front of
+        # the probes. Within CANON_CACHE entries and CANON_CACHE_CODES codes in all.
+        cacheable = not possible_only and nsym <= 31 and opts[OPT_SYMMETRY] != 0
         if cacheable:
             zero_mask = np.int64(0)
             for c in range(n_zero):
                 zero_mask |= np.int64(1) << np.int64(zero_list[c])
-            key = (np.int64(played) << np.int64(31)) | zero_mask
-            if key in canon_cache:
-                probes = canon_cache[key]
+            if gperm.shape[0] == 1:
+                key = (np.int64(played) << np.int64(31)) | zero_mask
+                if key in canon_cache:
+                    probes = canon_cache[key]
+                else:
+                    probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms,
+                                             free_list, n_free, zero_list, is_zero, opts)
+                    if (len(canon_cache) < CANON_CACHE
+                            and stats[N_CANON_CODES] + probes.shape[0] <= CANON_CACHE_CODES):
+                        canon_cache[key] = probes
+                        stats[N_CANON_CODES] += probes.shape[0]
             else:
-                probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms, free_list,
-                                         n_free, zero_list, is_zero, opts)
-                if len(canon_cache) < CANON_CACHE:
-                    canon_cache[key] = probes
+                sig = _group_signature(np.int64(played), zero_mask, gperm, gphi)
+                L = sig.shape[0]
+                key = _signature_key(sig)
+                found = False
+                if key in canon_cache:
+                    kept = canon_cache[key]
+                    if kept.shape[0] > L and kept[0] == L:
+                        found = True
+                        for i in range(L):
+                            if kept[1 + i] != sig[i]:
+                                found = False
+                                break
+                    if found:
+                        probes = kept[1 + L:]
+                if not found:
+                    probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms,
+                                             free_list, n_free, zero_list, is_zero, opts)
+                    if (len(canon_cache) < CANON_CACHE
+                            and stats[N_CANON_CODES] + probes.shape[0] <= CANON_CACHE_CODES):
+                        kept = np.empty(1 + L + probes.shape[0], dtype=np.int64)
+                        kept[0] = L
+                        kept[1:1 + L] = sig
+                        kept[1 + L:] = probes
+                        canon_cache[key] = kept
+                        stats[N_CANON_CODES] += probes.shape[0]
         else:
             pool = S.astype(np.int64) if possible_only else game.probe_order
             probes = _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free,

@@ -45,7 +45,8 @@ N_MEMO_RESETS = 9
 N_PARTS_DONE = 10  # parts of the current first guess solved
 N_PARTS = 11  # parts of the current first guess
 LOWER_BOUND = 12  # the best lower bound proven for the root set
-COUNTER_SLOTS = 13
+N_CANON_CODES = 13  # codes held in the cache of canonical probes
+COUNTER_SLOTS = 14
 
 # ----------------------------------------------------------------------------- memo
 # Columns of a memo entry (one row of `memo.entries`).
