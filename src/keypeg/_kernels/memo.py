@@ -169,15 +169,18 @@ def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool, weighted, posi
             weights):  # pragma: no cover
     """Rebuild the optimal tree of S from the memo, depth first with parts in answer order.
 
-    Returns (guess, parent, response, guesses_left, size) node arrays, or empty arrays when
-    some set's optimal guess is missing (the memo started over): the caller then rebuilds
-    it the slow way. Sets of one or two codes play their first code (weighted: see
+    Returns (guess, parent, response, guesses_left, size) node arrays and the holes: sets
+    whose optimal guess the memo does not hold (it started over, or the set was answered by
+    its permuted image), as (parent, response, guesses_left, start) rows with their codes
+    at ``hole_codes[start:start + size]``; a hole's subtree is left out, and the caller
+    solves the holes and rebuilds again. All arrays empty when the node arrays outgrow
+    their room. Sets of one or two codes play their first code (weighted: see
     `settled_guess`).
     """
     m0 = S.shape[0]
     buf = np.empty(2 * m0, dtype=np.int32)
     buf[:m0] = S
-    cap = 64
+    cap = 64 + 16 * R  # pending parts: at most the answers of each node on a path
     s_off = np.empty(cap, dtype=np.int64)
     s_len = np.empty(cap, dtype=np.int64)
     s_par = np.empty(cap, dtype=np.int64)
@@ -194,26 +197,41 @@ def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool, weighted, posi
     nn = 0
     counts = np.zeros(R, dtype=np.int64)
     starts = np.zeros(R + 1, dtype=np.int64)
+    holes = np.empty((16, 4), dtype=np.int64)
+    hole_codes = np.empty(m0, dtype=np.int32)
+    n_holes = 0
+    n_hole_codes = 0
     while top > 0:
         top -= 1
         off, m, par, resp, left = s_off[top], s_len[top], s_par[top], s_resp[top], s_left[top]
         cands = buf[off:off + m]
+        g = np.int64(-1)
         if weighted:
             g, key = settled_guess(cands, positive_sets, capped, weights, table, win, R)
             if g < 0:
                 e = memo_find(key, left if capped else 0, mheads, ment, mpool)
-                if e < 0 or ment[e, ENTRY_GUESS] < 0:
-                    return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
-                g = ment[e, ENTRY_GUESS]
+                if e >= 0 and ment[e, ENTRY_GUESS] >= 0:
+                    g = ment[e, ENTRY_GUESS]
         elif m <= 2:
             g = np.int64(cands[0])
         else:
             e = memo_find(cands, left if capped else 0, mheads, ment, mpool)
-            if e < 0 or ment[e, ENTRY_GUESS] < 0:
-                return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
-            g = ment[e, ENTRY_GUESS]
+            if e >= 0 and ment[e, ENTRY_GUESS] >= 0:
+                g = ment[e, ENTRY_GUESS]
+        if g < 0:  # a hole: the caller solves it
+            if n_holes == holes.shape[0]:
+                grown = np.empty((2 * n_holes, 4), dtype=np.int64)
+                grown[:n_holes] = holes
+                holes = grown
+            holes[n_holes, 0], holes[n_holes, 1], holes[n_holes, 2] = par, resp, left
+            holes[n_holes, 3] = n_hole_codes
+            hole_codes[n_hole_codes:n_hole_codes + m] = cands
+            n_hole_codes += m
+            n_holes += 1
+            continue
         if nn == n_cap:
-            return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
+            return (g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0], holes[:0],
+                    hole_codes[:0])
         me = nn
         g_out[nn], p_out[nn], r_out[nn], d_out[nn], z_out[nn] = g, par, resp, left, m
         nn += 1
@@ -234,8 +252,10 @@ def rebuild(S, depth, capped, table, win, R, mheads, ment, mpool, weighted, posi
             if r == win or counts[r] == 0:
                 continue
             if top == cap:
-                return g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0]
+                return (g_out[:0], p_out[:0], r_out[:0], d_out[:0], z_out[:0], holes[:0],
+                        hole_codes[:0])
             s_off[top], s_len[top], s_par[top] = off + starts[r], counts[r], me
             s_resp[top], s_left[top] = r, left - 1
             top += 1
-    return g_out[:nn], p_out[:nn], r_out[:nn], d_out[:nn], z_out[:nn]
+    return (g_out[:nn], p_out[:nn], r_out[:nn], d_out[:nn], z_out[:nn], holes[:n_holes],
+            hole_codes[:n_hole_codes])

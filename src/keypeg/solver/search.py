@@ -51,6 +51,8 @@ MEMO_ENTRIES = 1 << 21
 MEMO_POOL = 1 << 26
 #: Bytes per memo entry (its row and its share of the hash heads) and per memo code.
 _ENTRY_BYTES = 8 * (slots.ENTRY_COLUMNS + 1)
+#: Most times `_Search.subtree` solves the holes of a compiled rebuild and compiles again.
+REBUILD_PASSES = 64
 #: Most base-symbols keys the code lookup of `_Search.image_lookup` may have (64 MiB).
 CANON_CODE_KEYS = 1 << 24
 _CODE_BYTES = 4
@@ -335,16 +337,33 @@ class _Search:
                 root: bool = False) -> np.ndarray:
         """Return the optimal tree of S (played after `history`, `depth` guesses left) as
         `SUBTREE_ROWS` rows: guess, parent, answer, guesses before the node (0 at S) and
-        candidates. Compiled from this memo when it holds every set of the tree, else node
-        by node across the workers' memos, re-solving the sets they do not hold."""
+        candidates. Compiled from this memo: the sets it does not hold (holes) are solved
+        after their history and the tree compiled again, until none is left; node by node
+        across the workers' memos when there are workers."""
         S = np.ascontiguousarray(S, dtype=np.int32)
         if not self.helpers and not root:
-            g, p, r, left, size = km.rebuild(
-                S, depth, bool(self.options[slots.OPT_CAPPED]), self.table, self.space.win,
-                self.space.n_responses, self.mheads, self.ment, self.mpool,
-                self.weights is not None, self.positive_sets, self.bounds.weights)
-            if g.size:
-                return np.stack([g, p, r, (depth - left).astype(np.int32), size])
+            for _ in range(REBUILD_PASSES):
+                g, p, r, left, size, holes, codes = km.rebuild(
+                    S, depth, bool(self.options[slots.OPT_CAPPED]), self.table,
+                    self.space.win, self.space.n_responses, self.mheads, self.ment,
+                    self.mpool, self.weights is not None, self.positive_sets,
+                    self.bounds.weights)
+                if not g.size and not holes.size:
+                    break  # outgrew the kernel's room: node by node below
+                if not holes.size:
+                    return np.stack([g, p, r, (depth - left).astype(np.int32), size])
+                ends = np.append(holes[1:, 3], codes.size)
+                for (par, _resp, hole_left, start), end in zip(holes.tolist(), ends.tolist(),
+                                                               strict=True):
+                    part = codes[start:end]
+                    path = []
+                    while par >= 0:
+                        path.append(int(g[par]))
+                        par = int(p[par])
+                    hist = history
+                    for guess in reversed(path):
+                        hist = self.history_then(hist, guess, part)
+                    self.guess_for(part, hole_left, hist)  # solved and recorded
         space = self.space
         rows: list[tuple[int, int, int, int, int]] = []
         stack = [(S, -1, -1, depth, history)]
