@@ -203,11 +203,14 @@ class _Search:
         self.options[slots.OPT_POSITIVE_SETS] = self.positive_sets
         self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
         # the memo: a bounded cache (it starts over when full), sized by the memory budget
-        # (about 37 % for entries, 63 % for the sets' codes), never smaller than one root
-        entries = min(MEMO_ENTRIES, max(1 << 12, 512 * n_max),
+        # (about 37 % for entries, 63 % for the sets' codes), never smaller than one root;
+        # a small position still gets room for millions of sets (its arrays are committed
+        # only as they fill): a position of 378 bulls-and-cows candidates expands 700,000
+        # sets, and a memo that starts over again and again expands them many times
+        entries = min(MEMO_ENTRIES, max(1 << 12, 4096 * n_max),
                       int(0.37 * memo_bytes) // _ENTRY_BYTES)
         entries = max(entries, 1 << 10)
-        codes = min(MEMO_POOL, max(1 << 16, 16384 * n_max), int(0.63 * memo_bytes) // _CODE_BYTES)
+        codes = min(MEMO_POOL, max(1 << 16, 65536 * n_max), int(0.63 * memo_bytes) // _CODE_BYTES)
         codes = max(codes, 4 * n_max + 1024)
         heads = 1 << int(np.log2(entries))  # at most one head per entry: within budget
         self.mheads = np.full(heads, -1, dtype=np.int64)
