@@ -14,6 +14,7 @@ their sum runs over the answers in `order` (answer indices; the alphabet's order
 
 from __future__ import annotations
 
+import functools
 import itertools
 import zlib
 from collections.abc import Callable, Sequence
@@ -63,12 +64,16 @@ def _qtab(n: int) -> np.ndarray:
 POSITION_SYMMETRY_PEGS = 6
 
 
+@functools.cache
 def position_perms(pegs: int, every: bool = True) -> np.ndarray:
     """Return the position permutations of the symmetry group, the identity first (only
-    the identity when not `every`)."""
+    the identity when not `every`); read-only, made once per peg count."""
     if not every:
-        return np.arange(pegs, dtype=np.int8)[None, :]
-    return np.array(list(itertools.permutations(range(pegs))), dtype=np.int8)
+        perms = np.arange(pegs, dtype=np.int8)[None, :]
+    else:
+        perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int8)
+    perms.setflags(write=False)
+    return perms
 
 
 def answer_marks(space: CodeSpace | CandidateView) -> np.ndarray:

@@ -240,7 +240,7 @@ class _Search:
         positional answers too: permuting the positions of guess and secret maps each answer
         to the same-sized answer (a bijection fixed by the guess), so part sizes and costs
         are kept; which elements keep a set is decided clue by clue (`clue_group`)."""
-        return position_perms(rules.pegs)
+        return position_perms(rules.pegs).copy()  # writable: one kernel type for all
 
     @staticmethod
     def image_lookup(space: CodeSpace | CandidateView, symmetry: bool,
