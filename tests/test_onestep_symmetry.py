@@ -14,14 +14,12 @@ from keypeg.game import GameState
 from keypeg.onestep import OneStepStrategy, _code_set, history_group
 from keypeg.rules import Rules
 from keypeg.space import get_space
+from tests.test_canon import RULES as CANON_RULES
 from tests.test_view import random_state
 
+# the games of the image tests, and two positional ones (no repeats; blanks)
 RULES = [
-    Rules(pegs=3, colors=4),
-    Rules(pegs=4, colors=4),
-    Rules(pegs=3, colors=5, repeats=False),
-    Rules(pegs=3, colors=3, feedback="positional"),
-    Rules(pegs=4, colors=3, feedback="positional"),
+    *CANON_RULES,
     Rules(pegs=3, colors=4, repeats=False, feedback="positional"),
     Rules(pegs=3, colors=2, blanks=True, feedback="positional"),
 ]

@@ -2,6 +2,7 @@
 on four-peg black/white games) against plain counting."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -58,25 +59,6 @@ def test_packed_counts_equal_the_answers_counted_plainly(data):
         assert int(accs[t]) == want
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.data())
-def test_wide_packed_counts_equal_the_answers_counted_plainly(data):
-    space = get_space(Rules(pegs=5, colors=3))  # 20 answers
-    m = data.draw(st.integers(1, 15))
-    S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
-                                    unique=True)), dtype=np.int32)
-    probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
-                                         max_size=7)), dtype=np.int64)
-    low = np.zeros(probes.size, dtype=np.uint64)
-    high = np.zeros(probes.size, dtype=np.uint64)
-    table = space.table()
-    k._packed_counts_wide(S, probes, table, low, high, np.zeros(16, dtype=np.int64))
-    for t, g in enumerate(probes.tolist()):
-        counts = np.bincount(table[g, S], minlength=space.n_responses).tolist()
-        assert int(low[t]) == sum(n << (4 * r) for r, n in enumerate(counts) if r < 15)
-        assert int(high[t]) == sum(n << (4 * (r - 14)) for r, n in enumerate(counts) if r >= 15)
-
-
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 15), min_size=1, max_size=127), st.integers(0, 130))
 def test_bytes_hold_sixteen_answers_of_127_codes(answers, limit):
@@ -92,11 +74,22 @@ def test_bytes_hold_sixteen_answers_of_127_codes(answers, limit):
         assert k._byte_bound(low, high, 16, 15, ltab[9], cap, 127) == want
 
 
+#: The two-word countings: the kernel, a game with that many answers, the most codes, the
+#: field width, the first answer of the second word and the field it starts in there.
+TWO_WORDS = [
+    (k._packed_counts_wide, Rules(pegs=5, colors=3), 15, 4, 15, 1),  # 20 answers
+    (k._byte_counts, Rules(pegs=4, colors=4), 127, 8, 8, 0),  # 14 answers, 256 codes
+]
+
+
+@pytest.mark.parametrize(("count", "rules", "most", "width", "split", "first"), TWO_WORDS,
+                         ids=["wide", "bytes"])
 @settings(max_examples=20, deadline=None)
-@given(st.data())
-def test_byte_counts_equal_the_answers_counted_plainly(data):
-    space = get_space(Rules(pegs=4, colors=4))  # 14 answers, 256 codes
-    m = data.draw(st.integers(1, 127))
+@given(data=st.data())
+def test_two_word_counts_equal_the_answers_counted_plainly(count, rules, most, width, split,
+                                                           first, data):
+    space = get_space(rules)
+    m = data.draw(st.integers(1, min(most, space.size)))
     S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
                                     unique=True)), dtype=np.int32)
     probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
@@ -104,8 +97,9 @@ def test_byte_counts_equal_the_answers_counted_plainly(data):
     low = np.zeros(probes.size, dtype=np.uint64)
     high = np.zeros(probes.size, dtype=np.uint64)
     table = space.table()
-    k._byte_counts(S, probes, table, low, high, np.zeros(16, dtype=np.int64))
+    count(S, probes, table, low, high, np.zeros(16, dtype=np.int64))
     for t, g in enumerate(probes.tolist()):
-        counts = np.bincount(table[g, S], minlength=16).tolist()
-        assert int(low[t]) == sum(n << (8 * r) for r, n in enumerate(counts) if r < 8)
-        assert int(high[t]) == sum(n << (8 * (r - 8)) for r, n in enumerate(counts) if r >= 8)
+        counts = np.bincount(table[g, S], minlength=space.n_responses).tolist()
+        assert int(low[t]) == sum(n << (width * r) for r, n in enumerate(counts) if r < split)
+        assert int(high[t]) == sum(n << (width * (r - split + first))
+                                   for r, n in enumerate(counts) if r >= split)

@@ -87,7 +87,7 @@ from .slots import (
     TRACE_PRUNED,
     History,
 )
-from .symmetry import colour_classes
+from .symmetry import canonical_under, colour_classes
 
 #: Stands for "no tree fits"; above any weighted total (weights of at most 2**30, times
 #: fewer than 2**20 codes (a feedback table of a TiB), times fewer than 64 guesses), and
@@ -176,7 +176,7 @@ def weight_keeping(codes, iperms, elem_perm, elem_phi, keys, key_order, weights,
     """Return, per group element (position permutation ``elem_perm[e]``, colour map
     ``elem_phi[e]``), whether it keeps every code's weight: weights[image of x] ==
     weights[x] for every code x. The image of x has ``phi[x[iperms[pe, j]]]`` at position j
-    (the action `canonical_probes` uses); codes are found by their base-`nsym` key in the
+    (the action `symmetry.canonical_under` uses); codes are found by their base-`nsym` key in the
     sorted `keys` (``key_order`` maps back to code indices)."""
     E = elem_perm.shape[0]
     N, p = codes.shape
@@ -284,67 +284,6 @@ def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
     return False
 
 
-@jit
-def canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
-                     repeats, keep):  # pragma: no cover - compiled
-    """Write into `keep` the codes of `pool` that are the smallest of their class (image
-    under the group, with new colours renamed in order of appearance, and smallest absent
-    colours); return how many. One call per node: calling a function per code would cost a
-    reference count per array argument."""
-    p = codes.shape[1]
-    G = gperm.shape[0]
-    nsym = is_zero.shape[0]
-    local = np.empty(nsym, dtype=np.int64)
-    nk = 0
-    for xi in range(pool.shape[0]):
-        x = pool[xi]
-        ok = True
-        # absent (zero) colours: all the smallest one, or ascending without repeats
-        nz = 0
-        for k in range(p):
-            c = codes[x, k]
-            if is_zero[c]:
-                if repeats:
-                    if c != zero_list[0]:
-                        ok = False
-                        break
-                else:
-                    if c != zero_list[nz]:
-                        ok = False
-                        break
-                    nz += 1
-        if ok and not (G == 1 and n_free == 0):
-            for e in range(G):
-                pe = gperm[e]
-                assigned = np.uint64(0)
-                nf = 0
-                for j in range(p):
-                    c = codes[x, iperms[pe, j]]
-                    if gphi[e, c] >= 0:
-                        d = np.int64(gphi[e, c])
-                    elif is_zero[c]:
-                        d = np.int64(c)  # zero colours were settled above
-                    elif assigned & (np.uint64(1) << np.uint64(c)):
-                        d = local[c]
-                    else:
-                        d = free_list[nf] if nf < n_free else np.int64(c)
-                        nf += 1
-                        local[c] = d
-                        assigned |= np.uint64(1) << np.uint64(c)
-                    xj = codes[x, j]
-                    if d < xj:
-                        ok = False
-                        break
-                    if d > xj:
-                        break
-                if not ok:
-                    break
-        if ok:
-            keep[nk] = x
-            nk += 1
-    return nk
-
-
 #: Probes taken by selection before the rest of a node's probes are sorted.
 LAZY = 24
 #: Most (group, played, absent colours) keys whose canonical probes are remembered, and
@@ -384,14 +323,17 @@ def _signature_key(sig):  # pragma: no cover - compiled
 @jit
 def _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
                     opts):  # pragma: no cover - compiled
-    keep = np.empty(pool.shape[0], dtype=np.int64)
-    if opts[OPT_SYMMETRY] != 0:
-        nk = canonical_probes(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list,
-                              is_zero, opts[OPT_REPEATS] != 0, keep)
-    else:
-        nk = pool.shape[0]
-        keep[:] = pool
-    return keep[:nk].copy()
+    """The codes of `pool` that are the least of their class under the group (the one-step
+    strategies' rule, `symmetry.canonical_under`), or all of them without symmetry."""
+    if opts[OPT_SYMMETRY] == 0:
+        return pool.copy()
+    ok = np.zeros(pool.shape[0], dtype=np.bool_)
+    n_zero = 0
+    for c in range(is_zero.shape[0]):
+        n_zero += 1 if is_zero[c] else 0
+    canonical_under(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, n_zero,
+                    is_zero, opts[OPT_REPEATS] != 0, False, ok)
+    return pool[ok]
 
 
 _PROBE_LIST = types.int64[:]
@@ -765,13 +707,6 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
 def _packed_counts_wide(S, probes, table, accs, highs, stats):  # pragma: no cover - compiled
     """`_packed_counts` for 16 to 30 answers: answer r counts in field r of `accs`, or field
     r - 15 of `highs` (each word's field 0 is left empty)."""
-    m = S.shape[0]
-    P = probes.shape[0]
-    N = np.uint64(table.shape[1])
-    flat = table.reshape(-1)
-    rows = np.empty(m, dtype=np.uint64)
-    for j in range(m):
-        rows[j] = np.uint64(S[j]) * N
     low = np.zeros(32, dtype=np.uint64)
     high = np.zeros(32, dtype=np.uint64)
     for r in range(32):
@@ -779,6 +714,22 @@ def _packed_counts_wide(S, probes, table, accs, highs, stats):  # pragma: no cov
             low[r] = np.uint64(1) << np.uint64(4 * r)
         else:
             high[r] = np.uint64(1) << np.uint64(4 * (r - PACKED_ANSWERS + 1))
+    _two_word_counts(S, probes, table, accs, highs, low, high, stats)
+
+
+@jit
+def _two_word_counts(S, probes, table, accs, highs, low, high,
+                     stats):  # pragma: no cover - compiled
+    """Sum ``low[answer]`` into `accs` and ``high[answer]`` into `highs` over the codes of S,
+    for each probe (table[s, g] == table[g, s]: the rows of S read along), two probes at a
+    time."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    N = np.uint64(table.shape[1])
+    flat = table.reshape(-1)
+    rows = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        rows[j] = np.uint64(S[j]) * N
     t = 0
     while t + 2 <= P:
         if (t & 255) == 0 and stats[STOP] != 0:
@@ -815,14 +766,7 @@ _BYTE_LOW = np.uint64(0x0101010101010101)
 @jit
 def _byte_counts(S, probes, table, accs, highs, stats):  # pragma: no cover - compiled
     """`_packed_counts` with 8-bit fields: answer r counts in byte r of `accs` (r < 8) or
-    byte r - 8 of `highs`, two probes at a time."""
-    m = S.shape[0]
-    P = probes.shape[0]
-    N = np.uint64(table.shape[1])
-    flat = table.reshape(-1)
-    rows = np.empty(m, dtype=np.uint64)
-    for j in range(m):
-        rows[j] = np.uint64(S[j]) * N
+    byte r - 8 of `highs`."""
     low = np.zeros(BYTE_ANSWERS, dtype=np.uint64)
     high = np.zeros(BYTE_ANSWERS, dtype=np.uint64)
     for r in range(BYTE_ANSWERS):
@@ -830,30 +774,7 @@ def _byte_counts(S, probes, table, accs, highs, stats):  # pragma: no cover - co
             low[r] = np.uint64(1) << np.uint64(8 * r)
         else:
             high[r] = np.uint64(1) << np.uint64(8 * (r - 8))
-    t = 0
-    while t + 2 <= P:
-        if (t & 255) == 0 and stats[STOP] != 0:
-            return
-        g0, g1 = np.uint64(probes[t]), np.uint64(probes[t + 1])
-        a0 = a1 = b0 = b1 = np.uint64(0)
-        for j in range(m):
-            x0 = np.uint64(flat[rows[j] + g0])
-            x1 = np.uint64(flat[rows[j] + g1])
-            a0 += low[x0]
-            b0 += high[x0]
-            a1 += low[x1]
-            b1 += high[x1]
-        accs[t], accs[t + 1], highs[t], highs[t + 1] = a0, a1, b0, b1
-        t += 2
-    while t < P:
-        g = np.uint64(probes[t])
-        a = b = np.uint64(0)
-        for j in range(m):
-            x = np.uint64(flat[rows[j] + g])
-            a += low[x]
-            b += high[x]
-        accs[t], highs[t] = a, b
-        t += 1
+    _two_word_counts(S, probes, table, accs, highs, low, high, stats)
 
 
 @jit
