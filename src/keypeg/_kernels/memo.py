@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._config import jit
+from ._config import jit, jit_inline
 from .slots import (
     ENTRY_COLUMNS,
     ENTRY_GUESS,
@@ -39,7 +39,7 @@ def _hash(S, depth):  # pragma: no cover - compiled
     return h
 
 
-@jit
+@jit_inline
 def memo_hash(S, depth):  # pragma: no cover - compiled
     """Return the hash `memo_find_at` and `memo_store_at` take for set S and `depth`."""
     return _hash(S, depth)
@@ -51,7 +51,7 @@ def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
     return memo_find_at(S, depth, _hash(S, depth), mheads, ment, mpool)
 
 
-@jit
+@jit_inline
 def memo_find_at(S, depth, h, mheads, ment, mpool):  # pragma: no cover - compiled
     """`memo_find` with S's hash `h` (`memo_hash`) computed once by the caller."""
     e = mheads[np.int64(h & np.uint64(mheads.shape[0] - 1))]

@@ -50,7 +50,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from ._config import jit
+from ._config import jit, jit_inline
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
 from .memo import memo_find_at, memo_hash, memo_store_at
 from .slots import (
@@ -284,8 +284,6 @@ def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
     return False
 
 
-#: Probes taken by selection before the rest of a node's probes are sorted.
-LAZY = 24
 #: Most (group, played, absent colours) keys whose canonical probes are remembered, and
 #: most codes remembered in all (32 MiB).
 CANON_CACHE = 4096
@@ -352,7 +350,7 @@ def lbs_empty(P):  # pragma: no cover - compiled
     return np.full(P, INF, dtype=np.int64)
 
 
-@jit
+@jit_inline
 def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                  run):  # pragma: no cover
     """Choose the probes worth scoring on S (one per symmetry class), count how each cuts S,
@@ -643,7 +641,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand, pbs
 
 
-@jit
+@jit_inline
 def _listed_bound(sizes, n, f, cap, m):  # pragma: no cover - compiled
     """m plus f[size] over a probe's listed non-winning part sizes; INF past `cap`."""
     total = np.int64(m)
@@ -796,7 +794,7 @@ def _byte_over(acc, limit):  # pragma: no cover - compiled
     return ((acc + np.uint64(127 - limit) * _BYTE_LOW) & _LANE_TOP) != 0
 
 
-@jit
+@jit_inline
 def _byte_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
     """`_row_bound` from counts in bytes."""
     total = np.int64(m)
@@ -834,7 +832,7 @@ def _packed_over(acc, limit):  # pragma: no cover - compiled
     return ((even | odd) & _LANE_TOP) != 0
 
 
-@jit
+@jit_inline
 def _packed_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
     """`_row_bound` from packed counts (answers 15 and up in `high`, from its field 1)."""
     total = np.int64(m)
@@ -851,7 +849,7 @@ def _packed_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
     return total
 
 
-@jit
+@jit_inline
 def _row_bound(counts, win, f, cap, m):  # pragma: no cover - compiled
     """The same from a row of counts per answer (the winning answer left out)."""
     total = np.int64(m)
@@ -920,27 +918,38 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     played), `game` the game's arrays, `bounds` the perfect-tree bounds, `memo` the memo
     and `run` the search's options and counters (see `slots`).
     """
-    table, codes, colmask = game.table, game.codes, game.colours
-    ltab, ctab, weights = bounds.fewest, bounds.most, bounds.weights
-    mheads, ment, mpool, mmeta = memo.heads, memo.entries, memo.pool, memo.meta
-    opts, stats, trace = run.options, run.counters, run.trace
-    gperm, gphi, played = history.perms, history.colour_maps, history.played
+    done, value, lb, h = _settle(S, depth, budget, kmax, dist, game.table, bounds.fewest,
+                                 bounds.most, bounds.weights, memo.heads, memo.entries,
+                                 memo.pool, memo.meta, run.options, run.counters)
+    if done:
+        return value
+    return _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo, run)
+
+
+@jit
+def _settle(S, depth, budget, kmax, dist, table, ltab, ctab, weights, mheads, ment, mpool,
+            mmeta, opts, stats):  # pragma: no cover - compiled
+    """The cheap part of `solve`: what the set's size, the bounds, the memo and the small-set
+    shortcuts settle. Returns (done, value, lb, h): the value when done, else the lower
+    bound proven so far and the set's memo hash. Its arrays are passed one by one, not in
+    their groups: it runs for every part, and each array passed costs reference counts."""
     weighted = opts[OPT_WEIGHTED] != 0
     m = S.shape[0]
+    h = np.uint64(0)
     if m == 1:
         if depth < 1:
-            return INF
-        return weights[S[0]] if weighted else np.int64(1)
+            return True, INF, INF, h
+        return True, (weights[S[0]] if weighted else np.int64(1)), INF, h
     if depth <= 1:
-        return INF
+        return True, INF, INF, h
     if m == 2:
         if weighted:  # the heavier first: W + the lighter
             a, b = weights[S[0]], weights[S[1]]
-            return a + b + min(a, b)
-        return np.int64(3)
+            return True, a + b + min(a, b), INF, h
+        return True, np.int64(3), INF, h
     dmax = ctab.shape[1] - 1
     if m > ctab[kmax, min(depth, dmax)]:
-        return INF
+        return True, INF, INF, h
     if weighted:
         W = np.int64(0)
         wmax = np.int64(0)
@@ -952,7 +961,7 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         if W == 0 and opts[OPT_CAPPED] == 0:
             # nothing to pay, and playing the candidates one by one finds every code: the
             # tree is rebuilt that way (memo.settled_guess), nothing is stored
-            return np.int64(0)
+            return True, np.int64(0), INF, h
         if m > ctab[kmax, 2]:
             lb = weighted_set_bound(weight_prefix(S, weights), ctab, kmax)
         else:  # the same: one guess finds at most one code, two finish the set
@@ -961,18 +970,18 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         W = np.int64(m)
         lb = ltab[kmax, m]
     if lb >= budget:
-        return lb
+        return True, lb, lb, h
     if stats[STOP] != 0:
-        return max(lb, budget)
+        return True, max(lb, budget), lb, h
     dkey = depth if opts[OPT_CAPPED] else 0
     h = memo_hash(S, dkey)  # once: every lookup and record of S below takes it
     e = memo_find_at(S, dkey, h, mheads, ment, mpool)
     if e >= 0:
         stats[N_MEMO_HITS] += 1
         if ment[e, ENTRY_GUESS] >= 0:
-            return ment[e, ENTRY_VALUE]
+            return True, ment[e, ENTRY_VALUE], lb, h
         if ment[e, ENTRY_VALUE] >= budget:
-            return ment[e, ENTRY_VALUE]
+            return True, ment[e, ENTRY_VALUE], lb, h
         lb = max(lb, ment[e, ENTRY_VALUE])
     stats[N_SETS] += 1
     R = opts[OPT_ANSWERS]
@@ -989,45 +998,82 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
         if guess >= 0:
             stats[N_SHORTCUTS] += 1
             memo_store_at(S, dkey, h, value, guess, mheads, ment, mpool, mmeta, stats)
-            return value
+            return True, value, lb, h
         if bound > lb:
             lb = bound
             if lb >= budget:
                 memo_store_at(S, dkey, h, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
-                return lb
+                return True, lb, lb, h
     elif m <= R:
-        seen = np.zeros(R, dtype=np.int64)
+        # per candidate, the answers seen once and twice: bits of two words (no allocation)
+        # when there are at most 64 answers, else counts
+        seen = np.zeros(0 if R <= 64 else R, dtype=np.int64)
+        one = np.uint64(1)
         one_pair = np.int64(-1)
         for i in range(m):
             ci = np.uint64(S[i])
-            seen[:] = 0
             pairs = 0
-            for j in range(m):  # unsigned indices: no negative-index tests
-                r = np.uint64(table[ci, np.uint64(S[j])])
-                seen[r] += 1
-                if seen[r] == 2:
-                    pairs += 1
-                elif seen[r] > 2:
-                    pairs = 2
-                if pairs > 1:
-                    break
+            if R <= 64:
+                once = np.uint64(0)
+                twice = np.uint64(0)
+                for j in range(m):  # unsigned indices: no negative-index tests
+                    bit = one << np.uint64(table[ci, np.uint64(S[j])])
+                    if twice & bit:
+                        pairs = 2
+                        break
+                    if once & bit:
+                        twice |= bit
+                        pairs += 1
+                        if pairs > 1:
+                            break
+                    once |= bit
+            else:
+                seen[:] = 0
+                for j in range(m):
+                    r = np.uint64(table[ci, np.uint64(S[j])])
+                    seen[r] += 1
+                    if seen[r] == 2:
+                        pairs += 1
+                    elif seen[r] > 2:
+                        pairs = 2
+                    if pairs > 1:
+                        break
             if pairs == 0:
                 stats[N_SHORTCUTS] += 1
                 value = np.int64(2 * m - 1)
-                memo_store_at(S, dkey, h, value, np.int64(S[i]), mheads, ment, mpool, mmeta, stats)
-                return value
+                memo_store_at(S, dkey, h, value, np.int64(S[i]), mheads, ment, mpool, mmeta,
+                              stats)
+                return True, value, lb, h
             if pairs == 1 and one_pair < 0 and depth >= 3:
                 one_pair = np.int64(S[i])
         if one_pair >= 0:
             stats[N_SHORTCUTS] += 1
             value = np.int64(2 * m)
             memo_store_at(S, dkey, h, value, one_pair, mheads, ment, mpool, mmeta, stats)
-            return value
+            return True, value, lb, h
         if 2 * m > lb:
             lb = np.int64(2 * m)
             if lb >= budget:
                 memo_store_at(S, dkey, h, lb, np.int64(-1), mheads, ment, mpool, mmeta, stats)
-                return lb
+                return True, lb, lb, h
+    return False, np.int64(0), lb, h
+
+
+@jit
+def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
+            run):  # pragma: no cover - compiled
+    """The rest of `solve` on a set `_settle` left open (with its bound `lb` and memo hash
+    `h`): its image in the memo, then its probes, scored and explored."""
+    table, codes, colmask = game.table, game.codes, game.colours
+    ltab, ctab, weights = bounds.fewest, bounds.most, bounds.weights
+    mheads, ment, mpool, mmeta = memo.heads, memo.entries, memo.pool, memo.meta
+    opts, stats, trace = run.options, run.counters, run.trace
+    gperm, gphi, played = history.perms, history.colour_maps, history.played
+    weighted = opts[OPT_WEIGHTED] != 0
+    m = S.shape[0]
+    R = opts[OPT_ANSWERS]
+    win = opts[OPT_WIN]
+    dkey = depth if opts[OPT_CAPPED] else 0
     # A permuted copy of a set solved before costs the same: look S up by its image too
     # (canon.py). Only values and bounds come from there; the tree is rebuilt from entries
     # of the sets themselves (a set answered here is solved again when rebuilding).
@@ -1074,24 +1120,32 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
     order = np.empty(R, dtype=np.int64)
     if dist == 0:
         stats[N_FIRST_GUESSES] = P
-    # Take the probes cheapest first by selection: most nodes stop after a few, so a full
-    # sort would be wasted; past LAZY picks the rest is sorted once.
+    # Take the probes cheapest first (ties in code order), a level of equal keys at a time:
+    # one scan gathers the live probes of the least key above the last level taken. Most
+    # nodes stop within the first level or two, so a full sort would be wasted.
     n_live = live.shape[0]
-    taken = np.zeros(n_live, dtype=np.bool_)
-    remaining = live[:0]
-    for oi in range(n_live):
-        if oi < LAZY:
-            pick = -1
+    level_of = np.empty(n_live, dtype=np.int64)
+    level = np.int64(-1)
+    n_level = 0
+    at = 0
+    while True:
+        if at == n_level:
+            low_key = INF
+            n_level = 0
             for i in range(n_live):
-                if not taken[i] and (pick < 0 or keys[live[i]] < keys[live[pick]]):
-                    pick = i
-            taken[pick] = True
-            t = live[pick]
-        else:
-            if oi == LAZY:
-                left = live[~taken]
-                remaining = left[np.argsort(keys[left], kind="mergesort")]
-            t = remaining[oi - LAZY]
+                kt = keys[live[i]]
+                if kt > level and kt <= low_key:
+                    if kt < low_key:
+                        low_key = kt
+                        n_level = 0
+                    level_of[n_level] = live[i]
+                    n_level += 1
+            if n_level == 0:
+                break
+            level = low_key
+            at = 0
+        t = level_of[at]
+        at += 1
         g = probes[t]
         if lbs[t] >= best:
             if lbs[t] < low:
@@ -1195,8 +1249,12 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
                 pperm, pphi = clue_group(cperm, cphi, g, r, codes, game.perms, game.marks)
             else:
                 pperm, pphi = cperm, cphi
-            v = solve(part, depth - 1, best - rest, kS, dist + 1,
-                      History(pperm, pphi, cplayed), game, bounds, memo, run)
+            done, v, plb2, ph = _settle(part, depth - 1, best - rest, kS, dist + 1, table,
+                                        ltab, ctab, weights, mheads, ment, mpool, mmeta,
+                                        opts, stats)
+            if not done:
+                v = _expand(part, depth - 1, best - rest, kS, dist + 1, plb2, ph,
+                            History(pperm, pphi, cplayed), game, bounds, memo, run)
             running = rest + v
             if dist == 0:
                 stats[N_PARTS_DONE] += 1
@@ -1302,7 +1360,7 @@ def _small_weighted(S, W, depth, table, weights, win, R):  # pragma: no cover - 
     return bound, np.int64(-1), bound
 
 
-@jit
+@jit_inline
 def _same_cut(table, a_probe, b_probe, S, cand_a, cand_b, win, map_ab, map_ba):  # pragma: no cover
     """Return True when two probes split S into the same parts, with the winning part (if
     any) the same: answers are matched by order of first appearance."""
@@ -1323,7 +1381,7 @@ def _same_cut(table, a_probe, b_probe, S, cand_a, cand_b, win, map_ab, map_ba): 
     return True
 
 
-@jit
+@jit_inline
 def _trace(trace, stats, kind, probe, a, b, c, d):  # pragma: no cover - compiled
     i = stats[N_TRACE_ROWS]
     if i < trace.shape[0]:
