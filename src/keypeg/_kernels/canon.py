@@ -23,7 +23,9 @@ from ._config import jit
 
 #: Sets of at most this many codes are looked up by their image (bigger sets are rarely
 #: permuted copies of one another, and the image costs O(m log m) per position order).
-CANON_MAX = 40
+CANON_MAX = 200
+#: Bigger sets are sorted by numpy's sort, smaller ones by insertion.
+SORT_FROM = 48
 #: Added to the memo's guesses-left key of an image's entry, so an image's entries (whose
 #: guesses may differ from what the search would choose for that very set) never answer a
 #: plain lookup, and the tree is rebuilt from plain entries only.
@@ -107,12 +109,17 @@ def canonical_set(S, codes, perms, code_at, nsym):  # pragma: no cover - compile
             key = np.int64(0)
             for i in range(p):
                 key = key * nsym + w[PHI, np.uint64(codes[x, np.uint64(perms[pe, i])])]
+            if m > SORT_FROM:
+                keys[1, t] = key
+                continue
             # insertion into the sorted prefix
             b = t - 1
             while b >= 0 and keys[1, b] > key:
                 keys[1, b + 1] = keys[1, b]
                 b -= 1
             keys[1, b + 1] = key
+        if m > SORT_FROM:
+            keys[1].sort()
         better = best_pe < 0
         if not better:
             for t in range(m):
