@@ -47,8 +47,38 @@ def _usage_errors() -> tuple[type[Exception], ...]:
     return tuple(classes)
 
 
+class _Refuse:
+    """An import finder that refuses one module (see `_numba_without_blas`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == self.name:
+            raise ImportError(f"{name} is not needed here")
+
+
+def _numba_without_blas() -> None:
+    """Load numba's numpy support without scipy.linalg. numba imports it (about 0.2 s of
+    every command) only to find a BLAS for np.dot and np.linalg, which no keypeg kernel
+    uses; without it numba leaves those out. Only the command's own process does this, not
+    the library: a program that imports keypeg keeps its numba whole. Later imports of
+    scipy.linalg (the linear programs) work as usual."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    finder = _Refuse("scipy.linalg")
+    sys.meta_path.insert(0, finder)
+    try:
+        import numba.np.arraymath  # noqa: F401
+    except ImportError:  # pragma: no cover - numba itself is required
+        pass
+    finally:
+        sys.meta_path.remove(finder)
+
+
 def main() -> None:
     """Run the command line; a usage error is one sentence on stderr with exit code 2."""
+    _numba_without_blas()
     try:
         code = app(standalone_mode=False)
     except (click.exceptions.Exit, typer.Exit) as exc:
