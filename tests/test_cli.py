@@ -578,3 +578,25 @@ def test_errors_keep_brackets_in_rules_names():
     result = run(["optimal", "--pegs", "8", "--colors", "5", "--positional"])
     assert result.exit_code == 2
     assert "MM(8,5) [positional]" in result.output
+
+
+def test_the_command_loads_numba_without_scipy_linalg():
+    """`keypeg optimal` runs its kernels without importing scipy.linalg (0.2 s numba only
+    spends finding a BLAS), and a later import of scipy.linalg still works."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from keypeg.cli import main\n"
+        "sys.argv = ['keypeg', 'optimal', '--pegs', '3', '--colors', '3', '--json',"
+        " '--recompute', '--no-resume']\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+        "print('linalg' if 'scipy.linalg' in sys.modules else 'none')\n"
+        "import scipy.linalg\n"
+        "print(scipy.linalg.det([[2.0]]))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert json.loads(lines[0])["total"] == published()["ledger"]["totals"]["3"]["3"]
+    assert lines[-2:] == ["none", "2.0"]
