@@ -2,7 +2,8 @@
 
 Each cell was proven twice when it was stored (`scripts/new_cells.py`): the optimal tree
 was replayed over every secret, and a second search with other options (the serial search
-instead of the parallel root, or the reverse) found the same total. The totals, how they
+instead of the parallel root, or the reverse; for a long cell, an earlier complete search by
+an older version of the search) found the same total. The totals, how they
 were proven and, where one other source publishes the value, whether keypeg agrees, ship in
 ``data/cells.json``; the trees in ``data/cell-KEY.json.gz``. `check_cells` (``keypeg ledger
 --extended``) replays every stored tree again.
