@@ -451,15 +451,17 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # second word
     in_bytes = (not weighted and not sparse and not packed and R <= BYTE_ANSWERS
                 and m <= BYTE_CODES)
-    accs = np.zeros(P if packed or in_bytes else 0, dtype=np.uint64)
-    highs = np.zeros(P if (packed and wide) or in_bytes else 0, dtype=np.uint64)
+    # (written in full by the counting below, as are nparts, bigs where read, and useful:
+    # not zeroed first)
+    accs = np.empty(P if packed or in_bytes else 0, dtype=np.uint64)
+    highs = np.empty(P if (packed and wide) or in_bytes else 0, dtype=np.uint64)
     counts = np.zeros((0 if sparse or packed or in_bytes else P, R), dtype=np.int32)
     width = min(m, R) if sparse else 0
     sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
     nsizes = np.zeros(P if sparse else 0, dtype=np.int64)
-    nparts = np.zeros(P, dtype=np.int64)
-    bigs = np.zeros(P, dtype=np.int64)  # each probe's largest part
-    useful = np.zeros(P, dtype=np.bool_)
+    nparts = np.empty(P, dtype=np.int64)
+    bigs = np.empty(P, dtype=np.int64)  # each probe's largest part (rows and lists only)
+    useful = np.empty(P, dtype=np.bool_)
     kS = 1
     # weighted: each part's weight, and the bound counted for it
     wsum = np.zeros((P if weighted else 0, R), dtype=np.int64)
