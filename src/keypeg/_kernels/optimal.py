@@ -665,6 +665,17 @@ _LANE_TOP = np.uint64(0x8080808080808080)
 _LANE_ONE = np.uint64(0x0101010101010101)
 
 
+@jit_inline
+def _flat_rows(S, table):  # pragma: no cover - compiled
+    """The table as one flat array, and where each code of S starts in it (unsigned: numba
+    then skips the negative-index test in the counting loops)."""
+    N = np.uint64(table.shape[1])
+    rows = np.empty(S.shape[0], dtype=np.uint64)
+    for j in range(S.shape[0]):
+        rows[j] = np.uint64(S[j]) * N
+    return table.reshape(-1), rows
+
+
 @jit
 def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compiled
     """Write each probe's packed counts on S into `accs`: table[s, g] == table[g, s], so
@@ -672,11 +683,7 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
     are unsigned: numba then skips the negative-index test (half the time here)."""
     m = S.shape[0]
     P = probes.shape[0]
-    N = np.uint64(table.shape[1])
-    flat = table.reshape(-1)
-    rows = np.empty(m, dtype=np.uint64)
-    for j in range(m):
-        rows[j] = np.uint64(S[j]) * N
+    flat, rows = _flat_rows(S, table)
     four = np.uint64(4)
     one = np.uint64(1)
     t = 0
@@ -725,11 +732,7 @@ def _two_word_counts(S, probes, table, accs, highs, low, high,
     time."""
     m = S.shape[0]
     P = probes.shape[0]
-    N = np.uint64(table.shape[1])
-    flat = table.reshape(-1)
-    rows = np.empty(m, dtype=np.uint64)
-    for j in range(m):
-        rows[j] = np.uint64(S[j]) * N
+    flat, rows = _flat_rows(S, table)
     t = 0
     while t + 2 <= P:
         if (t & 255) == 0 and stats[STOP] != 0:
