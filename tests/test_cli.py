@@ -601,3 +601,53 @@ def test_the_command_loads_numba_without_scipy_linalg():
               "print(scipy.linalg.det([[2.0]]))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip() == "2.0", out.stderr
+
+
+def test_the_command_imports_with_the_collector_off():
+    """The entry point (console script and `python -m keypeg`) turns the cyclic garbage
+    collector off before the command's imports (they would be walked again and again), and
+    the command still gives the published optimum."""
+    import subprocess
+    import sys
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    scripts = tomllib.loads(pyproject.read_text())["project"]["scripts"]
+    assert scripts["keypeg"] == "keypeg._command:main"
+    spy = ("import gc, sys\n"
+           "class Spy:\n"
+           "    def find_spec(self, name, path=None, target=None):\n"
+           "        if name in ('keypeg.cli', 'numba'):\n"
+           "            print(name, 'collector on' if gc.isenabled() else 'collector off',\n"
+           "                  file=sys.stderr, flush=True)\n"
+           "sys.meta_path.insert(0, Spy())\n"
+           "sys.argv = ['keypeg', 'optimal', '--pegs', '3', '--colors', '3', '--json',\n"
+           "            '--recompute', '--no-resume']\n"
+           "import runpy\n"
+           "runpy.run_module('keypeg', run_name='__main__')\n")
+    out = subprocess.run([sys.executable, "-c", spy], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["total"] == published()["ledger"]["totals"]["3"]["3"]
+    assert "keypeg.cli collector off" in out.stderr
+    assert "numba collector off" in out.stderr
+    assert "collector on" not in out.stderr
+
+
+def test_long_running_commands_turn_the_collector_back_on():
+    """A command that computes and exits keeps the collector off; one that keeps running
+    (a game, the server) turns it back on."""
+    import gc
+
+    try:
+        gc.disable()
+        result = run(["solve", "--pegs", "3", "--colors", "3", "112=1B"])
+        assert result.exit_code == 0, result.output
+        assert not gc.isenabled()
+        result = runner.invoke(app, ["play", "--pegs", "3", "--colors", "3", "--seed", "1"],
+                               input="quit\n")
+        assert result.exit_code == 0, result.output
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+        gc.enable()

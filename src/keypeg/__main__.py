@@ -1,5 +1,5 @@
 """Allow `python -m keypeg`."""
 
-from keypeg.cli import main
+from keypeg._command import main
 
 main()

@@ -1,5 +1,6 @@
 """The `keypeg` command line (typer + rich). Thin: parse, call the library, print."""
 
+import gc
 import os
 import sys
 
@@ -23,6 +24,20 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+#: commands that keep running (a session, a server, figures): they collect cyclic garbage
+#: as usual; the others compute, print and exit with the collector off (see _command.py)
+_LONG_RUNNING = frozenset({"play", "assist", "match", "serve", "report"})
+
+
+@app.callback()
+def _collector(ctx: typer.Context) -> None:
+    """Turn the garbage collector back on for a command that keeps running; what the
+    imports made is frozen first, so it is never walked again."""
+    if ctx.invoked_subcommand in _LONG_RUNNING and not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 app.command()(solve)
 app.command()(play)
 app.command()(assist)
