@@ -582,7 +582,7 @@ def test_errors_keep_brackets_in_rules_names():
 
 def test_the_command_loads_numba_without_scipy_linalg():
     """`keypeg optimal` runs its kernels without importing scipy.linalg (0.2 s numba only
-    spends finding a BLAS), and a later import of scipy.linalg still works."""
+    spends finding a BLAS) or cffi, and later imports of both still work."""
     import subprocess
     import sys
 
@@ -595,12 +595,16 @@ def test_the_command_loads_numba_without_scipy_linalg():
     # (a refused import is still listed, without the package's own modules)
     assert "numba.np.arraymath" in imported
     assert not [name for name in imported if name.startswith("scipy.linalg._")]
+    # nor cffi's C parser (numba's typing loads cffi only to call cffi functions)
+    assert "numba.core.typing.cffi_utils" in imported
+    assert not [name for name in imported if name.startswith(("cffi.", "pycparser"))]
     script = ("from keypeg.cli import _numba_without_blas\n"
               "_numba_without_blas()\n"
               "import scipy.linalg\n"
-              "print(scipy.linalg.det([[2.0]]))\n")
+              "import cffi\n"
+              "print(scipy.linalg.det([[2.0]]), cffi.FFI().sizeof('int'))\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0 and out.stdout.strip() == "2.0", out.stderr
+    assert out.returncode == 0 and out.stdout.split() == ["2.0", "4"], out.stderr
 
 
 def test_the_command_imports_with_the_collector_off():

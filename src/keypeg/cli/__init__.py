@@ -64,28 +64,33 @@ def _usage_errors() -> tuple[type[Exception], ...]:
 
 
 class _Refuse:
-    """An import finder that refuses one module (see `_numba_without_blas`)."""
+    """An import finder that refuses some modules (see `_numba_without_blas`)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, *names: str) -> None:
+        self.names = names
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> None:
-        if name == self.name:
+        if name in self.names:
             raise ImportError(f"{name} is not needed here")
 
 
 def _numba_without_blas() -> None:
-    """Load numba's numpy support without scipy.linalg. numba imports it (about 0.2 s of
-    every command) only to find a BLAS for np.dot and np.linalg, which no keypeg kernel
-    uses; without it numba leaves those out. Only the command's own process does this, not
-    the library: a program that imports keypeg keeps its numba whole. Later imports of
-    scipy.linalg (the linear programs) work as usual."""
+    """Load numba's numpy support without scipy.linalg, and its typing without cffi.
+
+    numba imports scipy.linalg (about 0.2 s of every command) only to find a BLAS for
+    np.dot and np.linalg, and cffi with its C parser (about 0.03 s, when the first kernel
+    loads) only to call cffi functions; no keypeg kernel uses either, and without them
+    numba leaves those features out. Only the command's own process does this, not the
+    library: a program that imports keypeg keeps its numba whole. Later imports of
+    scipy.linalg (the linear programs) and cffi work as usual."""
     if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
         return
-    finder = _Refuse("scipy.linalg")
+    finder = _Refuse("scipy.linalg", "cffi")
     sys.meta_path.insert(0, finder)
     try:
         import numba.np.arraymath  # noqa: F401
+        if "cffi" not in sys.modules:
+            import numba.core.typing.cffi_utils  # noqa: F401
     except ImportError:  # pragma: no cover - numba itself is required
         pass
     finally:
