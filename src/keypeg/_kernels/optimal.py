@@ -605,6 +605,11 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     low = lbs[t]  # a probe the budget rules out still bounds the cost of S
                 if tracing and lbs[t] < INF:
                     _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
+    elif (packed or in_bytes) and not tracing:
+        # the same pass for the commonest nodes (counts packed in one or two words per
+        # probe), with nothing tested per probe that is known for the node
+        n_live, low = _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small,
+                                   R, win, ltab[kS], cap, m, budget, lbs, keys, live)
     else:
         # one pass: each probe's bound and key, and whether the budget leaves it live
         f = ltab[kS]
@@ -641,6 +646,67 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 if tracing and total < INF:
                     _trace(trace, stats, TRACE_PRUNED, probes[t], total, budget, 0, 0)
     return probes, counts, nparts, lbs, live[:n_live], keys, kS, lb, low, is_cand, pbs
+
+
+@jit_inline
+def _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small, R, win, f, cap, m,
+                 budget, lbs, keys, live):  # pragma: no cover - compiled
+    """`score_probes`' bound pass over counts packed in words (4-bit fields, a second word
+    when `wide`; else 8-bit fields in two words): each probe's bound and key, the live
+    probes listed; returns their number and the least bound the budget rules out. Three
+    loops, so that none tests per probe what is known for the node."""
+    n_live = 0
+    low = INF
+    zero = np.uint64(0)
+    if packed and not wide:
+        for t in range(accs.shape[0]):
+            total = INF
+            w = 0
+            k = nparts[t]
+            if k > 1:  # useful
+                w = 1 if is_cand[np.uint64(probes[t])] else 0
+                if not _packed_over(accs[t], small):
+                    total = 3 * m - w - k
+                else:
+                    total = _packed_bound(accs[t], zero, R, win, f, cap, m)
+            n_live, low = _keep(t, total, w, budget, lbs, keys, live, n_live, low)
+    elif packed:
+        for t in range(accs.shape[0]):
+            total = INF
+            w = 0
+            k = nparts[t]
+            if k > 1:
+                w = 1 if is_cand[np.uint64(probes[t])] else 0
+                if not (_packed_over(accs[t], small) or _packed_over(highs[t], small)):
+                    total = 3 * m - w - k
+                else:
+                    total = _packed_bound(accs[t], highs[t], R, win, f, cap, m)
+            n_live, low = _keep(t, total, w, budget, lbs, keys, live, n_live, low)
+    else:
+        for t in range(accs.shape[0]):
+            total = INF
+            w = 0
+            k = nparts[t]
+            if k > 1:
+                w = 1 if is_cand[np.uint64(probes[t])] else 0
+                if not (_byte_over(accs[t], small) or _byte_over(highs[t], small)):
+                    total = 3 * m - w - k
+                else:
+                    total = _byte_bound(accs[t], highs[t], R, win, f, cap, m)
+            n_live, low = _keep(t, total, w, budget, lbs, keys, live, n_live, low)
+    return n_live, low
+
+
+@jit_inline
+def _keep(t, total, w, budget, lbs, keys, live, n_live, low):  # pragma: no cover - compiled
+    """Record probe t's bound and key (cheapest first, candidates first among equals); list
+    it when the budget leaves it live, else keep the least bound ruled out."""
+    lbs[t] = total
+    keys[t] = 2 * total + 1 - w if total < INF else INF
+    live[n_live] = t
+    if total < budget:
+        return n_live + 1, low
+    return n_live, min(low, total)
 
 
 @jit_inline
