@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._config import jit, jit_inline
+from ._config import jit, jit_inline, prefetch
 from .slots import (
     ENTRY_COLUMNS,
     ENTRY_GUESS,
@@ -43,6 +43,13 @@ def _hash(S, depth):  # pragma: no cover - compiled
 def memo_hash(S, depth):  # pragma: no cover - compiled
     """Return the hash `memo_find_at` and `memo_store_at` take for set S and `depth`."""
     return _hash(S, depth)
+
+
+@jit_inline
+def memo_prefetch(S, depth, mheads):  # pragma: no cover - compiled
+    """Start loading the memo head that a lookup of S will read (the heads are far bigger
+    than the caches: a lookup mostly waits for that load)."""
+    prefetch(mheads, np.int64(_hash(S, depth) & np.uint64(mheads.shape[0] - 1)))
 
 
 @jit

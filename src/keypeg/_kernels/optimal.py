@@ -52,7 +52,7 @@ from numba.typed import Dict
 
 from ._config import jit, jit_inline
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
-from .memo import memo_find_at, memo_hash, memo_store_at
+from .memo import memo_find_at, memo_hash, memo_prefetch, memo_store_at
 from .slots import (
     BEST_TOTAL,
     ENTRY_GUESS,
@@ -1192,6 +1192,7 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
     order = np.empty(R, dtype=np.int64)
     if dist == 0:
         stats[N_FIRST_GUESSES] = P
+    child_dkey = depth - 1 if opts[OPT_CAPPED] else 0
     # Take the probes cheapest first (ties in code order), a level of equal keys at a time:
     # one scan gathers the live probes of the least key above the last level taken. Most
     # nodes stop within the first level or two, so a full sort would be wasted.
@@ -1291,6 +1292,11 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         if dist == 0:
             stats[N_PARTS_DONE] = 0
             stats[N_PARTS] = nparts[t]
+        # start loading the memo heads of the parts to solve: their misses overlap
+        for pi in range(n_order):
+            r = order[pi]
+            if cnt[r] > 2:
+                memo_prefetch(buf[starts[r]:starts[r] + cnt[r]], child_dkey, mheads)
         for pi in range(n_order):
             if running >= best:
                 break
