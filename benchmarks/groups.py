@@ -567,6 +567,8 @@ def bighints() -> tuple[list[dict], list[str]]:
                         optimal.next_guess(state)
                         times.append(time.perf_counter() - started)
                         counts.append(state.count)
+                        if times[-1] == max(times):
+                            worst = " ".join(str(c) for c in state.history)
                     except TimeLimitError:
                         timeouts += 1
                         print(f"{preset.name}: over {LIMIT} s: {[str(c) for c in state.history]}",
@@ -583,6 +585,9 @@ def bighints() -> tuple[list[dict], list[str]]:
                          "seconds": statistics.median(times), "goal_s": 1.0})
             rows.append({"job": f"optimal hint, {preset.name}: worst",
                          "seconds": max(times), "goal_s": 1.0})
+            if max(times) > 1.0:
+                notes.append(f"{preset.name}: the slowest optimal hint ({max(times):.2f} s, "
+                             f"{counts[times.index(max(times))]} candidates) was after {worst}.")
         if refused:
             notes.append(f"{preset.name}: the optimal hint was refused at once in {refused} "
                          "positions (a game this size: more than 600,000 codes).")
