@@ -634,3 +634,27 @@ def cluster() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["cluster"] = cluster
+
+
+def mm56() -> tuple[list[dict], list[str]]:
+    """Issue 12: the MM(5,6) optimum (36,721) by the whole command, on both cores, from
+    scratch (no stored result, nothing resumed), with its peak memory (the command's
+    resident set, from the operating system). About half an hour on this machine."""
+    import json
+    import resource
+    import subprocess
+    import sys
+
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "keypeg", "optimal", "--pegs", "5", "--colors",
+                          "6", "--json", "--recompute", "--no-resume"],
+                         check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    total = json.loads(out.stdout)["total"]
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return ([{"job": f"optimal MM(5,6) = {total:,}, whole command on 2 cores (one run; peak "
+                     f"memory {peak_mb:,.0f} MB)", "seconds": seconds}],
+            ["Peak memory: the largest resident set of the command's process (ru_maxrss)."])
+
+
+GROUPS["mm56"] = mm56
