@@ -653,35 +653,24 @@ def _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small, R, w
                  budget, lbs, keys, live):  # pragma: no cover - compiled
     """`score_probes`' bound pass over counts packed in words (4-bit fields, a second word
     when `wide`; else 8-bit fields in two words): each probe's bound and key, the live
-    probes listed; returns their number and the least bound the budget rules out. Three
-    loops, so that none tests per probe what is known for the node; compiled on its own
-    (not inlined into `_expand`), where its arrays stay in registers (measured faster)."""
+    probes listed; returns their number and the least bound the budget rules out. One loop
+    per field width, testing per probe nothing known for the node; compiled on its own (not
+    inlined into `_expand`), where its arrays stay in registers (measured faster)."""
     n_live = 0
     low = INF
     zero = np.uint64(0)
-    if packed and not wide:
+    if packed:
         for t in range(accs.shape[0]):
             total = INF
             w = 0
             k = nparts[t]
             if k > 1:  # useful
                 w = 1 if is_cand[np.uint64(probes[t])] else 0
-                if not _packed_over(accs[t], small):
+                high = highs[t] if wide else zero  # (wide is the same for every probe)
+                if not (_packed_over(accs[t], small) or _packed_over(high, small)):
                     total = 3 * m - w - k
                 else:
-                    total = _packed_bound(accs[t], zero, R, win, f, cap, m)
-            n_live, low = _keep(t, total, w, budget, lbs, keys, live, n_live, low)
-    elif packed:
-        for t in range(accs.shape[0]):
-            total = INF
-            w = 0
-            k = nparts[t]
-            if k > 1:
-                w = 1 if is_cand[np.uint64(probes[t])] else 0
-                if not (_packed_over(accs[t], small) or _packed_over(highs[t], small)):
-                    total = 3 * m - w - k
-                else:
-                    total = _packed_bound(accs[t], highs[t], R, win, f, cap, m)
+                    total = _packed_bound(accs[t], high, R, win, f, cap, m)
             n_live, low = _keep(t, total, w, budget, lbs, keys, live, n_live, low)
     else:
         for t in range(accs.shape[0]):
