@@ -48,7 +48,8 @@ def memo_hash(S, depth):  # pragma: no cover - compiled
 @jit_inline
 def memo_prefetch(S, depth, mheads):  # pragma: no cover - compiled
     """Start loading the memo head that a lookup of S will read (the heads are far bigger
-    than the caches: a lookup mostly waits for that load)."""
+    than the caches: a lookup mostly waits for that load). S is hashed again by the lookup:
+    a few operations per code, cheaper than keeping the hashes (measured net faster)."""
     prefetch(mheads, np.int64(_hash(S, depth) & np.uint64(mheads.shape[0] - 1)))
 
 
