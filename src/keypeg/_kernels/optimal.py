@@ -380,7 +380,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # the probes to score
     possible_only = opts[OPT_POSSIBLE_ONLY] != 0
     first = opts[OPT_FIRST_GUESS]
-    if dist == 0 and first >= 0:
+    forced = dist == 0 and first >= 0
+    if forced:
         probes = np.empty(1, dtype=np.int64)
         probes[0] = first
     else:
@@ -440,17 +441,22 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # of keeping a row of R counts per probe; with many answers (243 for five positional
     # pegs) and small sets this saves zeroing and scanning rows that are nearly all empty.
     # `solve` recounts the few probes it explores.
-    sparse = not weighted and opts[OPT_SYMMETRIC_TABLE] == 0
-    # Unweighted on a symmetric table with at most 30 answers and 15 codes (most nodes of
-    # black/white games up to six pegs): each probe's counts are packed as 4-bit fields of
-    # one word (two past 15 answers): a shift and an add per code, no memory traffic, its
-    # parts counted in a few word operations; `solve` recounts the few probes it explores.
-    packed = not weighted and not sparse and R <= 2 * PACKED_ANSWERS and m <= PACKED_CODES
+    symmetric = opts[OPT_SYMMETRIC_TABLE] != 0
+    # Unweighted with at most 30 answers and 15 codes (most nodes of black/white games up
+    # to six pegs): each probe's counts are packed as 4-bit fields of one word (two past
+    # 15 answers): a shift and an add per code, no memory traffic, its parts counted in a
+    # few word operations; `solve` recounts the few probes it explores.
+    packed = not weighted and R <= 2 * PACKED_ANSWERS and m <= PACKED_CODES
     wide = R > PACKED_ANSWERS  # answers 15 and up in a second word (five or six pegs)
     # bigger sets (at most 127 codes, 16 answers): 8-bit fields, answers 8 and up in a
     # second word
-    in_bytes = (not weighted and not sparse and not packed and R <= BYTE_ANSWERS
-                and m <= BYTE_CODES)
+    in_bytes = not weighted and not packed and R <= BYTE_ANSWERS and m <= BYTE_CODES
+    sparse = not weighted and not symmetric and not (packed or in_bytes)
+    # Small sets no candidate tells apart (`_settle` then raised lb to 2m): a probe that
+    # does (a non-candidate) costs 2m, the least possible, and is the first such probe in
+    # probe order, the one the search below would choose: counting stops there.
+    perfect = (not weighted and not forced and opts[OPT_TRACE] == 0 and m <= R
+               and lb >= 2 * m)
     # (written in full by the counting below, as are nparts, bigs where read, and useful:
     # not zeroed first)
     accs = np.empty(P if packed or in_bytes else 0, dtype=np.uint64)
@@ -488,36 +494,25 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     counts[t, r] += 1
                     wsum[t, r] += weights[S[j]]
     elif sparse:
-        row = np.zeros(R, dtype=np.int32)
-        touched = np.empty(width, dtype=np.int64)
+        counted, kS = _listed_counts(S, probes, table, R, win, sizes, nsizes, nparts, bigs,
+                                     useful, is_cand, perfect, stats)
+        if counted < P:
+            P = counted
+            probes, sizes, nsizes = probes[:P], sizes[:P], nsizes[:P]
+            nparts, bigs, useful = nparts[:P], bigs[:P], useful[:P]
+    elif (packed or in_bytes) and not symmetric:
+        # table[g, s] (a candidate view, positional answers): read probe by probe
+        counted = _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand,
+                              perfect, stats)
+        if counted < P:
+            P = counted
+            probes, accs, nparts = probes[:P], accs[:P], nparts[:P]
+            if highs.shape[0] > 0:
+                highs = highs[:P]
         for t in range(P):
-            if stats[STOP] != 0:
-                break
-            g = np.uint64(probes[t])
-            nt = 0
-            for j in range(m):  # unsigned indices: no negative-index tests
-                r = np.uint64(table[g, np.uint64(S[j])])
-                if row[r] == 0:
-                    touched[nt] = r
-                    nt += 1
-                row[r] += 1
-            biggest = 0
-            ns = 0
-            for i in range(nt):
-                r = touched[i]
-                n = row[r]
-                row[r] = 0
-                if n > biggest:
-                    biggest = n
-                if r != win:
-                    sizes[t, ns] = n
-                    ns += 1
-            nsizes[t] = ns
-            nparts[t] = nt
-            bigs[t] = biggest
-            useful[t] = biggest < m
-            if useful[t] and nt > kS:
-                kS = nt
+            useful[t] = nparts[t] > 1
+            if nparts[t] > kS:
+                kS = nparts[t]
     elif packed:
         if wide:
             _packed_counts_wide(S, probes, table, accs, highs, stats)
@@ -561,7 +556,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
         if useful[t] and k > kS:
             kS = k
     stats[N_PROBES] += P
-    if kS > kmax or (dist == 0 and first >= 0):
+    if kS > kmax or forced:
         kS = kmax  # a forced probe says nothing about what other probes can do
     if weighted:
         bot = weight_prefix(S, weights)
@@ -813,6 +808,126 @@ def _two_word_counts(S, probes, table, accs, highs, low, high,
             b += high[x]
         accs[t], highs[t] = a, b
         t += 1
+
+
+#: Up to this many answers `_listed_counts` counts every code branch-free and then scans
+#: all answers; past it (positional answers: 243 for five pegs) it lists the answers met.
+SCAN_ANSWERS = 64
+
+
+@jit
+def _listed_counts(S, probes, table, R, win, sizes, nsizes, nparts, bigs, useful, is_cand,
+                   perfect, stats):  # pragma: no cover - compiled
+    """Each probe's parts on S from a table read probe by probe (``table[g, s]``): the
+    sizes of its non-winning parts listed in `sizes` (their number in `nsizes`), its parts,
+    largest part and whether it is useful. Returns (probes counted, most parts of a useful
+    probe): all, or, when `perfect`, up to the first non-candidate that tells every code of
+    S apart."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    row = np.zeros(R, dtype=np.int32)
+    touched = np.empty(min(m, R), dtype=np.int64)
+    flat = table.reshape(-1)
+    width = np.uint64(table.shape[1])
+    cols = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        cols[j] = np.uint64(S[j])
+    scan = R <= SCAN_ANSWERS
+    kS = 1
+    for t in range(P):
+        if (t & 255) == 0 and stats[STOP] != 0:
+            return P, kS
+        g = np.uint64(probes[t])
+        base = g * width
+        nt = 0
+        biggest = 0
+        ns = 0
+        if scan:  # count branch-free, then read the short row
+            for j in range(m):
+                row[np.uint64(flat[base + cols[j]])] += 1
+            for r in range(R):
+                n = row[r]
+                if n > 0:
+                    row[r] = 0
+                    nt += 1
+                    biggest = max(biggest, n)
+                    if r != win:
+                        sizes[t, ns] = n
+                        ns += 1
+        else:
+            for j in range(m):
+                r = np.uint64(flat[base + cols[j]])
+                if row[r] == 0:
+                    touched[nt] = r
+                    nt += 1
+                row[r] += 1
+            for i in range(nt):
+                r = touched[i]
+                n = row[r]
+                row[r] = 0
+                biggest = max(biggest, n)
+                if r != win:
+                    sizes[t, ns] = n
+                    ns += 1
+        nsizes[t] = ns
+        nparts[t] = nt
+        bigs[t] = biggest
+        useful[t] = biggest < m
+        if useful[t] and nt > kS:
+            kS = nt
+        if perfect and nt == m and not is_cand[g]:
+            return t + 1, kS
+    return P, kS
+
+
+@jit
+def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, perfect,
+                stats):  # pragma: no cover - compiled
+    """Packed counts (4-bit fields when `packed`, else bytes) and parts of each probe on S
+    from a table read probe by probe (``table[g, s]``: a candidate view, positional
+    answers), a row of m bytes each. Returns the number of probes counted: all, or, when
+    `perfect`, up to the first non-candidate that tells every code of S apart."""
+    low = np.zeros(256, dtype=np.uint64)
+    high = np.zeros(256, dtype=np.uint64)
+    for r in range(2 * PACKED_ANSWERS if packed else BYTE_ANSWERS):
+        if packed:
+            if r < PACKED_ANSWERS:
+                low[r] = np.uint64(1) << np.uint64(4 * r)
+            else:
+                high[r] = np.uint64(1) << np.uint64(4 * (r - PACKED_ANSWERS + 1))
+        elif r < 8:
+            low[r] = np.uint64(1) << np.uint64(8 * r)
+        else:
+            high[r] = np.uint64(1) << np.uint64(8 * (r - 8))
+    two = wide or not packed
+    m = S.shape[0]
+    P = probes.shape[0]
+    flat = table.reshape(-1)
+    width = np.uint64(table.shape[1])
+    cols = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        cols[j] = np.uint64(S[j])
+    for t in range(P):
+        if (t & 255) == 0 and stats[STOP] != 0:
+            return P
+        g = np.uint64(probes[t])
+        base = g * width
+        a = b = np.uint64(0)
+        for j in range(m):
+            x = flat[base + cols[j]]
+            a += low[x]
+            b += high[x]
+        accs[t] = a
+        if two:
+            highs[t] = b
+        if packed:
+            k = _packed_parts(a) + (_packed_parts(b) if wide else 0)
+        else:
+            k = _byte_parts(a) + _byte_parts(b)
+        nparts[t] = k
+        if perfect and k == m and not is_cand[g]:
+            return t + 1
+    return P
 
 
 #: Counts in bytes (see `score_probes`): 8-bit fields, answers 0-7 in one word and 8-15 in
