@@ -762,16 +762,30 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
 
 
 @jit
+def _field_tables(packed):  # pragma: no cover - compiled
+    """What one code adds to a probe's two count words for each answer (256 rows: any
+    answer byte indexes them): 4-bit fields when `packed` (answers 0-14 in the first word,
+    15-29 from field 1 of the second), else bytes (0-7 in the first, 8-15 in the second)."""
+    low = np.zeros(256, dtype=np.uint64)
+    high = np.zeros(256, dtype=np.uint64)
+    for r in range(2 * PACKED_ANSWERS if packed else BYTE_ANSWERS):
+        if packed:
+            if r < PACKED_ANSWERS:
+                low[r] = np.uint64(1) << np.uint64(4 * r)
+            else:
+                high[r] = np.uint64(1) << np.uint64(4 * (r - PACKED_ANSWERS + 1))
+        elif r < 8:
+            low[r] = np.uint64(1) << np.uint64(8 * r)
+        else:
+            high[r] = np.uint64(1) << np.uint64(8 * (r - 8))
+    return low, high
+
+
+@jit
 def _packed_counts_wide(S, probes, table, accs, highs, stats):  # pragma: no cover - compiled
     """`_packed_counts` for 16 to 30 answers: answer r counts in field r of `accs`, or field
     r - 15 of `highs` (each word's field 0 is left empty)."""
-    low = np.zeros(32, dtype=np.uint64)
-    high = np.zeros(32, dtype=np.uint64)
-    for r in range(32):
-        if r < PACKED_ANSWERS:
-            low[r] = np.uint64(1) << np.uint64(4 * r)
-        else:
-            high[r] = np.uint64(1) << np.uint64(4 * (r - PACKED_ANSWERS + 1))
+    low, high = _field_tables(True)
     _two_word_counts(S, probes, table, accs, highs, low, high, stats)
 
 
@@ -887,18 +901,7 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
     from a table read probe by probe (``table[g, s]``: a candidate view, positional
     answers), a row of m bytes each. Returns the number of probes counted: all, or, when
     `perfect`, up to the first non-candidate that tells every code of S apart."""
-    low = np.zeros(256, dtype=np.uint64)
-    high = np.zeros(256, dtype=np.uint64)
-    for r in range(2 * PACKED_ANSWERS if packed else BYTE_ANSWERS):
-        if packed:
-            if r < PACKED_ANSWERS:
-                low[r] = np.uint64(1) << np.uint64(4 * r)
-            else:
-                high[r] = np.uint64(1) << np.uint64(4 * (r - PACKED_ANSWERS + 1))
-        elif r < 8:
-            low[r] = np.uint64(1) << np.uint64(8 * r)
-        else:
-            high[r] = np.uint64(1) << np.uint64(8 * (r - 8))
+    low, high = _field_tables(packed)
     two = wide or not packed
     m = S.shape[0]
     P = probes.shape[0]
@@ -941,13 +944,7 @@ _BYTE_LOW = np.uint64(0x0101010101010101)
 def _byte_counts(S, probes, table, accs, highs, stats):  # pragma: no cover - compiled
     """`_packed_counts` with 8-bit fields: answer r counts in byte r of `accs` (r < 8) or
     byte r - 8 of `highs`."""
-    low = np.zeros(BYTE_ANSWERS, dtype=np.uint64)
-    high = np.zeros(BYTE_ANSWERS, dtype=np.uint64)
-    for r in range(BYTE_ANSWERS):
-        if r < 8:
-            low[r] = np.uint64(1) << np.uint64(8 * r)
-        else:
-            high[r] = np.uint64(1) << np.uint64(8 * (r - 8))
+    low, high = _field_tables(False)
     _two_word_counts(S, probes, table, accs, highs, low, high, stats)
 
 
