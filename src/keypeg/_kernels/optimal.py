@@ -436,6 +436,35 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             probes = _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free,
                                      zero_list, is_zero, opts)
     P = probes.shape[0]
+    # A small set no candidate tells apart nor leaves a single pair in (`_settle` raised lb
+    # to 2m): the probes that split it into parts of at most three codes have a value in
+    # closed form, and among them lie the search's choice whenever it costs little. Find it
+    # by one scan in probe order that stops reading a probe as soon as it can no longer be
+    # chosen (`_tiny_scan`); only when that cannot decide is every probe counted below.
+    tiny = (not weighted and not forced and not possible_only and opts[OPT_TRACE] == 0
+            and dist > 0 and depth >= 3 and TINY_MIN <= m and m <= R and R <= 64
+            and opts[OPT_SYMMETRIC_TABLE] == 0 and lb >= 2 * m and lb < 2 * m + TINY_REACH)
+    if tiny:
+        found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, is_cand, budget,
+                                                          2 * m + TINY_REACH, depth, stats)
+        stats[N_PROBES] += scanned
+        if found:
+            # the one probe to explore: its bound 3m - w - k (what the counting below gives
+            # it), the parts of at most three codes then solved at their closed-form cost
+            w = 1 if is_cand[probes[t]] else 0
+            bound = 3 * m - w - k
+            one = np.zeros(1, dtype=np.int64)
+            nparts1 = np.full(1, k, dtype=np.int64)
+            lbs1 = np.full(1, bound, dtype=np.int64)
+            keys1 = np.full(1, 2 * bound + 1 - w, dtype=np.int64)
+            return (probes[t:t + 1], np.zeros((0, R), dtype=np.int32), nparts1, lbs1, one,
+                    keys1, k, lb, INF, is_cand, np.zeros((0, R), dtype=np.int64))
+        if lb_tiny > lb:
+            lb = lb_tiny
+        if lb >= budget:
+            return (probes, np.zeros((0, R), dtype=np.int32), probes[:0], lbs_empty(0),
+                    probes[:0], probes[:0], kmax, lb, INF, is_cand,
+                    np.zeros((0, R), dtype=np.int64))
     # Unweighted on a table read probe by probe (positional answers, a candidate view):
     # each probe's non-winning part sizes are listed (at most min(m, R) of them) instead
     # of keeping a row of R counts per probe; with many answers (243 for five positional
@@ -931,6 +960,123 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
         if perfect and k == m and not is_cand[g]:
             return t + 1
     return P
+
+
+#: `score_probes` scans small sets (at least TINY_MIN codes) for their cheapest probe when
+#: it costs less than 2m + TINY_REACH (m codes).
+TINY_MIN = 6
+TINY_REACH = 3
+
+
+@jit
+def _tiny_scan(S, probes, table, is_cand, budget, reach, depth,
+               stats):  # pragma: no cover - compiled
+    """The search's choice on a small set S (m codes, m <= answers <= 64) that no candidate
+    tells apart nor splits leaving a single pair, when it costs less than `reach` and
+    `budget`: the first probe, in the search's order (cheapest bound 3m - w - k first,
+    candidates first among equals, then probe order), of the least value. A probe whose
+    parts other than its win hold at most three codes each costs exactly m, plus 1 per
+    single code, 3 per pair, 5 per triple that one of its members tells apart, and 6 per
+    other triple (one member, then the pair it leaves: four guesses deep, so the depth must
+    be at least 4). Its bound 3m - w - k grows by one with each code that shares a part
+    (its excess over k parts): a probe is read only until its excess puts its bound past
+    what could still be chosen. Returns (found, t, value, parts, lower bound, probes
+    scanned): found when the choice costs less than both; else a lower bound on S's cost,
+    or 0 when a probe with a bigger part (or an undecided triple) might be cheaper and the
+    caller must count every probe."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    one = np.uint64(1)
+    best_t = -1
+    best_v = min(budget, reach)  # a probe must cost less (no key to tie with yet)
+    best_key = np.int64(-1)
+    best_k = 0
+    open_low = INF  # the least bound of a probe whose cost is not in closed form
+    cols = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        cols[j] = np.uint64(S[j])
+    t = 0
+    while t < P:
+        if (t & 255) == 0 and stats[STOP] != 0:
+            break
+        g = np.uint64(probes[t])
+        w = 1 if is_cand[g] else 0
+        # the largest bound still worth reading: best_v, when a probe of that bound would
+        # come first in the search's order (a candidate against a non-candidate), else less
+        top = best_v if 2 * best_v + 1 - w < best_key else best_v - 1
+        limit = top - 2 * m + w  # most codes sharing parts
+        if limit < 2 * w:  # a candidate shares at least two (see `_settle`)
+            t += 1
+            continue
+        seen = np.uint64(0)
+        twice = np.uint64(0)
+        thrice = np.uint64(0)
+        four = np.uint64(0)
+        excess = 0
+        for j in range(m):
+            bit = one << np.uint64(table[g, cols[j]])
+            if seen & bit:
+                excess += 1
+                if excess > limit:
+                    break
+                if thrice & bit:
+                    four |= bit
+                elif twice & bit:
+                    thrice |= bit
+                else:
+                    twice |= bit
+            seen |= bit
+        if excess > limit:
+            t += 1
+            continue
+        bound = 2 * m - w + excess
+        value = bound
+        closed = four == 0
+        rest = thrice
+        while closed and rest != 0:
+            # a triple: does one of its members tell the other two apart?
+            low_bit = rest & (~rest + one)
+            rest ^= low_bit
+            x = np.uint64(0)
+            y = np.uint64(0)
+            n = 0
+            split = False
+            for j in range(m):
+                if (one << np.uint64(table[g, cols[j]])) == low_bit:
+                    if n == 0:
+                        x = cols[j]
+                    elif n == 1:
+                        y = cols[j]
+                    else:
+                        z = cols[j]
+                        split = (table[x, y] != table[x, z] or table[y, x] != table[y, z]
+                                 or table[z, x] != table[z, y])
+                    n += 1
+            if not split:
+                if depth >= 4:
+                    value += 1
+                else:
+                    closed = False
+        if not closed:
+            if bound < open_low:
+                open_low = bound
+        else:
+            key = 2 * bound + 1 - w
+            if value < best_v or (value == best_v and key < best_key):
+                best_v = value
+                best_key = key
+                best_t = t
+                best_k = m - excess
+                if value == 2 * m:
+                    t += 1
+                    break  # nothing costs less, nor comes first at that cost
+        t += 1
+    if stats[STOP] != 0:
+        return False, 0, 0, 0, np.int64(0), t
+    if best_t >= 0 and open_low > best_v:
+        return True, best_t, best_v, best_k, np.int64(0), t
+    # undecided: every probe costs at least the least of these
+    return False, 0, 0, 0, np.int64(min(best_v, open_low)), t
 
 
 #: Counts in bytes (see `score_probes`): 8-bit fields, answers 0-7 in one word and 8-15 in
