@@ -50,7 +50,7 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from ._config import jit, jit_inline
+from ._config import jit, jit_inline, prefetch
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
 from .memo import memo_find_at, memo_hash, memo_prefetch, memo_store_at
 from .slots import (
@@ -965,7 +965,9 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
 #: `score_probes` scans small sets (at least TINY_MIN codes) for their cheapest probe when
 #: it costs less than 2m + TINY_REACH (m codes).
 TINY_MIN = 6
-TINY_REACH = 3
+TINY_REACH = 8
+#: how many probes ahead `_tiny_scan` starts loading a row
+AHEAD = 8
 
 
 @jit
@@ -995,11 +997,17 @@ def _tiny_scan(S, probes, table, is_cand, budget, reach, depth,
     cols = np.empty(m, dtype=np.uint64)
     for j in range(m):
         cols[j] = np.uint64(S[j])
+    flat = table.reshape(-1)
+    width = np.int64(table.shape[1])
     t = 0
     while t < P:
         if (t & 255) == 0 and stats[STOP] != 0:
             break
         g = np.uint64(probes[t])
+        if t + AHEAD < P:  # start loading a later probe's row (bigger than the caches)
+            ahead = np.int64(probes[t + AHEAD]) * width
+            for c in range(0, width, 64):
+                prefetch(flat, ahead + c)
         w = 1 if is_cand[g] else 0
         # the largest bound still worth reading: best_v, when a probe of that bound would
         # come first in the search's order (a candidate against a non-candidate), else less
