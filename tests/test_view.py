@@ -60,13 +60,21 @@ def test_view_answers_equal_naive_scores(rules, seed):
     assert np.array_equal(view.codes, space.codes[view.order])
     assert np.array_equal(view.order[view.probe_order], np.sort(view.order))
     # the codes left out use a colour absent from every candidate other than the
-    # smallest one (with repeats) or not in ascending order (without)
+    # smallest one (with repeats) or not in ascending order (without), or cut the
+    # candidates like an earlier code kept (the same answers up to their names)
     codes = [tuple(int(x) for x in row) for row in space.codes]
     absent = sorted(set(range(rules.symbols)) - {c for i in cands.tolist() for c in codes[i]})
+    cut_seen = set()
     for i, code in enumerate(codes):
         used = [c for c in code if c in absent]
         wanted = (all(c == absent[0] for c in used) if rules.repeats
                   else used == absent[: len(used)])
+        if wanted and i not in set(cands.tolist()):
+            answers = [naive.score(codes[c], code, rules.feedback) for c in cands.tolist()]
+            names = {}
+            cut = tuple(names.setdefault(a, len(names)) for a in answers)
+            wanted = cut not in cut_seen
+            cut_seen.add(cut)
         assert (view.inverse[i] >= 0) == (wanted or i in set(cands.tolist())), code
     rows = rng.choice(view.size, size=min(view.size, 40), replace=False)
     for v in rows.tolist():

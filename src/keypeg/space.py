@@ -371,7 +371,9 @@ class CandidateView:
     left out are those no search from the candidates scores: a colour absent from every
     candidate is absent from every set below them too, and the search plays only the
     smallest such colour (ascending ones without repeats), so a code using another one is
-    never tried (`probe_pool`). The guesses in `extra` (those played) are kept as well.
+    never tried (`probe_pool`); nor is a code that cuts the candidates exactly like an
+    earlier one (the same answers up to their names: `partition.distinct_rows`). The
+    guesses in `extra` (those played) are kept as well.
     `order[i]` is the space's index of view index i; `inverse` the way back (-1 for codes
     left out); `probe_order` lists the view indices in the space's code order.
     """
@@ -384,9 +386,20 @@ class CandidateView:
         self.alphabet = space.alphabet
         self.m = int(cands.size)
         keep = probe_pool(space, cands)
-        keep[np.asarray(extra, dtype=np.int64)] = True
+        extra = np.asarray(extra, dtype=np.int64)
+        keep[extra] = True
         keep[cands] = False
-        self.order = np.concatenate([cands, np.flatnonzero(keep).astype(INDEX_DTYPE)])
+        order = np.concatenate([cands, np.flatnonzero(keep).astype(INDEX_DTYPE)])
+        # Of the other codes that cut the candidates alike (the same answers up to their
+        # names), only the first in code order: every set below the candidates is cut alike
+        # by them, so the search, which takes the first of equals, never plays the others
+        # (nor, under symmetry, their images: an earlier alike code's image comes first).
+        table = space.block(order, cands)
+        kept = kpart.distinct_rows(table, self.m)
+        kept[np.flatnonzero(np.isin(order, extra))] = True  # the guesses played stay
+        if not kept.all():
+            order, table = order[kept], table[kept]
+        self.order = order
         self.size = int(self.order.size)
         self.inverse = np.full(space.size, -1, dtype=INDEX_DTYPE)
         self.inverse[self.order] = np.arange(self.size, dtype=INDEX_DTYPE)
@@ -394,7 +407,7 @@ class CandidateView:
         self.codes = space.codes[self.order]
         self.colmask = space.colmask[self.order]
         #: answers ``[probe (view index), candidate (0..m-1)]``
-        self._table = np.ascontiguousarray(space.block(self.order, cands))
+        self._table = np.ascontiguousarray(table)
         self.symmetric_table = False  # not square: only the candidates are columns
 
     @staticmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._config import jit_parallel
+from ._config import jit, jit_parallel
 from .feedback import raw_blackwhite, raw_blackwhite_wide, raw_positional
 
 
@@ -61,3 +61,59 @@ def row_entropy(p, out):  # pragma: no cover - compiled
             if q > 0.0:
                 h -= q * np.log2(q)
         out[i] = h
+
+
+@jit
+def distinct_rows(table, first):  # pragma: no cover - compiled
+    """Which rows of `table` (answers [probe, code]) to keep so that no two kept rows from
+    `first` on cut the codes alike: the same answers up to renaming them (each answer of
+    one row always meeting the same answer of the other). Rows before `first` are all kept;
+    of each group of alike rows the first is. A hash of each row with its answers renamed in
+    order of first appearance finds the groups; rows that meet in the hash table are compared
+    in full."""
+    n, width = table.shape
+    keep = np.ones(n, dtype=np.bool_)
+    size = 1
+    while size < 2 * (n - first) + 2:
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)
+    mask = np.uint64(size - 1)
+    names = np.full(256, -1, dtype=np.int64)
+    there = np.full(256, -1, dtype=np.int64)
+    back = np.full(256, -1, dtype=np.int64)
+    for i in range(first, n):
+        h = np.uint64(14695981039346656037)
+        k = 0
+        for j in range(width):
+            a = table[i, j]
+            if names[a] < 0:
+                names[a] = k
+                k += 1
+            h = (h ^ np.uint64(names[a])) * np.uint64(1099511628211)
+        for j in range(width):
+            names[table[i, j]] = -1
+        at = (h ^ (h >> np.uint64(29))) & mask
+        while True:
+            o = slots[at]
+            if o < 0:
+                slots[at] = i
+                break
+            # alike: a renaming that is one-to-one both ways
+            same = True
+            for j in range(width):
+                a = table[i, j]
+                b = table[o, j]
+                if there[a] < 0 and back[b] < 0:
+                    there[a] = b
+                    back[b] = a
+                elif there[a] != b or back[b] != a:
+                    same = False
+                    break
+            for j in range(width):
+                there[table[i, j]] = -1
+                back[table[o, j]] = -1
+            if same:
+                keep[i] = False
+                break
+            at = (at + np.uint64(1)) & mask
+    return keep
