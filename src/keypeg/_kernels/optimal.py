@@ -983,9 +983,9 @@ def _tiny_scan(S, probes, table, is_cand, budget, reach, depth,
     be at least 4). Its bound 3m - w - k grows by one with each code that shares a part
     (its excess over k parts): a probe is read only until its excess puts its bound past
     what could still be chosen. Returns (found, t, value, parts, lower bound, probes
-    scanned): found when the choice costs less than both; else a lower bound on S's cost,
-    or 0 when a probe with a bigger part (or an undecided triple) might be cheaper and the
-    caller must count every probe."""
+    scanned): found when the choice costs less than both and no probe with a bigger part
+    (or an undecided triple) might cost as little; else a lower bound on S's cost, and the
+    caller counts every probe unless that bound reaches the budget."""
     m = S.shape[0]
     P = probes.shape[0]
     one = np.uint64(1)
