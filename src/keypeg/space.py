@@ -397,8 +397,10 @@ class CandidateView:
         table = space.block(order, cands)
         kept = kpart.distinct_rows(table, self.m)
         kept[np.flatnonzero(np.isin(order, extra))] = True  # the guesses played stay
-        if not kept.all():
-            order, table = order[kept], table[kept]
+        if not kept.all():  # (moved up in place: the view never holds two tables)
+            order = order[kept]
+            kpart.compact_rows(table, np.flatnonzero(kept))
+            table = table[: order.size]
         self.order = order
         self.size = int(self.order.size)
         self.inverse = np.full(space.size, -1, dtype=INDEX_DTYPE)

@@ -117,3 +117,13 @@ def distinct_rows(table, first):  # pragma: no cover - compiled
                 break
             at = (at + np.uint64(1)) & mask
     return keep
+
+
+@jit
+def compact_rows(table, rows):  # pragma: no cover - compiled
+    """Move rows `rows` (ascending) of `table` to its first rows, in place (no second copy of
+    a table that may fill the memory budget)."""
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        if r != i:
+            table[i, :] = table[r, :]
