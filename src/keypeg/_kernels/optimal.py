@@ -977,7 +977,8 @@ def _tiny_scan(S, probes, table, is_cand, budget, reach, depth,
     tells apart nor splits leaving a single pair, when it costs less than `reach` and
     `budget`: the first probe, in the search's order (cheapest bound 3m - w - k first,
     candidates first among equals, then probe order), of the least value. A probe whose
-    parts other than its win hold at most three codes each costs exactly m, plus 1 per
+    parts other than its win hold at most three codes each (and that makes three parts or
+    more, as the search's bounds for those parts assume) costs exactly m, plus 1 per
     single code, 3 per pair, 5 per triple that one of its members tells apart, and 6 per
     other triple (one member, then the pair it leaves: four guesses deep, so the depth must
     be at least 4). Its bound 3m - w - k grows by one with each code that shares a part
@@ -1039,7 +1040,8 @@ def _tiny_scan(S, probes, table, is_cand, budget, reach, depth,
             continue
         bound = 2 * m - w + excess
         value = bound
-        closed = four == 0
+        # (under three parts the search's own bounds for a triple differ: count instead)
+        closed = four == 0 and m - excess >= 3
         rest = thrice
         while closed and rest != 0:
             # a triple: does one of its members tell the other two apart?
