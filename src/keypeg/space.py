@@ -396,7 +396,7 @@ class CandidateView:
         # (nor, under symmetry, their images: an earlier alike code's image comes first).
         table = space.block(order, cands)
         kept = kpart.distinct_rows(table, self.m)
-        kept[np.flatnonzero(np.isin(order, extra))] = True  # the guesses played stay
+        kept |= np.isin(order, extra)  # the guesses played stay
         if not kept.all():  # (moved up in place: the view never holds two tables)
             order = order[kept]
             kpart.compact_rows(table, np.flatnonzero(kept))

@@ -453,11 +453,11 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             # it), the parts of at most three codes then solved at their closed-form cost
             w = 1 if is_cand[probes[t]] else 0
             bound = 3 * m - w - k
-            one = np.zeros(1, dtype=np.int64)
+            live1 = np.zeros(1, dtype=np.int64)  # probe 0 of the one kept
             nparts1 = np.full(1, k, dtype=np.int64)
             lbs1 = np.full(1, bound, dtype=np.int64)
             keys1 = np.full(1, 2 * bound + 1 - w, dtype=np.int64)
-            return (probes[t:t + 1], np.zeros((0, R), dtype=np.int32), nparts1, lbs1, one,
+            return (probes[t:t + 1], np.zeros((0, R), dtype=np.int32), nparts1, lbs1, live1,
                     keys1, k, lb, INF, is_cand, np.zeros((0, R), dtype=np.int64))
         if lb_tiny > lb:
             lb = lb_tiny
