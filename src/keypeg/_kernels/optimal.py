@@ -445,26 +445,10 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             and dist > 0 and depth >= 3 and TINY_MIN <= m and m <= R and R <= 64
             and opts[OPT_SYMMETRIC_TABLE] == 0 and lb >= 2 * m and lb < 2 * m + TINY_REACH)
     if tiny:
-        found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, is_cand, budget,
-                                                          2 * m + TINY_REACH, depth, stats)
-        stats[N_PROBES] += scanned
-        if found:
-            # the one probe to explore: its bound 3m - w - k (what the counting below gives
-            # it), the parts of at most three codes then solved at their closed-form cost
-            w = 1 if is_cand[probes[t]] else 0
-            bound = 3 * m - w - k
-            live1 = np.zeros(1, dtype=np.int64)  # probe 0 of the one kept
-            nparts1 = np.full(1, k, dtype=np.int64)
-            lbs1 = np.full(1, bound, dtype=np.int64)
-            keys1 = np.full(1, 2 * bound + 1 - w, dtype=np.int64)
-            return (probes[t:t + 1], np.zeros((0, R), dtype=np.int32), nparts1, lbs1, live1,
-                    keys1, k, lb, INF, is_cand, np.zeros((0, R), dtype=np.int64))
-        if lb_tiny > lb:
-            lb = lb_tiny
-        if lb >= budget:
-            return (probes, np.zeros((0, R), dtype=np.int32), probes[:0], lbs_empty(0),
-                    probes[:0], probes[:0], kmax, lb, INF, is_cand,
-                    np.zeros((0, R), dtype=np.int64))
+        done, lb, out = _tiny_path(S, probes, table, is_cand, budget, depth, lb, kmax, R,
+                                   stats)
+        if done:
+            return out
     # Unweighted on a table read probe by probe (positional answers, a candidate view):
     # each probe's non-winning part sizes are listed (at most min(m, R) of them) instead
     # of keeping a row of R counts per probe; with many answers (243 for five positional
@@ -968,6 +952,36 @@ TINY_MIN = 6
 TINY_REACH = 8
 #: how many probes ahead `_tiny_scan` starts loading a row
 AHEAD = 8
+
+
+@jit
+def _tiny_path(S, probes, table, is_cand, budget, depth, lb, kmax, R,
+               stats):  # pragma: no cover - compiled
+    """`score_probes` on a small set through `_tiny_scan` (compiled on its own, so that the
+    commoner nodes' inlined scoring stays as it was): (done, lb, what score_probes returns
+    when done): the one probe to explore, or no probe when the raised lb reaches the
+    budget; when not done, every probe is to be counted (the tuple is not read)."""
+    m = S.shape[0]
+    found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, is_cand, budget,
+                                                      2 * m + TINY_REACH, depth, stats)
+    stats[N_PROBES] += scanned
+    no_counts = np.zeros((0, R), dtype=np.int32)
+    no_pbs = np.zeros((0, R), dtype=np.int64)
+    if found:
+        # the one probe to explore: its bound 3m - w - k (what the counting gives it), the
+        # parts of at most three codes then solved at their closed-form cost
+        w = 1 if is_cand[probes[t]] else 0
+        bound = 3 * m - w - k
+        live1 = np.zeros(1, dtype=np.int64)  # probe 0 of the one kept
+        nparts1 = np.full(1, k, dtype=np.int64)
+        lbs1 = np.full(1, bound, dtype=np.int64)
+        keys1 = np.full(1, 2 * bound + 1 - w, dtype=np.int64)
+        return True, lb, (probes[t:t + 1], no_counts, nparts1, lbs1, live1, keys1, k, lb, INF,
+                          is_cand, no_pbs)
+    if lb_tiny > lb:
+        lb = lb_tiny
+    return lb >= budget, lb, (probes, no_counts, probes[:0], lbs_empty(0), probes[:0],
+                              probes[:0], kmax, lb, INF, is_cand, no_pbs)
 
 
 @jit
