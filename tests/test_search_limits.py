@@ -4,10 +4,13 @@ code 3, bad input with 2."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 import keypeg.solver.search as search_module
+from keypeg._kernels import memo as km
+from keypeg._kernels import slots
 from keypeg.cli import app
 from keypeg.published import published
 from keypeg.rules import Rules
@@ -54,6 +57,37 @@ def test_a_run_stays_within_a_tiny_budget_and_finds_the_optimum(monkeypatch):
     assert len(made) == 3 and sum(memo_bytes(s) for s in made) <= 600_000
     assert result.stats["memo_resets"] > 0  # the memo was full and started over
     result.tree.replay()
+    monkeypatch.delenv("KEYPEG_MEMO_BUDGET")
+    roomy = solve_optimal(Rules(pegs=4, colors=5), workers=2)
+    assert roomy.stats["memo_resets"] == 0
+    for field in ("guess", "parent", "response", "depth", "size"):  # the same tree
+        assert np.array_equal(getattr(result.tree, field), getattr(roomy.tree, field))
+
+
+def test_a_full_memo_keeps_the_exact_values_of_its_biggest_sets():
+    # 8 entries, 64 codes: a quarter (2 entries, 16 codes) is kept when it starts over
+    heads = np.full(16, -1, dtype=np.int64)
+    ment = np.zeros((8, slots.ENTRY_COLUMNS), dtype=np.int64)
+    pool = np.zeros(64, dtype=np.int32)
+    meta = np.zeros(4, dtype=np.int64)
+    stats = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
+    sets = {}
+    # (size, exact): the biggest set is only a lower bound, then exact sets of 7, 6, 5 codes
+    for i, (size, exact) in enumerate([(3, True), (9, False), (7, True), (4, True),
+                                       (6, True), (5, True), (3, False), (4, True)]):
+        S = np.arange(10 * i, 10 * i + size, dtype=np.int32)
+        sets[i] = S
+        km.memo_store(S, 3, 100 + i, 7 if exact else -1, heads, ment, pool, meta, stats)
+    assert meta[slots.MEMO_USED_ENTRIES] == 8 and stats[slots.N_MEMO_RESETS] == 0
+    new = np.arange(200, 204, dtype=np.int32)
+    km.memo_store(new, 3, 99, 1, heads, ment, pool, meta, stats)  # full: starts over
+    assert stats[slots.N_MEMO_RESETS] == 1
+    found = {i for i, S in sets.items() if km.memo_find(S, 3, heads, ment, pool) >= 0}
+    assert found == {2, 4}  # 7 + 6 codes fit in 16, 7 + 6 + 5 do not; no lower bound kept
+    assert km.lookup_guess(sets[2], 3, heads, ment, pool) == (102, 7)
+    assert km.lookup_guess(sets[4], 3, heads, ment, pool) == (104, 7)
+    assert km.lookup_guess(new, 3, heads, ment, pool) == (99, 1)
+    assert meta[slots.MEMO_USED_ENTRIES] == 3 and meta[slots.MEMO_USED_CODES] == 7 + 6 + 4
 
 
 def test_out_of_time_is_exit_code_3():

@@ -99,10 +99,11 @@ def memo_store_at(S, depth, h, value, guess, mheads, ment, mpool, mmeta,
         return
     m = S.shape[0]
     if mmeta[MEMO_USED_ENTRIES] >= ment.shape[0] or mmeta[MEMO_USED_CODES] + m > mpool.shape[0]:
-        mheads[:] = -1  # full: start over (the memo is only a cache)
-        mmeta[MEMO_USED_ENTRIES] = 0
-        mmeta[MEMO_USED_CODES] = 0
-        stats[N_MEMO_RESETS] += 1
+        _memo_restart(mheads, ment, mpool, mmeta, stats)  # full: start over, keeping a few
+        if mmeta[MEMO_USED_CODES] + m > mpool.shape[0]:  # (no room even so: keep none)
+            mheads[:] = -1
+            mmeta[MEMO_USED_ENTRIES] = 0
+            mmeta[MEMO_USED_CODES] = 0
     e = mmeta[MEMO_USED_ENTRIES]
     mmeta[MEMO_USED_ENTRIES] += 1
     off = mmeta[MEMO_USED_CODES]
@@ -117,6 +118,62 @@ def memo_store_at(S, depth, h, value, guess, mheads, ment, mpool, mmeta,
     ment[e, ENTRY_GUESS] = guess
     ment[e, ENTRY_HASH] = np.int64(h)
     mheads[b] = e
+
+
+#: A full memo starts over keeping the exact entries of its biggest sets, at most this share
+#: of its entries and of its codes (sets of up to `_KEEP_SIZES` - 1 codes told apart).
+_KEEP_SHARE = 4
+_KEEP_SIZES = 4096
+
+
+@jit
+def _memo_restart(mheads, ment, mpool, mmeta, stats):  # pragma: no cover - compiled
+    """Start a full memo over, keeping the exact entries of the biggest sets that fit in
+    1/_KEEP_SHARE of its entries and of its codes: the sets near the top of a tree, few,
+    each the most work to solve again, and the ones a rebuilt tree needs first (without
+    them, a search that outgrew its memo re-solved them from scratch while rebuilding:
+    MM(4,9) took 119 s to rebuild a tree found in 82 s)."""
+    used = mmeta[MEMO_USED_ENTRIES]
+    n_sets = np.zeros(_KEEP_SIZES, dtype=np.int64)
+    n_codes = np.zeros(_KEEP_SIZES, dtype=np.int64)
+    for e in range(used):
+        if ment[e, ENTRY_GUESS] >= 0:
+            size = min(ment[e, ENTRY_LENGTH], _KEEP_SIZES - 1)
+            n_sets[size] += 1
+            n_codes[size] += ment[e, ENTRY_LENGTH]
+    room_sets = ment.shape[0] // _KEEP_SHARE
+    room_codes = mpool.shape[0] // _KEEP_SHARE
+    least = _KEEP_SIZES  # the least size kept (none yet)
+    kept_sets = 0
+    kept_codes = 0
+    for size in range(_KEEP_SIZES - 1, 2, -1):
+        if kept_sets + n_sets[size] > room_sets or kept_codes + n_codes[size] > room_codes:
+            break
+        kept_sets += n_sets[size]
+        kept_codes += n_codes[size]
+        least = size
+    mheads[:] = -1
+    top = np.uint64(mheads.shape[0] - 1)
+    e_new = 0
+    c_new = 0
+    for e in range(used):  # kept entries move down, in order (never over one not yet read)
+        length = ment[e, ENTRY_LENGTH]
+        if ment[e, ENTRY_GUESS] < 0 or min(length, _KEEP_SIZES - 1) < least:
+            continue
+        off = ment[e, ENTRY_OFFSET]
+        for i in range(length):
+            mpool[c_new + i] = mpool[off + i]
+        for col in range(ment.shape[1]):
+            ment[e_new, col] = ment[e, col]
+        ment[e_new, ENTRY_OFFSET] = c_new
+        b = np.int64(np.uint64(ment[e_new, ENTRY_HASH]) & top)
+        ment[e_new, ENTRY_NEXT] = mheads[b]
+        mheads[b] = e_new
+        e_new += 1
+        c_new += length
+    mmeta[MEMO_USED_ENTRIES] = e_new
+    mmeta[MEMO_USED_CODES] = c_new
+    stats[N_MEMO_RESETS] += 1
 
 
 @jit

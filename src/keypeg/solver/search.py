@@ -47,8 +47,8 @@ from ..tree import DecisionTree
 DEPTH_UNCAPPED = 40
 #: Most memo entries (sets remembered) and memo codes (over all of them) of one search; the
 #: memory budget (KEYPEG_MEMO_BUDGET, shared by all workers) may allow fewer.
-MEMO_ENTRIES = 1 << 21
-MEMO_POOL = 1 << 26
+MEMO_ENTRIES = 1 << 23
+MEMO_POOL = 1 << 28
 #: Bytes per memo entry (its row and its share of the hash heads) and per memo code.
 _ENTRY_BYTES = 8 * (slots.ENTRY_COLUMNS + 1)
 #: Most times `_Search.subtree` solves the holes of a compiled rebuild and compiles again.
