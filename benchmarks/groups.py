@@ -167,6 +167,8 @@ def _side_by_side(notes: list[str]) -> list[dict]:
                             f"({runs_text(KEYPEG_RUNS)}; goal: 1/{share} of fancidev's)",
                      "seconds": seconds,
                      **({"goal_s": fancidev / share} if fancidev is not None else {})})
+    notes.append("keypeg's whole commands run as installed: Python's bytecode cached "
+                 "(written by one untimed run), the numba kernels compiled.")
     if other is None:
         notes.append("fancidev/mastermind was not timed (set KEYPEG_FANCIDEV, see "
                      "scripts/build_fancidev.sh).")
