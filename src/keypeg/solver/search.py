@@ -604,7 +604,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     # can bind. Uncapped, the least total needs none: the search solves its first root
     # guess exactly before any other, and that total prunes as well as a one-step tree's
     # (same sets expanded with and without one on MM(4,6), MM(4,7), MM(5,5), bulls-and-cows
-    # and Codebreaker 1-3), while the tree costs up to 3.5 s (Codebreaker 1-3's 30,240 codes)
+    # and Codebreaker 1-3), and the tree would cost its own time and kernels to load
     heuristics: list[tuple[int, int]] = []
     if max_guesses is not None or objective != "total":
         watch.phase = "bounding with one-step strategies"
