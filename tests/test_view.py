@@ -228,3 +228,61 @@ def test_codebreaker_4_gets_a_live_optimal_hint():
     for name in ("maxsize", "entropy", "parts"):
         assert result.total <= OneStepStrategy(name).tree(space, state).total
     assert not space.has_table
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_column_counts_equal_the_row_counts(data):
+    """A view's columns (answers by candidate, in probe order) give each probe the same
+    packed counts and parts as its row, in every field layout (4-bit in one or two words,
+    bytes), and stop at the same probe when looking for one that tells every code apart."""
+    from keypeg._kernels import optimal as ko
+
+    packed, wide = data.draw(st.sampled_from([(True, False), (True, True), (False, False)]))
+    answers = 30 if wide else (15 if packed else 16)
+    m_max = 15 if packed else 127
+    n_probes = data.draw(st.integers(1, 2500))
+    n_cands = data.draw(st.integers(1, 40))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    R = data.draw(st.integers(1, answers))
+    table = rng.integers(0, R, size=(n_probes, n_cands)).astype(np.uint8)
+    columns = np.ascontiguousarray(table.T)  # probe order = view order here
+    m = data.draw(st.integers(1, min(n_cands, m_max)))
+    S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
+    probes = np.arange(n_probes, dtype=np.int64)
+    is_cand = np.zeros(n_probes, dtype=np.bool_)
+    is_cand[S[S < n_probes]] = True
+    perfect = data.draw(st.booleans())
+    stats = np.zeros(32, dtype=np.int64)
+    out = []
+    for use_columns in (False, True):
+        accs = np.zeros(n_probes, np.uint64)
+        highs = np.zeros(n_probes, np.uint64)
+        nparts = np.zeros(n_probes, np.int64)
+        if use_columns:
+            n = ko._column_counts(S, probes, columns, accs, highs, nparts, packed, wide,
+                                  is_cand, perfect, stats)
+        else:
+            n = ko._row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand,
+                               perfect, stats)
+        out.append((n, accs[:n].tolist(), nparts[:n].tolist(),
+                    highs[:n].tolist() if wide or not packed else []))
+    assert out[0] == out[1]
+    # and the parts are the naive count of distinct answers
+    n, _, nparts, _ = out[1]
+    assert nparts == [len(set(table[t, S].tolist())) for t in range(n)]
+
+
+def test_trace_on_a_view_names_the_answers(monkeypatch):
+    """`trace=True` from a position searched on a view lists the root's parts with their
+    answers written out, as on the full table (it once failed: a view has no `feedback`).
+    The lines after the first probe may differ: a part cut short reports the bound it
+    reached, which depends on what the memo held."""
+    space = get_space(Rules(pegs=4, colors=6))
+    state = GameState.start(space).after("1122", "1B1W")
+    full, viewed = solve_both(monkeypatch, space, state, trace=True)
+    first = next(i for i, line in enumerate(full.trace[1:], 1) if line.startswith("-----"))
+    assert viewed.trace[:first] == full.trace[:first]
+    assert any(line.startswith("<") and "B" in line and "W" in line
+               for line in viewed.trace[:first])

@@ -75,9 +75,11 @@ TRACE_COLUMNS = 6
 #: per position (positional answers, int8 [answer, position]; no rows for black/white, whose
 #: answers every element of the group keeps); and each code's index by its base-symbols key
 #: (``canon.code_lookup``), or no entries when sets are not looked up by their permuted
-#: image (``canon.canonical_set``: weighted searches, candidate views, blanks).
+#: image (``canon.canonical_set``: weighted searches, candidate views, blanks); on a
+#: candidate view, its answers again by column, in probe order (``columns[s, t]``: probe
+#: `probe_order[t]` against candidate s), else an array with no columns.
 Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms",
-                           "probe_order", "marks", "code_at"])
+                           "probe_order", "marks", "code_at", "columns"])
 #: What the guesses played so far leave: the group elements that fix them (position
 #: permutation index, colour map; -1 for colours free to map anywhere new), and the
 #: mask of the colours played.

@@ -224,7 +224,8 @@ class _Search:
                        if isinstance(space, CodeSpace) else space.probe_order)
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
                                probe_order, self.answer_marks(space),
-                               self.image_lookup(space, symmetry, weights, group))
+                               self.image_lookup(space, symmetry, weights, group),
+                               self.view_columns(space, table, probe_order))
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
@@ -233,6 +234,17 @@ class _Search:
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
         self.root_guess = -1
+
+    @staticmethod
+    def view_columns(space: CodeSpace | CandidateView, table: np.ndarray,
+                     probe_order: np.ndarray) -> np.ndarray:
+        """Return a candidate view's answers by column in probe order (``[candidate,
+        probe]``), which `score_probes` reads along when every probe is scored; no columns
+        for the full table, or when a second copy would pass the table budget."""
+        if (not isinstance(space, CandidateView) or table.ndim != 2
+                or 2 * table.nbytes > space.space.budget):
+            return np.zeros((0, 0), dtype=table.dtype)
+        return np.ascontiguousarray(table[probe_order].T)
 
     @staticmethod
     def position_perms(rules: Rules) -> np.ndarray:
@@ -919,7 +931,7 @@ def format_trace(search: _Search) -> list[str]:
         if kind == slots.TRACE_PROBE:
             lines.append(f"----- {code} (E={a}, parts={b})")
         elif kind == slots.TRACE_PART:
-            lines.append(f"<{code},{space.feedback(a)}>={b}  ->{c}  E:{d}")
+            lines.append(f"<{code},{space.alphabet[int(a)]}>={b}  ->{c}  E:{d}")
         elif kind == slots.TRACE_DONE:
             verdict = f"{code} = {a}" if a < b else f"{code} >= {a} (best {b}): next one"
             lines.append(verdict)
