@@ -286,3 +286,52 @@ def test_trace_on_a_view_names_the_answers(monkeypatch):
     assert viewed.trace[:first] == full.trace[:first]
     assert any(line.startswith("<") and "B" in line and "W" in line
                for line in viewed.trace[:first])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_column_words_equal_the_listed_counts(data):
+    """Counts in bytes of four words from a view's columns (at most 32 answers, 127 codes)
+    hold each answer's part size, and give the same parts, usefulness, most parts and
+    early stop as the listed counts read probe by probe."""
+    from keypeg._kernels import optimal as ko
+
+    n_probes = data.draw(st.integers(1, 2500))
+    n_cands = data.draw(st.integers(1, 130))
+    R = data.draw(st.integers(1, 32))
+    win = data.draw(st.integers(0, R - 1))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    table = rng.integers(0, R, size=(n_probes, n_cands)).astype(np.uint8)
+    columns = np.ascontiguousarray(table.T)
+    m = data.draw(st.integers(1, min(n_cands, 127)))
+    S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
+    probes = np.arange(n_probes, dtype=np.int64)
+    is_cand = np.zeros(n_probes, dtype=np.bool_)
+    is_cand[S[S < n_probes]] = True
+    perfect = data.draw(st.booleans())
+    stats = np.zeros(32, dtype=np.int64)
+    width = min(m, R)
+    sizes = np.zeros((n_probes, width), np.int32)
+    nsizes = np.zeros(n_probes, np.int64)
+    nparts = np.zeros(n_probes, np.int64)
+    bigs = np.zeros(n_probes, np.int64)
+    useful = np.zeros(n_probes, np.bool_)
+    n1, k1 = ko._listed_counts(S, probes, table, R, win, sizes, nsizes, nparts, bigs, useful,
+                               is_cand, perfect, stats)
+    words = np.zeros((n_probes, 4), np.uint64)
+    nparts2 = np.zeros(n_probes, np.int64)
+    useful2 = np.zeros(n_probes, np.bool_)
+    n2, k2 = ko._column_words(S, probes, columns, words, nparts2, useful2, is_cand, perfect,
+                              stats)
+    assert (n1, k1) == (n2, k2)
+    assert nparts[:n1].tolist() == nparts2[:n2].tolist()
+    assert useful[:n1].tolist() == useful2[:n2].tolist()
+    f = np.cumsum(rng.integers(1, 4, size=m + 1)).astype(np.int64)
+    cap = data.draw(st.integers(1, m))
+    for t in range(n2):
+        want = np.bincount(table[t, S], minlength=32)
+        got = [(int(words[t, r // 8]) >> (8 * (r % 8))) & 255 for r in range(32)]
+        assert got == want.tolist()
+        # the bound from the words is the bound from the listed sizes
+        assert (ko._words_bound(words[t], R, win, f, cap, m)
+                == ko._listed_bound(sizes[t], nsizes[t], f, cap, m))

@@ -475,9 +475,15 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     accs = np.empty(P if packed or in_bytes else 0, dtype=np.uint64)
     highs = np.empty(P if (packed and wide) or in_bytes else 0, dtype=np.uint64)
     counts = np.zeros((0 if sparse or packed or in_bytes else P, R), dtype=np.int32)
-    width = min(m, R) if sparse else 0
-    sizes = np.empty((P if sparse else 0, width), dtype=np.int32)
-    nsizes = np.zeros(P if sparse else 0, dtype=np.int64)
+    # ... or, every probe of a view scored, with at most 32 answers and 127 codes: counts
+    # in bytes of four words from the view's columns (vector code), listed only for the
+    # probes with a part too big for the closed-form bound
+    by_words = (sparse and game.columns.shape[1] == P and R <= COLUMN_ANSWERS
+                and m <= COLUMN_CODES)
+    words = np.empty((P if by_words else 0, 4), dtype=np.uint64)
+    width = min(m, R) if sparse and not by_words else 0
+    sizes = np.empty((P if sparse and not by_words else 0, width), dtype=np.int32)
+    nsizes = np.zeros(P if sparse and not by_words else 0, dtype=np.int64)
     nparts = np.empty(P, dtype=np.int64)
     bigs = np.empty(P, dtype=np.int64)  # each probe's largest part (rows and lists only)
     useful = np.empty(P, dtype=np.bool_)
@@ -506,6 +512,12 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     r = table[g, S[j]]
                     counts[t, r] += 1
                     wsum[t, r] += weights[S[j]]
+    elif by_words:
+        counted, kS = _column_words(S, probes, game.columns, words, nparts, useful, is_cand,
+                                    perfect, stats)
+        if counted < P:
+            P = counted
+            probes, words, nparts, useful = probes[:P], words[:P], nparts[:P], useful[:P]
     elif sparse:
         counted, kS = _listed_counts(S, probes, table, R, win, sizes, nsizes, nparts, bigs,
                                      useful, is_cand, perfect, stats)
@@ -641,6 +653,13 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                         total = 3 * m - w - nparts[t]
                     else:
                         total = _byte_bound(accs[t], highs[t], R, win, f, cap, m)
+                elif by_words:
+                    if not (_byte_over(words[t, 0], small) or _byte_over(words[t, 1], small)
+                            or _byte_over(words[t, 2], small)
+                            or _byte_over(words[t, 3], small)):
+                        total = 3 * m - w - nparts[t]
+                    else:
+                        total = _words_bound(words[t], R, win, f, cap, m)
                 elif bigs[t] <= small:
                     total = 3 * m - w - nparts[t]
                 elif sparse:
@@ -1016,6 +1035,79 @@ def _column_counts(S, probes, columns, accs, highs, nparts, packed, wide, is_can
                 return t + 1
         start += n
     return P
+
+
+#: `_column_words` counts in bytes of four words: at most 32 answers and 127 codes (so a
+#: byte's top bit stays clear for `_byte_over`).
+COLUMN_ANSWERS = 32
+COLUMN_CODES = 127
+
+
+@jit
+def _column_words(S, probes, columns, words, nparts, useful, is_cand, perfect,
+                  stats):  # pragma: no cover - compiled
+    """Instead of `_listed_counts`, when every probe of a candidate view is scored and
+    there are at most COLUMN_ANSWERS answers and COLUMN_CODES codes: each probe's counts
+    in bytes of four words (answer r in byte r % 8 of ``words[t, r // 8]``), a block of
+    probes at a time, one candidate's column read along (vector code); its parts from the
+    words. Returns (probes counted, most parts of a useful probe), with the same early stop
+    when `perfect`."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    cols = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        cols[j] = np.uint64(S[j])
+    one = np.uint64(1)
+    three = np.uint64(3)
+    seven = np.uint64(7)
+    eight = np.uint64(8)
+    zero = np.uint64(0)
+    acc = np.empty((4, COLUMN_BLOCK), dtype=np.uint64)
+    kS = 1
+    start = 0
+    while start < P:
+        if stats[STOP] != 0:
+            return P, kS
+        n = min(COLUMN_BLOCK, P - start)
+        acc[:, :n] = 0
+        a0, a1, a2, a3 = acc[0], acc[1], acc[2], acc[3]
+        for j in range(m):
+            block = columns[cols[j]][start:start + n]
+            for i in range(n):
+                x = np.uint64(block[i])
+                bit = one << (eight * (x & seven))
+                q = x >> three
+                a0[i] += bit if q == 0 else zero
+                a1[i] += bit if q == 1 else zero
+                a2[i] += bit if q == 2 else zero
+                a3[i] += bit if q == 3 else zero
+        for i in range(n):
+            t = start + i
+            k = (_byte_parts(a0[i]) + _byte_parts(a1[i]) + _byte_parts(a2[i])
+                 + _byte_parts(a3[i]))
+            words[t, 0], words[t, 1], words[t, 2], words[t, 3] = a0[i], a1[i], a2[i], a3[i]
+            nparts[t] = k
+            useful[t] = k > 1  # (its largest part is less than m)
+            if k > 1 and k > kS:
+                kS = k
+            if perfect and k == m and not is_cand[np.uint64(probes[t])]:
+                return t + 1, kS
+        start += n
+    return P, kS
+
+
+@jit_inline
+def _words_bound(words, R, win, f, cap, m):  # pragma: no cover - compiled
+    """`_row_bound` from counts in bytes of four words (`_column_words`)."""
+    total = np.int64(m)
+    for r in range(R):
+        n = np.int64((words[r >> 3] >> np.uint64(8 * (r & 7))) & np.uint64(255))
+        if r == win or n == 0:
+            continue
+        if n > cap:
+            return INF
+        total += f[n]
+    return total
 
 
 #: `score_probes` scans small sets (at least TINY_MIN codes) for their cheapest probe when
