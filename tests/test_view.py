@@ -335,3 +335,53 @@ def test_column_words_equal_the_listed_counts(data):
         # the bound from the words is the bound from the listed sizes
         assert (ko._words_bound(words[t], R, win, f, cap, m)
                 == ko._listed_bound(sizes[t], nsizes[t], f, cap, m))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_tiny_scan_by_columns_equals_by_rows(data):
+    """`_tiny_scan` on a view scoring every probe first lists, per block, the probes whose
+    answers seen (from the columns) leave them within reach, and reads only those rows: the
+    same choice, value, parts, bound and probes scanned as reading every row."""
+    from keypeg._kernels import optimal as ko
+
+    n_cands = data.draw(st.integers(6, 24))
+    n_probes = data.draw(st.integers(n_cands, 3000))  # (more than a block of probes, often)
+    R = data.draw(st.integers(n_cands, 32))
+    used = data.draw(st.integers(2, R))  # few answers in use: parts that share codes
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    table = rng.integers(0, used, size=(n_probes, n_cands)).astype(np.uint8)
+    m = data.draw(st.integers(6, n_cands))
+    S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
+    # a few probes tell the codes of S apart but for one to four (none all: the scan
+    # would stop there)
+    for t in rng.choice(n_probes, size=min(n_probes, 40), replace=False):
+        row = rng.permutation(R)[:n_cands]
+        for _ in range(data.draw(st.integers(1, 4))):
+            a, b = rng.choice(S, size=2, replace=False)
+            row[a] = row[b]
+        table[t] = row
+    probes = rng.permutation(n_probes).astype(np.int64)  # candidates anywhere in order
+    is_cand = np.zeros(n_probes, dtype=np.bool_)
+    is_cand[S] = True
+    # the first probe tells S apart but for one pair; two candidates, last in probe order
+    # (past the first block of probes), but for two pairs: as cheap as it, and first
+    # among equals (candidates come first)
+    first = rng.permutation(R)[:n_cands]
+    first[S[1]] = first[S[0]]
+    table[probes[0]] = first
+    late = [s for s in S[:2] if s != probes[0]]
+    probes = np.concatenate([probes[~np.isin(probes, late)], late]).astype(np.int64)
+    for s in late:
+        row = first.copy()
+        row[S[3]] = row[S[2]]
+        table[s] = row
+    budget = data.draw(st.integers(2 * m, 4 * m))
+    reach = 2 * m + ko.TINY_REACH
+    depth = data.draw(st.integers(3, 5))
+    none = np.zeros((0, 0), dtype=np.uint8)
+    by_rows = ko._tiny_scan(S, probes, table, none, is_cand, budget, reach, depth,
+                            np.zeros(32, np.int64))
+    by_columns = ko._tiny_scan(S, probes, table, np.ascontiguousarray(table[probes].T),
+                               is_cand, budget, reach, depth, np.zeros(32, np.int64))
+    assert tuple(int(x) for x in by_rows) == tuple(int(x) for x in by_columns)

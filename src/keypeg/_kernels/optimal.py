@@ -59,6 +59,7 @@ from .slots import (
     ENTRY_VALUE,
     LOWER_BOUND,
     N_CANON_CODES,
+    N_COLUMN_CODES,
     N_FIRST_GUESSES,
     N_FIRST_GUESSES_DONE,
     N_MEMO_HITS,
@@ -346,6 +347,16 @@ def new_probe_cache():  # pragma: no cover - compiled
 
 
 @jit
+def new_column_cache(columns):  # pragma: no cover - compiled
+    """Return an empty cache of a view's columns for lists of probes (`slots.Run`), its
+    values of the type of `columns` (one byte or two per answer)."""
+    d = Dict()
+    d[np.int64(-1)] = columns
+    d.pop(np.int64(-1))
+    return d
+
+
+@jit
 def lbs_empty(P):  # pragma: no cover - compiled
     return np.full(P, INF, dtype=np.int64)
 
@@ -381,6 +392,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     possible_only = opts[OPT_POSSIBLE_ONLY] != 0
     first = opts[OPT_FIRST_GUESS]
     forced = dist == 0 and first >= 0
+    keyed = False  # the probes are those cached under `key` (and stay so)
+    key = np.int64(0)
     if forced:
         probes = np.empty(1, dtype=np.int64)
         probes[0] = first
@@ -398,6 +411,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 key = (np.int64(played) << np.int64(31)) | zero_mask
                 if key in canon_cache:
                     probes = canon_cache[key]
+                    keyed = True
                 else:
                     probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms,
                                              free_list, n_free, zero_list, is_zero, opts)
@@ -405,6 +419,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                             and stats[N_CANON_CODES] + probes.shape[0] <= CANON_CACHE_CODES):
                         canon_cache[key] = probes
                         stats[N_CANON_CODES] += probes.shape[0]
+                        keyed = True
             else:
                 sig = _group_signature(np.int64(played), zero_mask, gperm, gphi)
                 L = sig.shape[0]
@@ -420,6 +435,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                                 break
                     if found:
                         probes = kept[1 + L:]
+                        keyed = True
                 if not found:
                     probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms,
                                              free_list, n_free, zero_list, is_zero, opts)
@@ -431,11 +447,26 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                         kept[1 + L:] = probes
                         canon_cache[key] = kept
                         stats[N_CANON_CODES] += probes.shape[0]
+                        keyed = True
+                        if key in run.column_cache:  # another group's, under this key
+                            stats[N_COLUMN_CODES] -= run.column_cache.pop(key).shape[1]
         else:
             pool = S.astype(np.int64) if possible_only else game.probe_order
             probes = _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free,
                                      zero_list, is_zero, opts)
     P = probes.shape[0]
+    # A view's answers by column for these probes: the view's own columns when every probe
+    # is scored; else a copy of the columns of the probes cached under `key` (a group
+    # left), made once, within COLUMN_COPIES times the view's codes in all
+    columns = game.columns
+    if keyed and columns.shape[0] > 0 and P < columns.shape[1]:
+        if key in run.column_cache:
+            columns = run.column_cache[key]
+        elif stats[N_COLUMN_CODES] + P <= COLUMN_COPIES * columns.shape[1]:
+            copy = _column_copy(columns, game.probe_order, probes)
+            run.column_cache[key] = copy
+            stats[N_COLUMN_CODES] += P
+            columns = copy
     # A small set no candidate tells apart nor leaves a single pair in (`_settle` raised lb
     # to 2m): the probes that split it into parts of at most three codes have a value in
     # closed form, and among them lie the search's choice whenever it costs little. Find it
@@ -445,7 +476,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             and dist > 0 and depth >= 3 and TINY_MIN <= m and m <= R and R <= 64
             and opts[OPT_SYMMETRIC_TABLE] == 0 and lb >= 2 * m and lb < 2 * m + TINY_REACH)
     if tiny:
-        done, lb, out = _tiny_path(S, probes, table, game.columns, is_cand, budget, depth,
+        done, lb, out = _tiny_path(S, probes, table, columns, is_cand, budget, depth,
                                    lb, kmax, R, stats)
         if done:
             return out
@@ -478,7 +509,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # ... or, every probe of a view scored, with at most 32 answers and 127 codes: counts
     # in bytes of four words from the view's columns (vector code), listed only for the
     # probes with a part too big for the closed-form bound
-    by_words = (sparse and game.columns.shape[1] == P and R <= COLUMN_ANSWERS
+    by_words = (sparse and columns.shape[1] == P and R <= COLUMN_ANSWERS
                 and m <= COLUMN_CODES)
     words = np.empty((P if by_words else 0, 4), dtype=np.uint64)
     width = min(m, R) if sparse and not by_words else 0
@@ -513,7 +544,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     counts[t, r] += 1
                     wsum[t, r] += weights[S[j]]
     elif by_words:
-        counted, kS = _column_words(S, probes, game.columns, words, nparts, useful, is_cand,
+        counted, kS = _column_words(S, probes, columns, words, nparts, useful, is_cand,
                                     perfect, stats)
         if counted < P:
             P = counted
@@ -527,8 +558,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             nparts, bigs, useful = nparts[:P], bigs[:P], useful[:P]
     elif (packed or in_bytes) and not symmetric:
         # table[g, s] (a candidate view, positional answers): read probe by probe
-        if game.columns.shape[1] == P:  # every probe (a view): its columns read along
-            counted = _column_counts(S, probes, game.columns, accs, highs, nparts, packed,
+        if columns.shape[1] == P:  # a view: its columns read along
+            counted = _column_counts(S, probes, columns, accs, highs, nparts, packed,
                                      wide, is_cand, perfect, stats)
         else:
             counted = _row_counts(S, probes, table, accs, highs, nparts, packed, wide,
@@ -971,6 +1002,9 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
 
 #: Probes counted per block by `_column_counts` (their two count words stay in L1).
 COLUMN_BLOCK = 1024
+#: Copies of a view's columns for the probes a group leaves: at most this many times the
+#: view's codes in all (`score_probes`).
+COLUMN_COPIES = 2
 
 
 @jit_inline
@@ -980,6 +1014,26 @@ def _popcount(x):  # pragma: no cover - compiled
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit
+def _column_copy(columns, probe_order, probes):  # pragma: no cover - compiled
+    """The view's columns for `probes` alone (a list in probe order, as `probe_order`),
+    each column gathered along (the probes' positions only ever grow)."""
+    P = probes.shape[0]
+    at = np.empty(P, dtype=np.int64)
+    i = 0
+    for t in range(P):
+        while probe_order[i] != probes[t]:
+            i += 1
+        at[t] = i
+    copy = np.empty((columns.shape[0], P), dtype=columns.dtype)
+    for c in range(columns.shape[0]):
+        src = columns[c]
+        dst = copy[c]
+        for t in range(P):
+            dst[t] = src[at[t]]
+    return copy
 
 
 @jit
@@ -1186,22 +1240,40 @@ def _tiny_scan(S, probes, table, columns, is_cand, budget, reach, depth,
     width = np.int64(table.shape[1])
     by_columns = columns.shape[1] == P
     seen_all = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.uint64)
+    hits = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.int64)
+    n_hits = h = 0
     block_start = block_end = 0
     t = 0
     while t < P:
         if (t & 255) == 0 and stats[STOP] != 0:
             break
-        g = np.uint64(probes[t])
         if by_columns:
-            if t == block_end:  # the next block's answers seen, as bits
+            if t >= block_end:
+                # the next block's answers seen, as bits; its probes whose excess is within
+                # the largest limit the best so far allows (it only shrinks) listed
+                if stats[STOP] != 0:
+                    break
                 n = min(COLUMN_BLOCK, P - t)
                 seen_all[:n] = 0
                 for j in range(m):
                     block = columns[cols[j]][t:t + n]
                     for i in range(n):
                         seen_all[i] |= one << np.uint64(block[i])
+                floor = 3 * m - best_v - 1  # fewest answers: excess at most best_v - 2m + 1
+                n_hits = 0
+                for i in range(n):
+                    hits[n_hits] = i
+                    n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
                 block_start, block_end = t, t + n
-        elif t + AHEAD < P:  # start loading a later probe's row (bigger than the caches)
+                h = 0
+            while h < n_hits and block_start + hits[h] < t:
+                h += 1
+            if h == n_hits:  # no other probe of this block is worth reading
+                t = block_end
+                continue
+            t = block_start + hits[h]
+        g = np.uint64(probes[t])
+        if not by_columns and t + AHEAD < P:  # start loading a later row (past the caches)
             ahead = np.int64(probes[t + AHEAD]) * width
             for c in range(0, width, 64):
                 prefetch(flat, ahead + c)

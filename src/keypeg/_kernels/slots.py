@@ -46,7 +46,8 @@ N_PARTS_DONE = 10  # parts of the current first guess solved
 N_PARTS = 11  # parts of the current first guess
 LOWER_BOUND = 12  # the best lower bound proven for the root set
 N_CANON_CODES = 13  # codes held in the cache of canonical probes
-COUNTER_SLOTS = 14
+N_COLUMN_CODES = 14  # probes held in the cache of a view's columns (Run.column_cache)
+COUNTER_SLOTS = 15
 
 # ----------------------------------------------------------------------------- memo
 # Columns of a memo entry (one row of `memo.entries`).
@@ -90,9 +91,10 @@ History = namedtuple("History", ["perms", "colour_maps", "played"])
 Bounds = namedtuple("Bounds", ["fewest", "most", "weights"])
 #: The memo: hash heads, entries (ENTRY_* columns), the sets' codes, and its fill level.
 Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
-#: One search's options (OPT_*), counters (N_* and friends), trace rows and the cache of
-#: canonical probes per (played, absent colours).
-Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache"])
+#: One search's options (OPT_*), counters (N_* and friends), trace rows, the cache of
+#: canonical probes per (played, absent colours), and of a candidate view's columns for
+#: those probes under the same keys.
+Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache", "column_cache"])
 #: The codes, as the one-step kernels need them: each code's symbols and colour mask,
 #: whether symbols may repeat, how many symbols a peg can take, and the position
 #: permutations of the symmetry group with their inverses and each answer's marks (as in

@@ -229,7 +229,8 @@ class _Search:
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
-        self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache)
+        self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache,
+                                   k.new_column_cache(self.game.columns))
         #: Searches run by workers on parts of the root, and the root's optimal guess they
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
@@ -240,9 +241,10 @@ class _Search:
                      probe_order: np.ndarray) -> np.ndarray:
         """Return a candidate view's answers by column in probe order (``[candidate,
         probe]``), which `score_probes` reads along when every probe is scored; no columns
-        for the full table, or when a second copy would pass the table budget."""
+        for the full table, or when these and their copies for lists of probes
+        (`optimal.COLUMN_COPIES`) could pass the table budget."""
         if (not isinstance(space, CandidateView) or table.ndim != 2
-                or 2 * table.nbytes > space.space.budget):
+                or (2 + k.COLUMN_COPIES) * table.nbytes > space.space.budget):
             return np.zeros((0, 0), dtype=table.dtype)
         return np.ascontiguousarray(table[probe_order].T)
 
