@@ -64,13 +64,13 @@ def row_entropy(p, out):  # pragma: no cover - compiled
 
 
 @jit
-def distinct_rows(table, first):  # pragma: no cover - compiled
+def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
     """Which rows of `table` (answers [probe, code]) to keep so that no two kept rows from
     `first` on cut the codes alike: the same answers up to renaming them (each answer of
     one row always meeting the same answer of the other). Rows before `first` are all kept;
     of each group of alike rows the first is. A hash of each row with its answers renamed in
     order of first appearance finds the groups; rows that meet in the hash table are compared
-    in full."""
+    in full. (`distinct_rows` does the same in parallel, and falls back to this.)"""
     n, width = table.shape
     keep = np.ones(n, dtype=np.bool_)
     size = 1
@@ -116,6 +116,101 @@ def distinct_rows(table, first):  # pragma: no cover - compiled
                 keep[i] = False
                 break
             at = (at + np.uint64(1)) & mask
+    return keep
+
+
+#: Rows hashed (and checked) per task of the parallel passes of `distinct_rows`.
+ROW_CHUNK = 1024
+_FNV_START = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+
+
+@jit_parallel
+def _row_hashes(table, first, out):  # pragma: no cover - compiled
+    """out[i] = the hash of row i (from `first` on) with its answers renamed in order of
+    first appearance, so alike rows hash alike; chunks of rows over the cores."""
+    n, width = table.shape
+    chunks = (n - first + ROW_CHUNK - 1) // ROW_CHUNK
+    for c in prange(chunks):
+        names = np.full(256, -1, dtype=np.int64)
+        for i in range(first + c * ROW_CHUNK, min(n, first + (c + 1) * ROW_CHUNK)):
+            h = _FNV_START
+            k = 0
+            for j in range(width):
+                a = table[i, j]
+                if names[a] < 0:
+                    names[a] = k
+                    k += 1
+                h = (h ^ np.uint64(names[a])) * _FNV_PRIME
+            for j in range(width):
+                names[table[i, j]] = -1
+            out[i] = h
+
+
+@jit_parallel
+def _all_alike(table, first, rep):  # pragma: no cover - compiled
+    """Whether every row i (from `first` on) is alike row rep[i] (a renaming of answers
+    one-to-one both ways); chunks of rows over the cores."""
+    n, width = table.shape
+    chunks = (n - first + ROW_CHUNK - 1) // ROW_CHUNK
+    bad = np.zeros(max(chunks, 1), dtype=np.bool_)
+    for c in prange(chunks):
+        there = np.full(256, -1, dtype=np.int64)
+        back = np.full(256, -1, dtype=np.int64)
+        for i in range(first + c * ROW_CHUNK, min(n, first + (c + 1) * ROW_CHUNK)):
+            o = rep[i]
+            if o == i:
+                continue
+            for j in range(width):
+                a = table[i, j]
+                b = table[o, j]
+                if there[a] < 0 and back[b] < 0:
+                    there[a] = b
+                    back[b] = a
+                elif there[a] != b or back[b] != a:
+                    bad[c] = True
+            for j in range(width):
+                there[table[i, j]] = -1
+                back[table[o, j]] = -1
+    return not bad.any()
+
+
+@jit
+def distinct_rows(table, first):  # pragma: no cover - compiled
+    """Which rows of `table` (answers [probe, code]) to keep so that no two kept rows from
+    `first` on cut the codes alike: the same answers up to renaming them (each answer of
+    one row always meeting the same answer of the other). Rows before `first` are all kept;
+    of each group of alike rows the first is. Each row is hashed with its answers renamed
+    in order of first appearance (in parallel); rows of equal hashes are grouped under the
+    first, and every row checked in full against it (in parallel): when all are alike the
+    groups are exact; should two rows that are not alike share a hash, the rows are
+    grouped again one by one with full comparisons (`_distinct_rows_exact`)."""
+    n, width = table.shape
+    hashes = np.empty(n, dtype=np.uint64)
+    _row_hashes(table, first, hashes)
+    size = 1
+    while size < 2 * (n - first) + 2:
+        size *= 2
+    slots = np.full(size, -1, dtype=np.int64)
+    mask = np.uint64(size - 1)
+    rep = np.arange(n)
+    for i in range(first, n):
+        h = hashes[i]
+        at = (h ^ (h >> np.uint64(29))) & mask
+        while True:
+            o = slots[at]
+            if o < 0:
+                slots[at] = i
+                break
+            if hashes[o] == h:
+                rep[i] = o
+                break
+            at = (at + np.uint64(1)) & mask
+    if not _all_alike(table, first, rep):
+        return _distinct_rows_exact(table, first)
+    keep = np.ones(n, dtype=np.bool_)
+    for i in range(first, n):
+        keep[i] = rep[i] == i
     return keep
 
 
