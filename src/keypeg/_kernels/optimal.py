@@ -1718,6 +1718,13 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
     cnt = np.zeros(R, dtype=np.int64)
     pos = np.empty(R, dtype=np.int64)
     order = np.empty(R, dtype=np.int64)
+    # what `_settle` found for each part of the probe explored (when pre_probe[r] is its
+    # number among those explored)
+    pre_probe = np.full(R, -1, dtype=np.int64)
+    pre_done = np.zeros(R, dtype=np.bool_)
+    pre_v = np.zeros(R, dtype=np.int64)
+    pre_lb = np.zeros(R, dtype=np.int64)
+    pre_h = np.zeros(R, dtype=np.uint64)
     if dist == 0:
         stats[N_FIRST_GUESSES] = P
     child_dkey = depth - 1 if opts[OPT_CAPPED] else 0
@@ -1825,12 +1832,37 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             r = order[pi]
             if cnt[r] > 2:
                 memo_prefetch(buf[starts[r]:starts[r] + cnt[r]], child_dkey, mheads)
+        # First what `_settle` proves cheaply for each part (the memo, the small-set
+        # shortcuts, 2n for a small part no candidate tells apart) raises its bound: a
+        # probe whose parts cannot fit under `best` is dropped before any part is searched.
+        # The results are kept for the loop below, whose budgets are no bigger (so a bound
+        # that cut a part here cuts it there).
+        for pi in range(n_order):
+            if running >= best:
+                break
+            r = order[pi]
+            n = cnt[r]
+            if n <= 2:
+                continue
+            plb = pbs[t, r] if weighted else ltab[kS, n]
+            done, v, plb2, ph = _settle(buf[starts[r]:starts[r] + n], depth - 1,
+                                        best - (running - plb), kS, dist + 1, table, ltab,
+                                        ctab, weights, mheads, ment, mpool, mmeta, opts,
+                                        stats)
+            pre_probe[r] = n_explored
+            pre_done[r], pre_v[r], pre_lb[r], pre_h[r] = done, v, plb2, ph
+            got = v if done else plb2
+            if got > plb:
+                running += got - plb
         for pi in range(n_order):
             if running >= best:
                 break
             r = order[pi]
             n = cnt[r]
             plb = pbs[t, r] if weighted else ltab[kS, n]
+            settled = pre_probe[r] == n_explored
+            if settled:  # its bound as raised above
+                plb = max(plb, pre_v[r] if pre_done[r] else pre_lb[r])
             if n <= 2:
                 if weighted:
                     # charged exactly (its bound may be lower): one code costs its weight,
@@ -1855,9 +1887,12 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                 pperm, pphi = clue_group(cperm, cphi, g, r, codes, game.perms, game.marks)
             else:
                 pperm, pphi = cperm, cphi
-            done, v, plb2, ph = _settle(part, depth - 1, best - rest, kS, dist + 1, table,
-                                        ltab, ctab, weights, mheads, ment, mpool, mmeta,
-                                        opts, stats)
+            if settled:
+                done, v, plb2, ph = pre_done[r], pre_v[r], pre_lb[r], pre_h[r]
+            else:
+                done, v, plb2, ph = _settle(part, depth - 1, best - rest, kS, dist + 1,
+                                            table, ltab, ctab, weights, mheads, ment, mpool,
+                                            mmeta, opts, stats)
             if not done:
                 v = _expand(part, depth - 1, best - rest, kS, dist + 1, plb2, ph,
                             History(pperm, pphi, cplayed), game, bounds, memo, run)
