@@ -252,7 +252,7 @@ def test_column_counts_equal_the_row_counts(data):
     S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
     probes = np.arange(n_probes, dtype=np.int64)
     is_cand = np.zeros(n_probes, dtype=np.bool_)
-    is_cand[S[S < n_probes]] = True
+    is_cand[S[n_probes > S]] = True
     perfect = data.draw(st.booleans())
     stats = np.zeros(32, dtype=np.int64)
     out = []
@@ -307,7 +307,7 @@ def test_column_words_equal_the_listed_counts(data):
     S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
     probes = np.arange(n_probes, dtype=np.int64)
     is_cand = np.zeros(n_probes, dtype=np.bool_)
-    is_cand[S[S < n_probes]] = True
+    is_cand[S[n_probes > S]] = True
     perfect = data.draw(st.booleans())
     stats = np.zeros(32, dtype=np.int64)
     width = min(m, R)
