@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import numpy as np
@@ -557,10 +558,8 @@ def bighints() -> tuple[list[dict], list[str]]:
         if state.count > 2:
             for name in strength_order(rules) if preset.name == "codebreaker-4" else []:
                 strategy_hint(state, name)
-            try:
+            with contextlib.suppress(TimeLimitError, LimitExceededError):
                 optimal.next_guess(state)
-            except (TimeLimitError, LimitExceededError):
-                pass
         for _game in range(4 if space.size < 10**6 else 1):
             secret = int(rng.integers(space.size))
             state = GameState.start(space)
@@ -615,9 +614,9 @@ GROUPS["bighints"] = bighints
 
 
 def cluster() -> tuple[list[dict], list[str]]:
-    """Issue 12: MM(4,8) (its "same run") on a local Ray cluster (one worker per core) against the thread
-    pool (two workers), medians of 3 warm runs each; the goal is the thread pool's time
-    plus 15 %. Starting and stopping Ray are timed apart."""
+    """Issue 12: MM(4,8) (its "same run") on a local Ray cluster (one worker per core)
+    against the thread pool (two workers), medians of 3 warm runs each; the goal is the
+    thread pool's time plus 15 %. Starting and stopping Ray are timed apart."""
     from keypeg.solver import solve_optimal
     from keypeg.solver.cluster import Cluster
 
