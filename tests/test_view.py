@@ -428,3 +428,17 @@ def test_distinct_rows_keep_the_first_of_each_alike_group(data):
         rep = np.arange(rows)
         rep[1] = 0  # grouped, not alike
         assert not kpart._all_alike(table, 0, rep)
+
+
+def test_column_copy_keeps_the_listed_probes_only():
+    """The copy of a view's columns for a list of probes in probe order holds their columns
+    in that order; a list out of that order gets no columns (the search then reads rows)."""
+    from keypeg._kernels import optimal as ko
+
+    rng = np.random.default_rng(7)
+    order = rng.permutation(50).astype(np.int64)
+    columns = rng.integers(0, 9, size=(6, 50)).astype(np.uint8)
+    at = np.sort(rng.choice(50, 20, replace=False))
+    copy = ko._column_copy(columns, order, order[at])
+    assert np.array_equal(copy, columns[:, at])
+    assert ko._column_copy(columns, order, order[at][::-1].copy()).shape == (0, 0)

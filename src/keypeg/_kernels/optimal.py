@@ -464,9 +464,10 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             columns = run.column_cache[key]
         elif stats[N_COLUMN_CODES] + P <= COLUMN_COPIES * columns.shape[1]:
             copy = _column_copy(columns, game.probe_order, probes)
-            run.column_cache[key] = copy
-            stats[N_COLUMN_CODES] += P
-            columns = copy
+            if copy.shape[1] == P:
+                run.column_cache[key] = copy
+                stats[N_COLUMN_CODES] += P
+                columns = copy
     # A small set no candidate tells apart nor leaves a single pair in (`_settle` raised lb
     # to 2m): the probes that split it into parts of at most three codes have a value in
     # closed form, and among them lie the search's choice whenever it costs little. Find it
@@ -1019,13 +1020,17 @@ def _popcount(x):  # pragma: no cover - compiled
 @jit
 def _column_copy(columns, probe_order, probes):  # pragma: no cover - compiled
     """The view's columns for `probes` alone (a list in probe order, as `probe_order`),
-    each column gathered along (the probes' positions only ever grow)."""
+    each column gathered along (the probes' positions only ever grow); no columns should
+    `probes` not be such a list."""
     P = probes.shape[0]
+    N = probe_order.shape[0]
     at = np.empty(P, dtype=np.int64)
     i = 0
     for t in range(P):
-        while probe_order[i] != probes[t]:
+        while i < N and probe_order[i] != probes[t]:
             i += 1
+        if i == N:
+            return np.zeros((0, 0), dtype=columns.dtype)
         at[t] = i
     copy = np.empty((columns.shape[0], P), dtype=columns.dtype)
     for c in range(columns.shape[0]):
