@@ -442,3 +442,21 @@ def test_column_copy_keeps_the_listed_probes_only():
     copy = ko._column_copy(columns, order, order[at])
     assert np.array_equal(copy, columns[:, at])
     assert ko._column_copy(columns, order, order[at][::-1].copy()).shape == (0, 0)
+
+
+def test_searches_on_a_view_share_its_columns_and_their_copies():
+    """The view's columns are made once for all the searches on it (the parallel root
+    runs several), and the room for their copies is shared out among those searches, so
+    the table budget holds however many there are."""
+    from keypeg._kernels import optimal as ko
+    from keypeg._kernels import slots
+
+    space = get_space(Rules(pegs=4, colors=6))
+    state = GameState.start(space).after("1122", "1B0W")
+    view = CandidateView(space, state.candidates)
+    made = [search._Search(view, possible_only=False, capped=False, first=-1, symmetry=True,
+                           trace=False, n_max=view.m, searches=n) for n in (1, 3)]
+    assert made[0].game.columns is made[1].game.columns is view.columns()
+    assert made[0].game.columns.shape == (view.m, view.size)
+    share = [int(s.options[slots.OPT_COLUMN_COPIES]) for s in made]
+    assert share == [ko.COLUMN_COPIES * view.size, ko.COLUMN_COPIES * view.size // 3]

@@ -410,6 +410,8 @@ class CandidateView:
         self.colmask = space.colmask[self.order]
         #: answers ``[probe (view index), candidate (0..m-1)]``
         self._table = np.ascontiguousarray(table)
+        self._columns: np.ndarray | None = None
+        self._columns_lock = threading.Lock()
         self.symmetric_table = False  # not square: only the candidates are columns
 
     @staticmethod
@@ -432,6 +434,14 @@ class CandidateView:
     def table(self) -> np.ndarray:
         """Return the answers ``[probe, candidate]`` (view indices)."""
         return self._table
+
+    def columns(self) -> np.ndarray:
+        """Return the answers by candidate, in probe order (``[candidate, i]``: probe
+        ``probe_order[i]``), made once and shared by the searches on this view."""
+        with self._columns_lock:
+            if self._columns is None:
+                self._columns = np.ascontiguousarray(self._table[self.probe_order].T)
+            return self._columns
 
     def played_mask(self, guesses: list[int] | tuple[int, ...]) -> int:
         """Return the bit mask of the symbols used by `guesses` (view indices)."""

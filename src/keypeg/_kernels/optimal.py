@@ -71,6 +71,7 @@ from .slots import (
     N_TRACE_ROWS,
     OPT_ANSWERS,
     OPT_CAPPED,
+    OPT_COLUMN_COPIES,
     OPT_FIRST_GUESS,
     OPT_IMAGES_FROM,
     OPT_POSSIBLE_ONLY,
@@ -457,12 +458,13 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     P = probes.shape[0]
     # A view's answers by column for these probes: the view's own columns when every probe
     # is scored; else a copy of the columns of the probes cached under `key` (a group
-    # left), made once, within COLUMN_COPIES times the view's codes in all
+    # left), made once, within this search's share of COLUMN_COPIES times the view's codes
+    # (OPT_COLUMN_COPIES)
     columns = game.columns
     if keyed and columns.shape[0] > 0 and P < columns.shape[1]:
         if key in run.column_cache:
             columns = run.column_cache[key]
-        elif stats[N_COLUMN_CODES] + P <= COLUMN_COPIES * columns.shape[1]:
+        elif stats[N_COLUMN_CODES] + P <= opts[OPT_COLUMN_COPIES]:
             copy = _column_copy(columns, game.probe_order, probes)
             if copy.shape[1] == P:
                 run.column_cache[key] = copy
@@ -1004,7 +1006,7 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
 #: Probes counted per block by `_column_counts` (their two count words stay in L1).
 COLUMN_BLOCK = 1024
 #: Copies of a view's columns for the probes a group leaves: at most this many times the
-#: view's codes in all (`score_probes`).
+#: view's codes in all, shared out among the searches on the view (`score_probes`).
 COLUMN_COPIES = 2
 
 

@@ -28,7 +28,8 @@ OPT_POSITIVE_SETS = 11  # the sets searched hold only codes of positive weight (
 OPT_IMAGES_FROM = 12  # sets this far from the root or further are also looked up by their
 #                      permuted image (canon.py); the tree's rebuild raises it to re-solve a
 #                      set that was answered that way
-OPTION_SLOTS = 13
+OPT_COLUMN_COPIES = 13  # codes the copies of a view's columns may hold (its share of them)
+OPTION_SLOTS = 14
 
 # ----------------------------------------------------------------------------- counters
 # Slots of a search's `counters` array (int64), read by Python while the search runs.

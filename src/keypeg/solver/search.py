@@ -163,7 +163,7 @@ class _Search:
                  memo_bytes: int = MEMO_ENTRIES * _ENTRY_BYTES + MEMO_POOL * _CODE_BYTES,
                  weights: np.ndarray | None = None, positive_sets: bool = False,
                  group: tuple[np.ndarray, np.ndarray] | None = None,
-                 kernel_weighted: bool = True) -> None:
+                 kernel_weighted: bool = True, searches: int = 1) -> None:
         table = space.table()
         if table is None:
             raise LimitExceededError(
@@ -222,10 +222,13 @@ class _Search:
         # the groups the kernels take (see _kernels/slots.py)
         probe_order = (np.arange(space.size, dtype=np.int64)
                        if isinstance(space, CodeSpace) else space.probe_order)
+        columns = self.view_columns(space, table)
+        # this search's share of the copies of the columns (`searches` run on the view)
+        self.options[slots.OPT_COLUMN_COPIES] = (
+            k.COLUMN_COPIES * columns.shape[1] // max(searches, 1))
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
                                probe_order, self.answer_marks(space),
-                               self.image_lookup(space, symmetry, weights, group),
-                               self.view_columns(space, table, probe_order))
+                               self.image_lookup(space, symmetry, weights, group), columns)
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
@@ -237,16 +240,16 @@ class _Search:
         self.root_guess = -1
 
     @staticmethod
-    def view_columns(space: CodeSpace | CandidateView, table: np.ndarray,
-                     probe_order: np.ndarray) -> np.ndarray:
+    def view_columns(space: CodeSpace | CandidateView, table: np.ndarray) -> np.ndarray:
         """Return a candidate view's answers by column in probe order (``[candidate,
-        probe]``), which `score_probes` reads along when every probe is scored; no columns
-        for the full table, or when these and their copies for lists of probes
-        (`optimal.COLUMN_COPIES`) could pass the table budget."""
+        probe]``, built once per view and shared by its searches), which `score_probes`
+        reads along when it scores a whole list of probes; no columns for the full table,
+        or when these and their copies for lists of probes (`optimal.COLUMN_COPIES` times
+        the view's codes, shared out among the searches) could pass the table budget."""
         if (not isinstance(space, CandidateView) or table.ndim != 2
                 or (2 + k.COLUMN_COPIES) * table.nbytes > space.space.budget):
             return np.zeros((0, 0), dtype=table.dtype)
-        return np.ascontiguousarray(table[probe_order].T)
+        return space.columns()
 
     @staticmethod
     def position_perms(rules: Rules) -> np.ndarray:
@@ -652,14 +655,16 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     n_workers = workers if workers is not None else (
         min(2, usable_cores()) if S.size >= PARALLEL_MIN_CODES else 1)
     n_workers = n_workers if n_workers > 1 and not trace and S.size > 2 else 1
-    memo_share = memo_bytes // (1 + (n_workers if n_workers > 1 else 0))
+    searches = 1 + (n_workers if n_workers > 1 else 0)
+    memo_share = memo_bytes // searches
     # the root's parts through recording workers: on a Ray cluster, or locally when the
     # run is checkpointed (unweighted; see roots.py)
     recorded = weights_in is None and not trace and S.size > 2 and (
         cluster is not None or (checkpoint is not None and S.size >= PARALLEL_MIN_CODES))
     if recorded:
         n_workers = cluster.cpus if cluster is not None else max(n_workers, 1)
-        memo_share = memo_bytes // (1 + n_workers)
+        searches = 1 + n_workers
+        memo_share = memo_bytes // searches
     search: _Search | None = None
     for cap, need in attempts:
         capped = cap is not None
@@ -687,7 +692,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             return _Search(where, possible_only=possible_only, capped=capped,
                            first=first_in, symmetry=symmetry, trace=trace,
                            n_max=int(S.size), memo_bytes=memo_share, weights=weights_in,
-                           positive_sets=positive, group=group, kernel_weighted=not each)
+                           positive_sets=positive, group=group, kernel_weighted=not each,
+                           searches=searches)
 
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
