@@ -230,6 +230,20 @@ def test_codebreaker_4_gets_a_live_optimal_hint():
     assert not space.has_table
 
 
+def _random_block(data, n_probes, most_cands, R, m_max):
+    """A random view block of answers below R (probe order = view order), its columns, a
+    set S of at most m_max of its candidates, the probes, and which probes are in S."""
+    n_cands = data.draw(st.integers(1, most_cands))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    table = rng.integers(0, R, size=(n_probes, n_cands)).astype(np.uint8)
+    m = data.draw(st.integers(1, min(n_cands, m_max)))
+    S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
+    is_cand = np.zeros(n_probes, dtype=np.bool_)
+    is_cand[S[n_probes > S]] = True
+    return (table, np.ascontiguousarray(table.T), S, np.arange(n_probes, dtype=np.int64),
+            is_cand)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_column_counts_equal_the_row_counts(data):
@@ -242,17 +256,8 @@ def test_column_counts_equal_the_row_counts(data):
     answers = 30 if wide else (15 if packed else 16)
     m_max = 15 if packed else 127
     n_probes = data.draw(st.integers(1, 2500))
-    n_cands = data.draw(st.integers(1, 40))
-    seed = data.draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
     R = data.draw(st.integers(1, answers))
-    table = rng.integers(0, R, size=(n_probes, n_cands)).astype(np.uint8)
-    columns = np.ascontiguousarray(table.T)  # probe order = view order here
-    m = data.draw(st.integers(1, min(n_cands, m_max)))
-    S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
-    probes = np.arange(n_probes, dtype=np.int64)
-    is_cand = np.zeros(n_probes, dtype=np.bool_)
-    is_cand[S[n_probes > S]] = True
+    table, columns, S, probes, is_cand = _random_block(data, n_probes, 40, R, m_max)
     perfect = data.draw(st.booleans())
     stats = np.zeros(32, dtype=np.int64)
     out = []
@@ -297,17 +302,11 @@ def test_column_words_equal_the_listed_counts(data):
     from keypeg._kernels import optimal as ko
 
     n_probes = data.draw(st.integers(1, 2500))
-    n_cands = data.draw(st.integers(1, 130))
     R = data.draw(st.integers(1, 32))
     win = data.draw(st.integers(0, R - 1))
+    table, columns, S, probes, is_cand = _random_block(data, n_probes, 130, R, 127)
+    m = S.size
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
-    table = rng.integers(0, R, size=(n_probes, n_cands)).astype(np.uint8)
-    columns = np.ascontiguousarray(table.T)
-    m = data.draw(st.integers(1, min(n_cands, 127)))
-    S = np.sort(rng.choice(n_cands, m, replace=False)).astype(np.int32)
-    probes = np.arange(n_probes, dtype=np.int64)
-    is_cand = np.zeros(n_probes, dtype=np.bool_)
-    is_cand[S[n_probes > S]] = True
     perfect = data.draw(st.booleans())
     stats = np.zeros(32, dtype=np.int64)
     width = min(m, R)

@@ -964,6 +964,21 @@ def _listed_counts(S, probes, table, R, win, sizes, nsizes, nparts, bigs, useful
     return P, kS
 
 
+@jit_inline
+def _keep_counts(t, a, b, accs, highs, nparts, packed, wide):  # pragma: no cover - compiled
+    """Store probe t's count words (4-bit fields when `packed`, the second word only when
+    `wide`; else bytes in both) and its number of parts, which it returns."""
+    accs[t] = a
+    if wide or not packed:
+        highs[t] = b
+    if packed:
+        k = _packed_parts(a) + (_packed_parts(b) if wide else 0)
+    else:
+        k = _byte_parts(a) + _byte_parts(b)
+    nparts[t] = k
+    return k
+
+
 @jit
 def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, perfect,
                 stats):  # pragma: no cover - compiled
@@ -972,7 +987,6 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
     answers), a row of m bytes each. Returns the number of probes counted: all, or, when
     `perfect`, up to the first non-candidate that tells every code of S apart."""
     low, high = _field_tables(packed)
-    two = wide or not packed
     m = S.shape[0]
     P = probes.shape[0]
     flat = table.reshape(-1)
@@ -990,14 +1004,7 @@ def _row_counts(S, probes, table, accs, highs, nparts, packed, wide, is_cand, pe
             x = flat[base + cols[j]]
             a += low[x]
             b += high[x]
-        accs[t] = a
-        if two:
-            highs[t] = b
-        if packed:
-            k = _packed_parts(a) + (_packed_parts(b) if wide else 0)
-        else:
-            k = _byte_parts(a) + _byte_parts(b)
-        nparts[t] = k
+        k = _keep_counts(t, a, b, accs, highs, nparts, packed, wide)
         if perfect and k == m and not is_cand[g]:
             return t + 1
     return P
@@ -1053,7 +1060,6 @@ def _column_counts(S, probes, columns, accs, highs, nparts, packed, wide, is_can
     turns into vector code (three to four times faster than reading m scattered bytes per
     probe; reading a column through a list of probes instead was slower). Same counts,
     parts and early stop."""
-    two = wide or not packed
     m = S.shape[0]
     P = probes.shape[0]
     cols = np.empty(m, dtype=np.uint64)
@@ -1083,15 +1089,7 @@ def _column_counts(S, probes, columns, accs, highs, nparts, packed, wide, is_can
                 hi[i] += np.uint64(x >= split) << (width * (max(x, over) - over))
         for i in range(n):
             t = start + i
-            a, b = lo[i], hi[i]
-            accs[t] = a
-            if two:
-                highs[t] = b
-            if packed:
-                k = _packed_parts(a) + (_packed_parts(b) if wide else 0)
-            else:
-                k = _byte_parts(a) + _byte_parts(b)
-            nparts[t] = k
+            k = _keep_counts(t, lo[i], hi[i], accs, highs, nparts, packed, wide)
             if perfect and k == m and not is_cand[np.uint64(probes[t])]:
                 return t + 1
         start += n

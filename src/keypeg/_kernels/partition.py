@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._config import jit, jit_parallel
+from ._config import jit, jit_inline, jit_parallel
 from .feedback import raw_blackwhite, raw_blackwhite_wide, raw_positional
 
 
@@ -63,6 +63,47 @@ def row_entropy(p, out):  # pragma: no cover - compiled
         out[i] = h
 
 
+_FNV_START = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+
+
+@jit_inline
+def _renamed_hash(table, i, names):  # pragma: no cover - compiled
+    """The hash of row i with its answers renamed in order of first appearance (alike rows
+    hash alike); `names` (-1 for every answer) is left as it was found."""
+    h = _FNV_START
+    k = 0
+    for j in range(table.shape[1]):
+        a = table[i, j]
+        if names[a] < 0:
+            names[a] = k
+            k += 1
+        h = (h ^ np.uint64(names[a])) * _FNV_PRIME
+    for j in range(table.shape[1]):
+        names[table[i, j]] = -1
+    return h
+
+
+@jit_inline
+def _alike(table, i, o, there, back):  # pragma: no cover - compiled
+    """Whether rows i and o cut the codes alike: a renaming of answers one-to-one both
+    ways; `there` and `back` (-1 for every answer) are left as they were found."""
+    same = True
+    for j in range(table.shape[1]):
+        a = table[i, j]
+        b = table[o, j]
+        if there[a] < 0 and back[b] < 0:
+            there[a] = b
+            back[b] = a
+        elif there[a] != b or back[b] != a:
+            same = False
+            break
+    for j in range(table.shape[1]):
+        there[table[i, j]] = -1
+        back[table[o, j]] = -1
+    return same
+
+
 @jit
 def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
     """Which rows of `table` (answers [probe, code]) to keep so that no two kept rows from
@@ -71,7 +112,7 @@ def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
     of each group of alike rows the first is. A hash of each row with its answers renamed in
     order of first appearance finds the groups; rows that meet in the hash table are compared
     in full. (`distinct_rows` does the same in parallel, and falls back to this.)"""
-    n, width = table.shape
+    n = table.shape[0]
     keep = np.ones(n, dtype=np.bool_)
     size = 1
     while size < 2 * (n - first) + 2:
@@ -82,37 +123,14 @@ def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
     there = np.full(256, -1, dtype=np.int64)
     back = np.full(256, -1, dtype=np.int64)
     for i in range(first, n):
-        h = np.uint64(14695981039346656037)
-        k = 0
-        for j in range(width):
-            a = table[i, j]
-            if names[a] < 0:
-                names[a] = k
-                k += 1
-            h = (h ^ np.uint64(names[a])) * np.uint64(1099511628211)
-        for j in range(width):
-            names[table[i, j]] = -1
+        h = _renamed_hash(table, i, names)
         at = (h ^ (h >> np.uint64(29))) & mask
         while True:
             o = slots[at]
             if o < 0:
                 slots[at] = i
                 break
-            # alike: a renaming that is one-to-one both ways
-            same = True
-            for j in range(width):
-                a = table[i, j]
-                b = table[o, j]
-                if there[a] < 0 and back[b] < 0:
-                    there[a] = b
-                    back[b] = a
-                elif there[a] != b or back[b] != a:
-                    same = False
-                    break
-            for j in range(width):
-                there[table[i, j]] = -1
-                back[table[o, j]] = -1
-            if same:
+            if _alike(table, i, o, there, back):
                 keep[i] = False
                 break
             at = (at + np.uint64(1)) & mask
@@ -121,57 +139,33 @@ def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
 
 #: Rows hashed (and checked) per task of the parallel passes of `distinct_rows`.
 ROW_CHUNK = 1024
-_FNV_START = np.uint64(14695981039346656037)
-_FNV_PRIME = np.uint64(1099511628211)
 
 
 @jit_parallel
 def _row_hashes(table, first, out):  # pragma: no cover - compiled
     """out[i] = the hash of row i (from `first` on) with its answers renamed in order of
     first appearance, so alike rows hash alike; chunks of rows over the cores."""
-    n, width = table.shape
+    n = table.shape[0]
     chunks = (n - first + ROW_CHUNK - 1) // ROW_CHUNK
     for c in prange(chunks):
         names = np.full(256, -1, dtype=np.int64)
         for i in range(first + c * ROW_CHUNK, min(n, first + (c + 1) * ROW_CHUNK)):
-            h = _FNV_START
-            k = 0
-            for j in range(width):
-                a = table[i, j]
-                if names[a] < 0:
-                    names[a] = k
-                    k += 1
-                h = (h ^ np.uint64(names[a])) * _FNV_PRIME
-            for j in range(width):
-                names[table[i, j]] = -1
-            out[i] = h
+            out[i] = _renamed_hash(table, i, names)
 
 
 @jit_parallel
 def _all_alike(table, first, rep):  # pragma: no cover - compiled
     """Whether every row i (from `first` on) is alike row rep[i] (a renaming of answers
     one-to-one both ways); chunks of rows over the cores."""
-    n, width = table.shape
+    n = table.shape[0]
     chunks = (n - first + ROW_CHUNK - 1) // ROW_CHUNK
     bad = np.zeros(max(chunks, 1), dtype=np.bool_)
     for c in prange(chunks):
         there = np.full(256, -1, dtype=np.int64)
         back = np.full(256, -1, dtype=np.int64)
         for i in range(first + c * ROW_CHUNK, min(n, first + (c + 1) * ROW_CHUNK)):
-            o = rep[i]
-            if o == i:
-                continue
-            for j in range(width):
-                a = table[i, j]
-                b = table[o, j]
-                if there[a] < 0 and back[b] < 0:
-                    there[a] = b
-                    back[b] = a
-                elif there[a] != b or back[b] != a:
-                    bad[c] = True
-            for j in range(width):
-                there[table[i, j]] = -1
-                back[table[o, j]] = -1
+            if rep[i] != i and not _alike(table, i, rep[i], there, back):
+                bad[c] = True
     return not bad.any()
 
 
@@ -185,7 +179,7 @@ def distinct_rows(table, first):  # pragma: no cover - compiled
     first, and every row checked in full against it (in parallel): when all are alike the
     groups are exact; should two rows that are not alike share a hash, the rows are
     grouped again one by one with full comparisons (`_distinct_rows_exact`)."""
-    n, width = table.shape
+    n = table.shape[0]
     hashes = np.empty(n, dtype=np.uint64)
     _row_hashes(table, first, hashes)
     size = 1
