@@ -66,6 +66,7 @@ from .slots import (
     N_PARTS,
     N_PARTS_DONE,
     N_PROBES,
+    N_PROBES_FULL,
     N_SETS,
     N_SHORTCUTS,
     N_TRACE_ROWS,
@@ -75,6 +76,7 @@ from .slots import (
     OPT_FIRST_GUESS,
     OPT_IMAGES_FROM,
     OPT_POSSIBLE_ONLY,
+    OPT_PROBE_CODES,
     OPT_REPEATS,
     OPT_SYMBOLS,
     OPT_SYMMETRIC_TABLE,
@@ -89,7 +91,8 @@ from .slots import (
     TRACE_PRUNED,
     History,
 )
-from .symmetry import canonical_under, colour_classes
+from .symmetry import canonical_identity, canonical_under, colour_classes
+from .symmetry import popcount as _popcount
 
 #: Stands for "no tree fits"; above any weighted total (weights of at most 2**30, times
 #: fewer than 2**20 codes (a feedback table of a TiB), times fewer than 64 guesses), and
@@ -287,7 +290,8 @@ def _image_taken(phi, d, old_phi):  # pragma: no cover - compiled
 
 
 #: Most (group, played, absent colours) keys whose canonical probes are remembered, and
-#: most codes remembered in all (32 MiB).
+#: the fewest codes they may hold in all (32 MiB; more where the memo leaves its budget
+#: unused: OPT_PROBE_CODES).
 CANON_CACHE = 4096
 CANON_CACHE_CODES = 1 << 22
 
@@ -322,18 +326,41 @@ def _signature_key(sig):  # pragma: no cover - compiled
 
 @jit
 def _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, is_zero,
-                    opts):  # pragma: no cover - compiled
+                    opts, colmask, inversions):  # pragma: no cover - compiled
     """The codes of `pool` that are the least of their class under the group (the one-step
-    strategies' rule, `symmetry.canonical_under`), or all of them without symmetry."""
+    strategies' rule, `symmetry.canonical_under`), or all of them without symmetry. With
+    the identity alone (played colours kept, the others free or zero) and each code's
+    `inversions` given, by masks (`symmetry.canonical_identity`): the same codes."""
     if opts[OPT_SYMMETRY] == 0:
         return pool.copy()
     ok = np.zeros(pool.shape[0], dtype=np.bool_)
     n_zero = 0
     for c in range(is_zero.shape[0]):
         n_zero += 1 if is_zero[c] else 0
-    canonical_under(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list, n_zero,
-                    is_zero, opts[OPT_REPEATS] != 0, False, ok)
+    identity = gperm.shape[0] == 1 and inversions.shape[0] > 0
+    if identity:
+        for j in range(iperms.shape[1]):
+            identity = identity and iperms[gperm[0], j] == j
+        for c in range(gphi.shape[1]):
+            keeps = gphi[0, c] == c or (gphi[0, c] < 0 and (is_zero[c] or _listed(c, free_list,
+                                                                                  n_free)))
+            identity = identity and keeps
+    if identity:
+        canonical_identity(colmask, inversions, pool, free_list, n_free, zero_list, n_zero,
+                           opts[OPT_REPEATS] != 0, ok)
+    else:
+        canonical_under(codes, pool, gperm, gphi, iperms, free_list, n_free, zero_list,
+                        n_zero, is_zero, opts[OPT_REPEATS] != 0, False, ok)
     return pool[ok]
+
+
+@jit_inline
+def _listed(c, lst, n):  # pragma: no cover - compiled
+    """Whether c is among the first n entries of `lst`."""
+    for i in range(n):
+        if lst[i] == c:
+            return True
+    return False
 
 
 _PROBE_LIST = types.int64[:]
@@ -345,6 +372,55 @@ def new_probe_cache():  # pragma: no cover - compiled
     cached kernel: a typed dict made from Python compiles its helpers in every process
     (0.2 s of every cold search)."""
     return Dict.empty(key_type=types.int64, value_type=_PROBE_LIST)
+
+
+@jit
+def new_use_counts():  # pragma: no cover - compiled
+    """Return an empty count of lookups per key of the probe cache (`slots.Run`)."""
+    return Dict.empty(key_type=types.int64, value_type=types.int64)
+
+
+@jit
+def _remember(run, key, kept):  # pragma: no cover - compiled
+    """Cache `kept` (a list of canonical probes, or a group's signature and its probes)
+    under `key` within CANON_CACHE entries and OPT_PROBE_CODES codes in all; when there
+    is no room, the lists looked up least give way, one by one, to a list looked up more
+    often (`run.probe_uses` counts the lookups per key from the first time there was no
+    room), with the copies of a view's columns made for them. Returns whether `kept` is
+    cached."""
+    cache, uses, stats = run.probe_cache, run.probe_uses, run.counters
+    n = kept.shape[0]
+    room = run.options[OPT_PROBE_CODES]
+    if n > room:
+        stats[N_PROBES_FULL] = 1
+        return False
+    if key in cache:  # another group's, under this key
+        _forget(run, key)
+    want = uses.get(key, 0)
+    while len(cache) >= CANON_CACHE or stats[N_CANON_CODES] + n > room:
+        low_key = np.int64(0)
+        low = want
+        for other in cache:
+            u = uses.get(other, 0)
+            if u < low:
+                low = u
+                low_key = other
+        if low >= want:
+            stats[N_PROBES_FULL] = 1
+            return False
+        _forget(run, low_key)
+    cache[key] = kept
+    stats[N_CANON_CODES] += n
+    return True
+
+
+@jit
+def _forget(run, key):  # pragma: no cover - compiled
+    """Drop the probes cached under `key`, and the copy of a view's columns made for them."""
+    stats = run.counters
+    stats[N_CANON_CODES] -= run.probe_cache.pop(key).shape[0]
+    if key in run.column_cache:
+        stats[N_COLUMN_CODES] -= run.column_cache.pop(key).shape[1]
 
 
 @jit
@@ -402,7 +478,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
         # The probes depend on the group, the played and the absent colours alone: remember
         # them. With the identity alone the played and absent colours are the key; else
         # the key is a hash of the whole group, checked against the copy kept in front of
-        # the probes. Within CANON_CACHE entries and CANON_CACHE_CODES codes in all.
+        # the probes. Within CANON_CACHE entries and OPT_PROBE_CODES codes in all.
         cacheable = not possible_only and nsym <= 31 and opts[OPT_SYMMETRY] != 0
         if cacheable:
             zero_mask = np.int64(0)
@@ -410,21 +486,22 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 zero_mask |= np.int64(1) << np.int64(zero_list[c])
             if gperm.shape[0] == 1:
                 key = (np.int64(played) << np.int64(31)) | zero_mask
+                if stats[N_PROBES_FULL] != 0:
+                    run.probe_uses[key] = run.probe_uses.get(key, 0) + 1
                 if key in canon_cache:
                     probes = canon_cache[key]
                     keyed = True
                 else:
                     probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms,
-                                             free_list, n_free, zero_list, is_zero, opts)
-                    if (len(canon_cache) < CANON_CACHE
-                            and stats[N_CANON_CODES] + probes.shape[0] <= CANON_CACHE_CODES):
-                        canon_cache[key] = probes
-                        stats[N_CANON_CODES] += probes.shape[0]
-                        keyed = True
+                                             free_list, n_free, zero_list, is_zero, opts,
+                                             colmask, game.inversions)
+                    keyed = _remember(run, key, probes)
             else:
                 sig = _group_signature(np.int64(played), zero_mask, gperm, gphi)
                 L = sig.shape[0]
                 key = _signature_key(sig)
+                if stats[N_PROBES_FULL] != 0:
+                    run.probe_uses[key] = run.probe_uses.get(key, 0) + 1
                 found = False
                 if key in canon_cache:
                     kept = canon_cache[key]
@@ -439,22 +516,17 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                         keyed = True
                 if not found:
                     probes = _canonical_pool(codes, game.probe_order, gperm, gphi, iperms,
-                                             free_list, n_free, zero_list, is_zero, opts)
-                    if (len(canon_cache) < CANON_CACHE
-                            and stats[N_CANON_CODES] + probes.shape[0] <= CANON_CACHE_CODES):
-                        kept = np.empty(1 + L + probes.shape[0], dtype=np.int64)
-                        kept[0] = L
-                        kept[1:1 + L] = sig
-                        kept[1 + L:] = probes
-                        canon_cache[key] = kept
-                        stats[N_CANON_CODES] += probes.shape[0]
-                        keyed = True
-                        if key in run.column_cache:  # another group's, under this key
-                            stats[N_COLUMN_CODES] -= run.column_cache.pop(key).shape[1]
+                                             free_list, n_free, zero_list, is_zero, opts,
+                                             colmask, game.inversions)
+                    kept = np.empty(1 + L + probes.shape[0], dtype=np.int64)
+                    kept[0] = L
+                    kept[1:1 + L] = sig
+                    kept[1 + L:] = probes
+                    keyed = _remember(run, key, kept)
         else:
             pool = S.astype(np.int64) if possible_only else game.probe_order
             probes = _canonical_pool(codes, pool, gperm, gphi, iperms, free_list, n_free,
-                                     zero_list, is_zero, opts)
+                                     zero_list, is_zero, opts, colmask, game.inversions)
     P = probes.shape[0]
     # A view's answers by column for these probes: the view's own columns when every probe
     # is scored; else a copy of the columns of the probes cached under `key` (a group
@@ -479,8 +551,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             and dist > 0 and depth >= 3 and TINY_MIN <= m and m <= R and R <= 64
             and opts[OPT_SYMMETRIC_TABLE] == 0 and lb >= 2 * m and lb < 2 * m + TINY_REACH)
     if tiny:
-        done, lb, out = _tiny_path(S, probes, table, columns, is_cand, budget, depth,
-                                   lb, kmax, R, stats)
+        done, lb, out = _tiny_path(S, probes, table, columns, game.code_sets, game.set_shared,
+                                   is_cand, budget, depth, lb, kmax, R, stats)
         if done:
             return out
     # Unweighted on a table read probe by probe (positional answers, a candidate view):
@@ -1017,15 +1089,6 @@ COLUMN_BLOCK = 1024
 COLUMN_COPIES = 2
 
 
-@jit_inline
-def _popcount(x):  # pragma: no cover - compiled
-    """The number of bits set in the uint64 x (LLVM makes it one instruction)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
 @jit
 def _column_copy(columns, probe_order, probes):  # pragma: no cover - compiled
     """The view's columns for `probes` alone (a list in probe order, as `probe_order`),
@@ -1173,21 +1236,53 @@ def _words_bound(words, R, win, f, cap, m):  # pragma: no cover - compiled
 #: it costs less than 2m + TINY_REACH (m codes).
 TINY_MIN = 6
 TINY_REACH = 8
+@jit_inline
+def by_columns_of(columns, P):  # pragma: no cover - compiled
+    """Whether `columns` holds a column entry for each of P probes (a view scoring all)."""
+    return columns.shape[1] == P
+
+
+@jit
+def _set_excess(S, code_sets, set_shared):  # pragma: no cover - compiled
+    """Per multiset of symbols u (black/white answers): the fewest codes of S that share an
+    answer with another under any probe of multiset u. The codes sharing t pegs with u
+    (``set_shared``) get blacks 0 to t (not pegs - 1 when t is every peg): at most that
+    many different answers. Counts per t in bytes of one word (pegs <= 7, codes <= 255)."""
+    m = S.shape[0]
+    M = set_shared.shape[0]
+    pegs = np.int64(set_shared[0, 0])
+    accs = np.zeros(M, dtype=np.uint64)
+    one = np.uint64(1)
+    for j in range(m):
+        row = set_shared[code_sets[S[j]]]
+        for u in range(M):
+            accs[u] += one << np.uint64(8 * row[u])
+    out = np.empty(M, dtype=np.int64)
+    for u in range(M):
+        acc = accs[u]
+        most = 0
+        for t in range(pegs + 1):
+            n = np.int64((acc >> np.uint64(8 * t)) & np.uint64(255))
+            most += min(n, t + 1 if t < pegs else pegs)
+        out[u] = m - most
+    return out
+
+
 #: how many probes ahead `_tiny_scan` starts loading a row
 AHEAD = 8
 
 
 @jit
-def _tiny_path(S, probes, table, columns, is_cand, budget, depth, lb, kmax, R,
-               stats):  # pragma: no cover - compiled
+def _tiny_path(S, probes, table, columns, code_sets, set_shared, is_cand, budget, depth, lb,
+               kmax, R, stats):  # pragma: no cover - compiled
     """`score_probes` on a small set through `_tiny_scan` (compiled on its own, so that the
     commoner nodes' inlined scoring stays as it was): (done, lb, what score_probes returns
     when done): the one probe to explore, or no probe when the raised lb reaches the
     budget; when not done, every probe is to be counted (the tuple is not read)."""
     m = S.shape[0]
-    found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, columns, is_cand,
-                                                      budget, 2 * m + TINY_REACH, depth,
-                                                      stats)
+    found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, columns, code_sets,
+                                                      set_shared, is_cand, budget,
+                                                      2 * m + TINY_REACH, depth, stats)
     stats[N_PROBES] += scanned
     no_counts = np.zeros((0, R), dtype=np.int32)
     no_pbs = np.zeros((0, R), dtype=np.int64)
@@ -1209,8 +1304,8 @@ def _tiny_path(S, probes, table, columns, is_cand, budget, depth, lb, kmax, R,
 
 
 @jit
-def _tiny_scan(S, probes, table, columns, is_cand, budget, reach, depth,
-               stats):  # pragma: no cover - compiled
+def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget, reach,
+               depth, stats):  # pragma: no cover - compiled
     """The search's choice on a small set S (m codes, m <= answers <= 64) that no candidate
     tells apart nor splits leaving a single pair, when it costs less than `reach` and
     `budget`: the first probe, in the search's order (cheapest bound 3m - w - k first,
@@ -1229,10 +1324,23 @@ def _tiny_scan(S, probes, table, columns, is_cand, budget, reach, depth,
     On a candidate view scoring every probe (`columns` then has a column per probe), each
     block of probes first gets its answers seen on S as bits, a column of the view read
     along (vector code), so a probe whose excess is past the limit is passed over without
-    reading its row."""
+    reading its row.
+
+    With black/white answers (`code_sets`, each code's multiset of symbols, and
+    `set_shared`, the pegs two multisets share, given), a probe's answers on S are first
+    bounded by its multiset alone: the codes sharing t pegs with it get at most t + 1
+    different answers (the blacks, 0 to t; pegs of them only when t is every peg, all but
+    pegs - 1), so a probe whose multiset leaves too many codes sharing answers is passed
+    over without reading its answers at all; on a view scoring every probe, a block whose
+    probes that bound mostly rules out reads the columns of the others only."""
     m = S.shape[0]
     P = probes.shape[0]
     one = np.uint64(1)
+    # the fewest codes of S that share an answer, by the probe's multiset alone
+    use_sets = code_sets.shape[0] > 0
+    low_excess = _set_excess(S, code_sets, set_shared) if use_sets else np.empty(0, np.int64)
+    pre = np.empty(COLUMN_BLOCK if by_columns_of(columns, P) and use_sets else 0,
+                   dtype=np.int64)
     best_t = -1
     best_v = min(budget, reach)  # a probe must cost less (no key to tie with yet)
     best_key = np.int64(-1)
@@ -1243,7 +1351,7 @@ def _tiny_scan(S, probes, table, columns, is_cand, budget, reach, depth,
         cols[j] = np.uint64(S[j])
     flat = table.reshape(-1)
     width = np.int64(table.shape[1])
-    by_columns = columns.shape[1] == P
+    by_columns = by_columns_of(columns, P)
     seen_all = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.uint64)
     hits = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.int64)
     n_hits = h = 0
@@ -1259,16 +1367,36 @@ def _tiny_scan(S, probes, table, columns, is_cand, budget, reach, depth,
                 if stats[STOP] != 0:
                     break
                 n = min(COLUMN_BLOCK, P - t)
-                seen_all[:n] = 0
-                for j in range(m):
-                    block = columns[cols[j]][t:t + n]
-                    for i in range(n):
-                        seen_all[i] |= one << np.uint64(block[i])
                 floor = 3 * m - best_v - 1  # fewest answers: excess at most best_v - 2m + 1
+                n_pre = n
+                if use_sets:  # the probes whose multiset leaves them within that excess
+                    n_pre = 0
+                    cap = m - floor
+                    for i in range(n):
+                        pre[n_pre] = i
+                        n_pre += 1 if low_excess[code_sets[probes[t + i]]] <= cap else 0
                 n_hits = 0
-                for i in range(n):
-                    hits[n_hits] = i
-                    n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
+                if 4 * n_pre < n:  # few: their columns' entries alone
+                    for h in range(n_pre):
+                        seen_all[pre[h]] = 0
+                    for j in range(m):
+                        column = columns[cols[j]]
+                        for h in range(n_pre):
+                            i = pre[h]
+                            seen_all[i] |= one << np.uint64(column[t + i])
+                    for h in range(n_pre):
+                        i = pre[h]
+                        hits[n_hits] = i
+                        n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
+                else:
+                    seen_all[:n] = 0
+                    for j in range(m):
+                        block = columns[cols[j]][t:t + n]
+                        for i in range(n):
+                            seen_all[i] |= one << np.uint64(block[i])
+                    for i in range(n):
+                        hits[n_hits] = i
+                        n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
                 block_start, block_end = t, t + n
                 h = 0
             while h < n_hits and block_start + hits[h] < t:
@@ -1290,8 +1418,12 @@ def _tiny_scan(S, probes, table, columns, is_cand, budget, reach, depth,
         if limit < 2 * w:  # a candidate shares at least two (see `_settle`)
             t += 1
             continue
-        if by_columns and m - _popcount(seen_all[t - block_start]) > limit:
-            t += 1  # its excess is past the limit (what reading its row would find)
+        if by_columns:
+            if m - _popcount(seen_all[t - block_start]) > limit:
+                t += 1  # its excess is past the limit (what reading its row would find)
+                continue
+        elif use_sets and low_excess[code_sets[g]] > limit:
+            t += 1  # its multiset alone puts its excess past the limit
             continue
         seen = np.uint64(0)
         twice = np.uint64(0)

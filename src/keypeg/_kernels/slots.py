@@ -29,7 +29,8 @@ OPT_IMAGES_FROM = 12  # sets this far from the root or further are also looked u
 #                      permuted image (canon.py); the tree's rebuild raises it to re-solve a
 #                      set that was answered that way
 OPT_COLUMN_COPIES = 13  # codes the copies of a view's columns may hold (its share of them)
-OPTION_SLOTS = 14
+OPT_PROBE_CODES = 14  # codes the cache of canonical probes may hold (Run.probe_cache)
+OPTION_SLOTS = 15
 
 # ----------------------------------------------------------------------------- counters
 # Slots of a search's `counters` array (int64), read by Python while the search runs.
@@ -48,7 +49,9 @@ N_PARTS = 11  # parts of the current first guess
 LOWER_BOUND = 12  # the best lower bound proven for the root set
 N_CANON_CODES = 13  # codes held in the cache of canonical probes
 N_COLUMN_CODES = 14  # probes held in the cache of a view's columns (Run.column_cache)
-COUNTER_SLOTS = 15
+N_PROBES_FULL = 15  # 1 once the cache of canonical probes had no room for a list: from
+#                     then on its lookups are counted per key (Run.probe_uses)
+COUNTER_SLOTS = 16
 
 # ----------------------------------------------------------------------------- memo
 # Columns of a memo entry (one row of `memo.entries`).
@@ -79,9 +82,13 @@ TRACE_COLUMNS = 6
 #: (``canon.code_lookup``), or no entries when sets are not looked up by their permuted
 #: image (``canon.canonical_set``: weighted searches, candidate views, blanks); on a
 #: candidate view, its answers again by column, in probe order (``columns[s, t]``: probe
-#: `probe_order[t]` against candidate s), else an array with no columns.
+#: `probe_order[t]` against candidate s), else an array with no columns; with black/white
+#: answers, each code's multiset of symbols (int32, by table row; no entries else) and the
+#: pegs two multisets share (uint8 [multiset, multiset]); each code's inversions of first
+#: appearance (``symmetry.first_inversions``; no entries when not kept).
 Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms",
-                           "probe_order", "marks", "code_at", "columns"])
+                           "probe_order", "marks", "code_at", "columns", "code_sets",
+                           "set_shared", "inversions"])
 #: What the guesses played so far leave: the group elements that fix them (position
 #: permutation index, colour map; -1 for colours free to map anywhere new), and the
 #: mask of the colours played.
@@ -94,8 +101,10 @@ Bounds = namedtuple("Bounds", ["fewest", "most", "weights"])
 Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
 #: One search's options (OPT_*), counters (N_* and friends), trace rows, the cache of
 #: canonical probes per (played, absent colours), and of a candidate view's columns for
-#: those probes under the same keys.
-Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache", "column_cache"])
+#: those probes under the same keys, and the lookups counted per key (which lists the
+#: cache keeps when full).
+Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache", "column_cache",
+                         "probe_uses"])
 #: The codes, as the one-step kernels need them: each code's symbols and colour mask,
 #: whether symbols may repeat, how many symbols a peg can take, and the position
 #: permutations of the symmetry group with their inverses and each answer's marks (as in

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._config import jit
+from ._config import jit, jit_inline
 
 
 @jit
@@ -33,6 +33,84 @@ def colour_classes(colmask, codes, played, nsym):  # pragma: no cover - compiled
             free_list[n_free] = c
             n_free += 1
     return is_free, is_zero, free_list, n_free, zero_list, n_zero
+
+
+@jit_inline
+def popcount(x):  # pragma: no cover - compiled
+    """The number of bits set in the uint64 x (LLVM makes it one instruction)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+#: Most symbols for which `first_inversions` fits one word (pairs of 11 symbols: 55 bits).
+INVERSION_SYMBOLS = 11
+
+
+@jit
+def first_inversions(codes, nsym):  # pragma: no cover - compiled
+    """Per code, its symbols' inversions in order of first appearance: bit
+    ``a * (a - 1) // 2 + b`` set when symbol a > b first appears before b (both used)."""
+    N, p = codes.shape
+    one = np.uint64(1)
+    out = np.zeros(N, dtype=np.uint64)
+    for x in range(N):
+        seen = np.uint64(0)
+        acc = np.uint64(0)
+        for j in range(p):
+            c = np.int64(codes[x, j])
+            if seen & (one << np.uint64(c)):
+                continue
+            for a in range(c + 1, nsym):
+                if seen & (one << np.uint64(a)):
+                    acc |= one << np.uint64(a * (a - 1) // 2 + c)
+            seen |= one << np.uint64(c)
+        out[x] = acc
+    return out
+
+
+@jit
+def _prefixes(lst, n):  # pragma: no cover - compiled
+    """For j = 0..n: the mask of the first j symbols of the ascending list `lst`, and the
+    mask of the inversion bits (`first_inversions`) among them."""
+    one = np.uint64(1)
+    pref = np.zeros(n + 1, dtype=np.uint64)
+    pairs = np.zeros(n + 1, dtype=np.uint64)
+    for j in range(n):
+        a = lst[j]
+        pairs[j + 1] = pairs[j]
+        for i in range(j):
+            pairs[j + 1] |= one << np.uint64(a * (a - 1) // 2 + lst[i])
+        pref[j + 1] = pref[j] | (one << np.uint64(a))
+    return pref, pairs
+
+
+@jit
+def canonical_identity(colmask, inversions, pool, free_list, n_free, zero_list, n_zero,
+                       repeats, ok):  # pragma: no cover - compiled
+    """`canonical_under` (least codes) when the group is the identity alone, by masks: a
+    code is the least of its class when the free colours it uses are the first of
+    `free_list`, first appearing in ascending order, and the zero colours it uses are the
+    first of `zero_list` (with repeats at most one; without, in ascending order too)."""
+    free_pref, free_pairs = _prefixes(free_list, n_free)
+    zero_pref, zero_pairs = _prefixes(zero_list, n_zero)
+    F = free_pref[n_free]
+    Z = zero_pref[n_zero]
+    for xi in range(pool.shape[0]):
+        x = pool[xi]
+        cm = colmask[x]
+        inv = inversions[x]
+        uf = cm & F
+        jf = popcount(uf)
+        uz = cm & Z
+        jz = popcount(uz)
+        good = uf == free_pref[jf] and (inv & free_pairs[jf]) == 0 and uz == zero_pref[jz]
+        if repeats:
+            good = good and jz <= 1
+        else:
+            good = good and (inv & zero_pairs[jz]) == 0
+        ok[xi] = good
 
 
 @jit

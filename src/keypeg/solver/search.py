@@ -21,6 +21,7 @@ import numpy as np
 from .._kernels import memo as km
 from .._kernels import optimal as k
 from .._kernels import slots
+from .._kernels import symmetry as ksym
 from .._kernels.canon import code_lookup
 from ..catalog import OBJECTIVES
 from ..codes import Code
@@ -217,6 +218,12 @@ class _Search:
         self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
         self.mpool = np.empty(codes, np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
+        # the canonical probes remembered: 32 MiB, or half of what the memo leaves of its
+        # share (a position's search needs a small memo, and the lists of a view's probes
+        # are long: MM(6,9)'s 132 candidates after three guesses list up to 320,000 probes
+        # under each of 88 keys)
+        spare = memo_bytes - entries * _ENTRY_BYTES - codes * _CODE_BYTES - 8 * heads
+        self.options[slots.OPT_PROBE_CODES] = max(k.CANON_CACHE_CODES, spare // 16)
         self.trace = np.zeros((4096 if trace else 1, slots.TRACE_COLUMNS), dtype=np.int64)
         self.canon_cache = k.new_probe_cache()
         # the groups the kernels take (see _kernels/slots.py)
@@ -228,12 +235,14 @@ class _Search:
             k.COLUMN_COPIES * columns.shape[1] // max(searches, 1))
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
                                probe_order, self.answer_marks(space),
-                               self.image_lookup(space, symmetry, weights, group), columns)
+                               self.image_lookup(space, symmetry, weights, group), columns,
+                               *self.multisets(space), self.inversions(space, table))
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
         self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache,
-                                   k.new_column_cache(self.game.columns))
+                                   k.new_column_cache(self.game.columns),
+                                   k.new_use_counts())
         #: Searches run by workers on parts of the root, and the root's optimal guess they
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
@@ -250,6 +259,35 @@ class _Search:
                 or (2 + k.COLUMN_COPIES) * table.nbytes > space.space.budget):
             return np.zeros((0, 0), dtype=table.dtype)
         return space.columns()
+
+    @staticmethod
+    def multisets(space: CodeSpace | CandidateView) -> tuple[np.ndarray, np.ndarray]:
+        """Return each code's multiset of symbols (by table row) and the pegs two multisets
+        share, with which `_tiny_scan` bounds a probe's answers on a small set before
+        reading them: black/white answers only (the total of blacks and whites is the pegs
+        shared), up to seven pegs; no entries otherwise."""
+        base = space.space if isinstance(space, CandidateView) else space
+        rules = space.rules
+        if rules.feedback != "blackwhite" or rules.pegs > 7 or base.common.shape[0] == 0:
+            return np.zeros(0, dtype=np.int32), np.zeros((1, 1), dtype=np.uint8)
+        sets = base.multiset[space.order] if isinstance(space, CandidateView) else base.multiset
+        return np.ascontiguousarray(sets, dtype=np.int32), base.common
+
+    @staticmethod
+    def inversions(space: CodeSpace | CandidateView, table: np.ndarray) -> np.ndarray:
+        """Return each code's inversions of first appearance, with which the kernel lists
+        the canonical probes by masks when only the identity fixes the history (made once
+        per space or view); none past `symmetry.INVERSION_SYMBOLS` symbols, or where they
+        would take more than an eighth of the table's bytes (a view of few candidates)."""
+        kept = getattr(space, "_inversions", None)
+        if kept is not None:
+            return kept
+        if (space.rules.symbols > ksym.INVERSION_SYMBOLS
+                or 64 * space.codes.shape[0] > table.nbytes):
+            return np.zeros(0, dtype=np.uint64)
+        kept = ksym.first_inversions(space.codes, space.rules.symbols)
+        space._inversions = kept  # type: ignore[union-attr]
+        return kept
 
     @staticmethod
     def position_perms(rules: Rules) -> np.ndarray:

@@ -1,0 +1,172 @@
+"""The lists of probes a node scores, made faster: by masks when only the identity fixes the
+history (against `canonical_under`), the cache of such lists (which keeps the lists looked
+up most when full), and the bound a probe's multiset of symbols puts on its answers, with
+which `_tiny_scan` passes probes over (against the answers counted plainly)."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keypeg._kernels import optimal as ko
+from keypeg._kernels import slots
+from keypeg._kernels import symmetry as ks
+from keypeg.onestep import _code_set
+from keypeg.rules import Rules
+from keypeg.solver import search
+from keypeg.space import CandidateView, get_space
+from tests.test_view import random_state
+
+RULES = [
+    Rules(pegs=4, colors=6),
+    Rules(pegs=3, colors=7, repeats=False),
+    Rules(pegs=4, colors=5, blanks=True),
+    Rules(pegs=3, colors=6, feedback="positional"),
+    Rules(pegs=5, colors=4),
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(RULES), st.data())
+def test_identity_lists_by_masks_equal_canonical_under(rules, data):
+    """With the identity alone (played colours kept, the others free or zero), the codes
+    kept by masks (`canonical_identity`) are those `canonical_under` keeps."""
+    space = get_space(rules)
+    nsym = rules.symbols
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    played = data.draw(st.integers(0, 2**nsym - 1))
+    # candidates: a random few, often without some colours (zero colours)
+    pool = space.all()
+    gone = rng.choice(nsym, size=data.draw(st.integers(0, nsym - 1)), replace=False)
+    keep = pool[~np.isin(space.codes, gone).any(axis=1)]
+    if keep.size == 0:
+        keep = pool
+    S = np.sort(rng.choice(keep, size=min(keep.size, data.draw(st.integers(1, 12))),
+                           replace=False)).astype(np.int32)
+    is_free, is_zero, free_list, n_free, zero_list, n_zero = ks.colour_classes(
+        space.colmask, S, np.uint64(played), nsym)
+    gperm = np.zeros(1, dtype=np.int32)
+    gphi = np.full((1, nsym), -1, dtype=np.int8)
+    for c in range(nsym):
+        if played >> c & 1:
+            gphi[0, c] = c
+    codes = _code_set(space)
+    probes = np.arange(space.size, dtype=np.int64)
+    want = np.zeros(space.size, dtype=np.bool_)
+    ks.canonical_under(space.codes, probes, gperm, gphi, codes.inverse_perms, free_list,
+                       n_free, zero_list, n_zero, is_zero, rules.repeats, False, want)
+    got = np.zeros(space.size, dtype=np.bool_)
+    inversions = ks.first_inversions(space.codes, nsym)
+    ks.canonical_identity(space.colmask, inversions, probes, free_list, n_free, zero_list,
+                          n_zero, rules.repeats, got)
+    assert np.array_equal(got, want)
+    # and `_canonical_pool`, which takes that way only for the identity
+    opts = np.zeros(slots.OPTION_SLOTS, dtype=np.int64)
+    opts[slots.OPT_SYMMETRY] = 1
+    opts[slots.OPT_REPEATS] = rules.repeats
+    listed = ko._canonical_pool(space.codes, probes, gperm, gphi, codes.inverse_perms,
+                                free_list, n_free, zero_list, is_zero, opts, space.colmask,
+                                inversions)
+    assert np.array_equal(listed, np.flatnonzero(want))
+
+
+def test_first_inversions_name_the_pairs_first_seen_out_of_order():
+    codes = np.array([[0, 1, 2], [2, 0, 1], [1, 1, 0], [3, 3, 3]], dtype=np.uint8)
+    bit = lambda a, b: 1 << (a * (a - 1) // 2 + b)  # noqa: E731  (a > b seen first)
+    want = [0, bit(2, 0) | bit(2, 1), bit(1, 0), 0]
+    assert ks.first_inversions(codes, 4).tolist() == want
+
+
+def _run(room, columns):
+    opts = np.zeros(slots.OPTION_SLOTS, dtype=np.int64)
+    opts[slots.OPT_PROBE_CODES] = room
+    return slots.Run(opts, np.zeros(slots.COUNTER_SLOTS, dtype=np.int64), None,
+                     ko.new_probe_cache(), ko.new_column_cache(columns), ko.new_use_counts())
+
+
+def test_a_full_probe_cache_keeps_the_lists_looked_up_most():
+    """Lists go in while there is room; then a list looked up more often than the least
+    looked-up one cached takes its place (dropping that one's column copy too), and one
+    looked up less is not kept (lookups are counted from then on); the codes held are
+    counted exactly."""
+    columns = np.zeros((2, 10), dtype=np.uint8)
+    run = _run(10, columns)
+    for key, uses in [(1, 5), (2, 1), (3, 3), (4, 2)]:
+        run.probe_uses[key] = uses
+    assert ko._remember(run, np.int64(1), np.arange(4, dtype=np.int64))
+    assert ko._remember(run, np.int64(2), np.arange(4, dtype=np.int64))
+    run.column_cache[2] = np.zeros((2, 4), dtype=np.uint8)
+    run.counters[slots.N_COLUMN_CODES] = 4
+    assert run.counters[slots.N_CANON_CODES] == 8
+    # no room for 3 (four codes) but by dropping 2, looked up once
+    assert ko._remember(run, np.int64(3), np.arange(4, dtype=np.int64))
+    assert sorted(run.probe_cache.keys()) == [1, 3]
+    assert 2 not in run.column_cache and run.counters[slots.N_COLUMN_CODES] == 0
+    assert run.counters[slots.N_PROBES_FULL] == 0  # (lookups not counted yet)
+    # 4 is looked up less than either list cached: not kept
+    assert not ko._remember(run, np.int64(4), np.arange(4, dtype=np.int64))
+    assert run.counters[slots.N_PROBES_FULL] == 1  # from now on lookups are counted
+    assert sorted(run.probe_cache.keys()) == [1, 3]
+    assert run.counters[slots.N_CANON_CODES] == 8
+    # a list longer than the room is never kept
+    run.probe_uses[5] = 100
+    assert not ko._remember(run, np.int64(5), np.arange(11, dtype=np.int64))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=3, colors=7, repeats=False),
+                        Rules(pegs=4, colors=4, blanks=True), Rules(pegs=5, colors=3)]),
+       st.data())
+def test_a_multiset_bounds_the_answers_of_its_probes(rules, data):
+    """`_set_excess`: for every probe, at least that many codes of S share an answer with
+    another (the answers counted plainly), and the bound is met by some probe."""
+    space = get_space(rules)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    m = data.draw(st.integers(1, 40))
+    S = np.sort(rng.choice(space.size, size=m, replace=False)).astype(np.int32)
+    sets, shared = search._Search.multisets(space)
+    low = ko._set_excess(S, sets, shared)
+    table = space.table()
+    excess = np.array([m - np.unique(table[g, S]).size for g in range(space.size)])
+    assert np.all(excess >= low[sets])
+    assert low.shape[0] == shared.shape[0]
+
+
+def test_no_multisets_for_positional_answers():
+    sets, _ = search._Search.multisets(get_space(Rules(pegs=3, colors=4,
+                                                       feedback="positional")))
+    assert sets.shape[0] == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([Rules(pegs=5, colors=7), Rules(pegs=5, colors=6, repeats=False),
+                        Rules(pegs=4, colors=4, blanks=True)]),
+       st.integers(0, 2**32 - 1), st.data())
+def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
+    """`_tiny_scan` on a view's small sets gives the same choice, value, parts, bound and
+    probes scanned with the multiset bound as without, reading rows or columns (views of
+    thousands of probes, whose blocks the bound mostly rules out: only the others'
+    columns are read)."""
+    space = get_space(rules)
+    state = None
+    while state is None:  # (a draw that misses takes the next seed)
+        state = random_state(space, seed, low=10, high=60)
+        seed += 1
+    view = CandidateView(space, np.asarray(state.candidates))
+    table = view.table()
+    sets, shared = search._Search.multisets(view)
+    assert sets.shape[0] == view.size
+    probes = view.probe_order
+    columns = view.columns()
+    m = data.draw(st.integers(6, min(view.m, space.n_responses)))
+    rng = np.random.default_rng(seed)
+    S = np.sort(rng.choice(view.m, size=m, replace=False)).astype(np.int32)
+    is_cand = np.zeros(view.size, dtype=np.bool_)
+    is_cand[S] = True
+    budget = data.draw(st.integers(2 * m, 4 * m))
+    reach = 2 * m + ko.TINY_REACH
+    none = np.zeros((0, 0), dtype=table.dtype)
+    no_sets = np.zeros(0, dtype=np.int32)
+    results = {ko._tiny_scan(S, probes, table, cols, s, sh, is_cand, budget, reach, 4,
+                             np.zeros(slots.COUNTER_SLOTS, np.int64))
+               for cols in (none, columns) for s, sh in ((no_sets, shared), (sets, shared))}
+    assert len({tuple(int(x) for x in r) for r in results}) == 1
