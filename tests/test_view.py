@@ -459,6 +459,11 @@ def test_searches_on_a_view_share_its_columns_and_their_copies():
     made = [search._Search(view, possible_only=False, capped=False, first=-1, symmetry=True,
                            trace=False, n_max=view.m, searches=n) for n in (1, 3)]
     assert made[0].game.columns is made[1].game.columns is view.columns()
-    assert made[0].game.columns.shape == (view.m, view.size)
+    # the m candidates' columns, then each probe's multiset id (low, high byte)
+    columns = made[0].game.columns
+    assert columns.shape == (view.m + 2, view.size)
+    assert np.array_equal(columns[: view.m], view.table()[view.probe_order].T)
+    ids = space.multiset[view.order[view.probe_order]]
+    assert np.array_equal(columns[view.m] + 256 * columns[view.m + 1].astype(int), ids)
     share = [int(s.options[slots.OPT_COLUMN_COPIES]) for s in made]
     assert share == [ko.COLUMN_COPIES * view.size, ko.COLUMN_COPIES * view.size // 3]

@@ -437,11 +437,28 @@ class CandidateView:
 
     def columns(self) -> np.ndarray:
         """Return the answers by candidate, in probe order (``[candidate, i]``: probe
-        ``probe_order[i]``), made once and shared by the searches on this view."""
+        ``probe_order[i]``), made once and shared by the searches on this view. With
+        black/white answers in bytes and multisets numbered (`CodeSpace.multiset`), two
+        more rows follow the m candidates': each probe's multiset id, low byte then high
+        byte, which the search reads along with the answers (`_kernels.optimal._tiny_scan`)."""
         with self._columns_lock:
             if self._columns is None:
-                self._columns = np.ascontiguousarray(self._table[self.probe_order].T)
+                table = self._table[self.probe_order]
+                if self.sets_in_columns:
+                    ids = self.space.multiset[self.order[self.probe_order]]
+                    rows = np.empty((table.shape[0], 2), dtype=table.dtype)
+                    rows[:, 0] = ids & 255
+                    rows[:, 1] = ids >> 8
+                    table = np.hstack([table, rows])
+                self._columns = np.ascontiguousarray(table.T)
             return self._columns
+
+    @property
+    def sets_in_columns(self) -> bool:
+        """Whether `columns` ends with the rows of each probe's multiset id."""
+        space = self.space
+        return (self.rules.feedback == "blackwhite" and space.common.shape[0] > 0
+                and self._table.dtype == np.uint8 and int(space.multiset.max()) < 1 << 16)
 
     def played_mask(self, guesses: list[int] | tuple[int, ...]) -> int:
         """Return the bit mask of the symbols used by `guesses` (view indices)."""

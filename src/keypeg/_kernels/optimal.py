@@ -1341,6 +1341,9 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
     low_excess = _set_excess(S, code_sets, set_shared) if use_sets else np.empty(0, np.int64)
     pre = np.empty(COLUMN_BLOCK if by_columns_of(columns, P) and use_sets else 0,
                    dtype=np.int64)
+    # (a view's columns may end with each probe's multiset id, read along: no gathers)
+    ids_at = table.shape[1]
+    ids_along = use_sets and columns.shape[0] == ids_at + 2
     best_t = -1
     best_v = min(budget, reach)  # a probe must cost less (no key to tie with yet)
     best_key = np.int64(-1)
@@ -1369,7 +1372,16 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
                 n = min(COLUMN_BLOCK, P - t)
                 floor = 3 * m - best_v - 1  # fewest answers: excess at most best_v - 2m + 1
                 n_pre = n
-                if use_sets:  # the probes whose multiset leaves them within that excess
+                if ids_along:  # the probes whose multiset leaves them within that excess
+                    n_pre = 0
+                    cap = m - floor
+                    low_ids = columns[ids_at][t:t + n]
+                    high_ids = columns[ids_at + 1][t:t + n]
+                    for i in range(n):
+                        u = np.int64(low_ids[i]) | (np.int64(high_ids[i]) << 8)
+                        pre[n_pre] = i
+                        n_pre += 1 if low_excess[u] <= cap else 0
+                elif use_sets:
                     n_pre = 0
                     cap = m - floor
                     for i in range(n):
