@@ -1236,6 +1236,8 @@ def _words_bound(words, R, win, f, cap, m):  # pragma: no cover - compiled
 #: it costs less than 2m + TINY_REACH (m codes).
 TINY_MIN = 6
 TINY_REACH = 8
+
+
 @jit_inline
 def by_columns_of(columns, P):  # pragma: no cover - compiled
     """Whether `columns` holds a column entry for each of P probes (a view scoring all)."""
