@@ -414,6 +414,13 @@ def _remember(run, key, kept):  # pragma: no cover - compiled
     return True
 
 
+@jit_inline
+def _count_lookup(run, key):  # pragma: no cover - compiled
+    """Count a lookup of the probe cache under `key`, once the cache has been full."""
+    if run.counters[N_PROBES_FULL] != 0:
+        run.probe_uses[key] = run.probe_uses.get(key, 0) + 1
+
+
 @jit
 def _forget(run, key):  # pragma: no cover - compiled
     """Drop the probes cached under `key`, and the copy of a view's columns made for them."""
@@ -486,8 +493,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 zero_mask |= np.int64(1) << np.int64(zero_list[c])
             if gperm.shape[0] == 1:
                 key = (np.int64(played) << np.int64(31)) | zero_mask
-                if stats[N_PROBES_FULL] != 0:
-                    run.probe_uses[key] = run.probe_uses.get(key, 0) + 1
+                _count_lookup(run, key)
                 if key in canon_cache:
                     probes = canon_cache[key]
                     keyed = True
@@ -500,8 +506,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 sig = _group_signature(np.int64(played), zero_mask, gperm, gphi)
                 L = sig.shape[0]
                 key = _signature_key(sig)
-                if stats[N_PROBES_FULL] != 0:
-                    run.probe_uses[key] = run.probe_uses.get(key, 0) + 1
+                _count_lookup(run, key)
                 found = False
                 if key in canon_cache:
                     kept = canon_cache[key]
@@ -1224,11 +1229,10 @@ def _words_bound(words, R, win, f, cap, m):  # pragma: no cover - compiled
     total = np.int64(m)
     for r in range(R):
         n = np.int64((words[r >> 3] >> np.uint64(8 * (r & 7))) & np.uint64(255))
-        if r == win or n == 0:
-            continue
-        if n > cap:
+        cost = _part_cost(n, r, win, f, cap)
+        if cost == INF:
             return INF
-        total += f[n]
+        total += cost
     return total
 
 
@@ -1236,12 +1240,6 @@ def _words_bound(words, R, win, f, cap, m):  # pragma: no cover - compiled
 #: it costs less than 2m + TINY_REACH (m codes).
 TINY_MIN = 6
 TINY_REACH = 8
-
-
-@jit_inline
-def by_columns_of(columns, P):  # pragma: no cover - compiled
-    """Whether `columns` holds a column entry for each of P probes (a view scoring all)."""
-    return columns.shape[1] == P
 
 
 @jit
@@ -1341,8 +1339,8 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
     # the fewest codes of S that share an answer, by the probe's multiset alone
     use_sets = code_sets.shape[0] > 0
     low_excess = _set_excess(S, code_sets, set_shared) if use_sets else np.empty(0, np.int64)
-    pre = np.empty(COLUMN_BLOCK if by_columns_of(columns, P) and use_sets else 0,
-                   dtype=np.int64)
+    by_columns = columns.shape[1] == P
+    pre = np.empty(COLUMN_BLOCK if by_columns and use_sets else 0, dtype=np.int64)
     # (a view's columns may end with each probe's multiset id, read along: no gathers)
     ids_at = table.shape[1]
     ids_along = use_sets and columns.shape[0] == ids_at + 2
@@ -1356,7 +1354,6 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
         cols[j] = np.uint64(S[j])
     flat = table.reshape(-1)
     width = np.int64(table.shape[1])
-    by_columns = by_columns_of(columns, P)
     seen_all = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.uint64)
     hits = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.int64)
     n_hits = h = 0
@@ -1383,7 +1380,7 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
                         u = np.int64(low_ids[i]) | (np.int64(high_ids[i]) << 8)
                         pre[n_pre] = i
                         n_pre += 1 if low_excess[u] <= cap else 0
-                elif use_sets:
+                elif use_sets:  # (their ids through the probe list)
                     n_pre = 0
                     cap = m - floor
                     for i in range(n):
@@ -1554,11 +1551,10 @@ def _byte_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
             n = np.int64((acc >> np.uint64(8 * r)) & np.uint64(255))
         else:
             n = np.int64((high >> np.uint64(8 * (r - 8))) & np.uint64(255))
-        if r == win or n == 0:
-            continue
-        if n > cap:
+        cost = _part_cost(n, r, win, f, cap)
+        if cost == INF:
             return INF
-        total += f[n]
+        total += cost
     return total
 
 
@@ -1592,12 +1588,22 @@ def _packed_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
             n = np.int64((acc >> np.uint64(4 * r)) & np.uint64(15))
         else:
             n = np.int64((high >> np.uint64(4 * (r - PACKED_ANSWERS + 1))) & np.uint64(15))
-        if r == win or n == 0:
-            continue
-        if n > cap:
+        cost = _part_cost(n, r, win, f, cap)
+        if cost == INF:
             return INF
-        total += f[n]
+        total += cost
     return total
+
+
+@jit_inline
+def _part_cost(n, r, win, f, cap):  # pragma: no cover - compiled
+    """What part r of n codes adds to a probe's bound (the `_row_bound` family): nothing for
+    the win or an empty part, INF past `cap` codes, else f[n]."""
+    if r == win or n == 0:
+        return np.int64(0)
+    if n > cap:
+        return INF
+    return np.int64(f[n])
 
 
 @jit_inline
@@ -1606,11 +1612,10 @@ def _row_bound(counts, win, f, cap, m):  # pragma: no cover - compiled
     total = np.int64(m)
     for r in range(counts.shape[0]):
         n = counts[r]
-        if r == win or n == 0:
-            continue
-        if n > cap:
+        cost = _part_cost(n, r, win, f, cap)
+        if cost == INF:
             return INF
-        total += f[n]
+        total += cost
     return total
 
 

@@ -104,6 +104,22 @@ def _alike(table, i, o, there, back):  # pragma: no cover - compiled
     return same
 
 
+@jit_inline
+def _hash_slots(count):  # pragma: no cover - compiled
+    """An empty open-addressing table (-1 per slot) for `count` rows, at most half full,
+    and the mask of its slot numbers."""
+    size = 1
+    while size < 2 * count + 2:
+        size *= 2
+    return np.full(size, -1, dtype=np.int64), np.uint64(size - 1)
+
+
+@jit_inline
+def _home(h, mask):  # pragma: no cover - compiled
+    """The first slot tried for hash h."""
+    return (h ^ (h >> np.uint64(29))) & mask
+
+
 @jit
 def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
     """Which rows of `table` (answers [probe, code]) to keep so that no two kept rows from
@@ -114,17 +130,13 @@ def _distinct_rows_exact(table, first):  # pragma: no cover - compiled
     in full. (`distinct_rows` does the same in parallel, and falls back to this.)"""
     n = table.shape[0]
     keep = np.ones(n, dtype=np.bool_)
-    size = 1
-    while size < 2 * (n - first) + 2:
-        size *= 2
-    slots = np.full(size, -1, dtype=np.int64)
-    mask = np.uint64(size - 1)
+    slots, mask = _hash_slots(n - first)
     names = np.full(256, -1, dtype=np.int64)
     there = np.full(256, -1, dtype=np.int64)
     back = np.full(256, -1, dtype=np.int64)
     for i in range(first, n):
         h = _renamed_hash(table, i, names)
-        at = (h ^ (h >> np.uint64(29))) & mask
+        at = _home(h, mask)
         while True:
             o = slots[at]
             if o < 0:
@@ -182,15 +194,11 @@ def distinct_rows(table, first):  # pragma: no cover - compiled
     n = table.shape[0]
     hashes = np.empty(n, dtype=np.uint64)
     _row_hashes(table, first, hashes)
-    size = 1
-    while size < 2 * (n - first) + 2:
-        size *= 2
-    slots = np.full(size, -1, dtype=np.int64)
-    mask = np.uint64(size - 1)
+    slots, mask = _hash_slots(n - first)
     rep = np.arange(n)
     for i in range(first, n):
         h = hashes[i]
-        at = (h ^ (h >> np.uint64(29))) & mask
+        at = _home(h, mask)
         while True:
             o = slots[at]
             if o < 0:
