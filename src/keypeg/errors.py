@@ -28,7 +28,24 @@ class LimitExceededError(KeypegError):
 
 
 class TimeLimitError(LimitExceededError):
-    """Raised when a search runs out of the time it was given (the CLI's exit code 3)."""
+    """Raised when a search runs out of the time it was given (the CLI's exit code 3).
+
+    An optimal search (least total, no cap it must meet, unweighted) stopped after it had
+    finished a first guess says how far it got: `best_guess`, the code index of the first
+    guess of the best tree it found, `best_total`, that tree's total, and `lower`, a
+    proven lower bound on the optimal total (both counted from the position searched, the
+    guesses already played not included); all None otherwise.
+    """
+
+    best_guess: int | None = None
+    best_total: int | None = None
+    lower: int | None = None
+
+    def found(self, other: TimeLimitError) -> TimeLimitError:
+        """Return self with what `other` found (when re-raised in other words)."""
+        self.best_guess, self.best_total, self.lower = (
+            other.best_guess, other.best_total, other.lower)
+        return self
 
 
 class InconsistentHistoryError(KeypegError):

@@ -29,7 +29,7 @@ import numpy as np
 from .bayes import belief_choices
 from .belief import Lies
 from .codes import Code
-from .errors import LimitExceededError
+from .errors import LimitExceededError, TimeLimitError
 from .game import GameState
 from .limits import (
     EXACT_HINT_CODES,
@@ -62,6 +62,26 @@ class StrategyHint:
 
 
 @dataclass(frozen=True)
+class BestFound:
+    """The best first guess an optimal search had found when its time ran out: with it
+    every candidate is found in `total` guesses in all (counted from now, this one
+    included), and no guess can do better than `lower` (the search's proven bound)."""
+
+    guess: str
+    largest_part: int
+    possible: bool
+    total: int
+    lower: int
+    codes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"guess": self.guess, "largest_part": self.largest_part,
+                "possible": self.possible, "total": self.total, "lower": self.lower,
+                "mean": round(self.total / self.codes, 4),
+                "lower_mean": round(self.lower / self.codes, 4)}
+
+
+@dataclass(frozen=True)
 class Hint:
     """Everything the hints panel shows for one state.
 
@@ -69,6 +89,8 @@ class Hint:
     was found, else the strongest strategy's (None once solved). `optimal` is None, with
     the reason in player's words in `optimal_note`, when it could not be found in time.
     `approximate` says the strategies chose among sampled candidates (`note` says how).
+    `best_found` is the best guess the optimal search had found when it ran out of time,
+    with how good it is and how good the optimum could be (None when it found none).
     """
 
     count: int
@@ -85,6 +107,7 @@ class Hint:
     likely: list[tuple[str, float]] | None = None
     doubts: list[float] | None = None
     noise: str = "exact"
+    best_found: BestFound | None = None
 
     @property
     def recommended(self) -> StrategyHint | None:
@@ -110,7 +133,8 @@ class Hint:
                "recommended": row(self.recommended),
                "strategies": [row(s) for s in self.strategies],
                "optimal": row(self.optimal), "optimal_note": self.optimal_note,
-               "approximate": self.approximate, "note": self.note, "noise": self.noise}
+               "approximate": self.approximate, "note": self.note, "noise": self.noise,
+               "best_found": None if self.best_found is None else self.best_found.to_dict()}
         if self.likely is not None:
             out["likely"] = [{"code": c, "probability": round(p, 6)} for c, p in self.likely]
         if self.doubts is not None:
@@ -235,13 +259,34 @@ def strategy_hint(state: GameState, name: str, *,
 
 
 def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS
-                 ) -> tuple[StrategyHint | None, str | None]:
+                 ) -> tuple[StrategyHint | None, str | None, BestFound | None]:
     """Return the optimal guess (from a stored tree, or a live search of at most `seconds`),
-    or None and the reason in a player's words."""
+    or None and the reason in a player's words, with the best guess the search had found
+    by then when it had found one (as the optimal guess when it had proven it so)."""
     try:
-        return strategy_hint(state, "optimal", optimal_seconds=seconds)[0], None
+        return strategy_hint(state, "optimal", optimal_seconds=seconds)[0], None, None
+    except TimeLimitError as exc:
+        found = _best_found(state, exc)
+        if found is None:
+            return None, str(exc), None
+        if found.total == found.lower:  # proven: the tree was being written out
+            return StrategyHint("optimal", found.guess, found.largest_part,
+                                found.possible), None, None
+        note = (f"{exc} The best guess found in that time is {found.guess}: with it the "
+                f"codes still possible take {found.total / found.codes:.3f} more guesses on "
+                f"average; no guess can do better than {found.lower / found.codes:.3f}.")
+        return None, note, found
     except LimitExceededError as exc:
-        return None, str(exc)
+        return None, str(exc), None
+
+
+def _best_found(state: GameState, exc: TimeLimitError) -> BestFound | None:
+    """Return what a stopped optimal search had found (see `TimeLimitError`), or None."""
+    if exc.best_guess is None or exc.best_total is None or exc.lower is None:
+        return None
+    return BestFound(state.space.text(exc.best_guess), largest_part(state, exc.best_guess),
+                     state.is_candidate(exc.best_guess), exc.best_total, exc.lower,
+                     state.count)
 
 
 def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = True,
@@ -265,13 +310,14 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
         row, sampled = strategy_hint(state, name)
         rows.append(row)
         approximate |= sampled
-    best, note = optimal_hint(state, seconds=optimal_seconds)
+    best, note, found = optimal_hint(state, seconds=optimal_seconds)
     text = None
     if approximate:
         text = (f"{plural(state.count, 'code')} still possible: each strategy plays its best "
                 f"among {HINT_SAMPLE} of them picked at random (approximate); exact advice "
                 "comes once fewer codes remain.")
-    return Hint(state.count, state.bits, listed, rows, best, note, approximate, text)
+    return Hint(state.count, state.bits, listed, rows, best, note, approximate, text,
+                best_found=found)
 
 
 # ----------------------------------------------------------------------------- beliefs
@@ -287,9 +333,9 @@ def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: fl
         rows.append(_belief_row(state, name, index, p))
     likeliest = int(state.candidates[int(np.lexsort((state.candidates, -p))[0])])
     rows.append(_belief_row(state, "likeliest", likeliest, p))
-    best, note = None, None
+    best, note, found = None, None, None
     if state.noise.hard and not isinstance(state.noise, Lies):
-        best, note = optimal_hint(state, seconds=optimal_seconds)
+        best, note, found = optimal_hint(state, seconds=optimal_seconds)
     else:
         note = ("the best possible guess is worked out for trusted answers only; with "
                 "doubtful answers, information gain leads.")
@@ -298,7 +344,7 @@ def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: fl
         text = (f"{plural(state.count, 'code')} still possible: each score chose among "
                 f"{HINT_SAMPLE} sampled guesses (approximate).")
     return Hint(state.count, state.bits, listed, rows, best, note, approximate, text,
-                **extra)
+                best_found=found, **extra)
 
 
 def _belief_row(state: GameState, name: str, index: int, p: np.ndarray) -> StrategyHint:

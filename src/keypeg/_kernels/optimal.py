@@ -54,6 +54,7 @@ from ._config import jit, jit_inline, prefetch
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
 from .memo import memo_find_at, memo_hash, memo_prefetch, memo_store_at
 from .slots import (
+    BEST_GUESS,
     BEST_TOTAL,
     ENTRY_GUESS,
     ENTRY_VALUE,
@@ -1911,6 +1912,11 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         t = level_of[at]
         at += 1
         g = probes[t]
+        if dist == 0 and stats[STOP] == 0 and min(lbs[t], best) > stats[LOWER_BOUND]:
+            # every probe before this one costs at least `best`, every later one at least
+            # its bound (probes are taken cheapest bound first); not once told to stop, as
+            # the last probe's parts may then have returned before proving their bounds
+            stats[LOWER_BOUND] = min(lbs[t], best)
         if lbs[t] >= best:
             if lbs[t] < low:
                 low = lbs[t]
@@ -2066,6 +2072,7 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             best_guess = g
             if dist == 0:
                 stats[BEST_TOTAL] = best
+                stats[BEST_GUESS] = best_guess
         elif running < low:
             low = running
         if dist == 0:

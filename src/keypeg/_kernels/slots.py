@@ -46,12 +46,14 @@ N_TRACE_ROWS = 8
 N_MEMO_RESETS = 9
 N_PARTS_DONE = 10  # parts of the current first guess solved
 N_PARTS = 11  # parts of the current first guess
-LOWER_BOUND = 12  # the best lower bound proven for the root set
+LOWER_BOUND = 12  # the best lower bound proven for the root set (raised as the root's
+#                   first guesses are taken, cheapest bound first)
 N_CANON_CODES = 13  # codes held in the cache of canonical probes
 N_COLUMN_CODES = 14  # probes held in the cache of a view's columns (Run.column_cache)
 N_PROBES_FULL = 15  # 1 once the cache of canonical probes had no room for a list: from
 #                     then on its lookups are counted per key (Run.probe_uses)
-COUNTER_SLOTS = 16
+BEST_GUESS = 16  # the root's first guess of total BEST_TOTAL (read only when that is set)
+COUNTER_SLOTS = 17
 
 # ----------------------------------------------------------------------------- memo
 # Columns of a memo entry (one row of `memo.entries`).

@@ -64,6 +64,10 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
             g = int(probes[t])
             if main.counters[slots.STOP]:
                 break  # the caller gave up (time limit): the result is not used
+            # every first guess before this one costs at least `best`, every later one at
+            # least its bound
+            main.counters[slots.LOWER_BOUND] = max(int(main.counters[slots.LOWER_BOUND]),
+                                                   min(int(lbs[t]), best))
             if lbs[t] >= best:
                 low = min(low, int(lbs[t]))
                 break
@@ -74,9 +78,12 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
             explored.append(t)
             running = _probe(pool, main, workers, S, g, int(lbs[t]), best, depth, int(kS),
                              history, pbs[t] if main.kernel_weighted else None)
+            if main.counters[slots.STOP]:
+                break  # parts stopped early are left out of `running`: not a total
             if running < best:
                 best, best_guess = running, g
                 main.counters[slots.BEST_TOTAL] = best
+                main.counters[slots.BEST_GUESS] = g
             else:
                 low = min(low, running)
             main.counters[slots.N_FIRST_GUESSES_DONE] += 1

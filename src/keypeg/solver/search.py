@@ -752,6 +752,11 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         elif n_workers > 1:
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
+        watch.proven = None
+        watch.code_of = None
+        if objective == "total" and cap == need and weights_in is None:
+            watch.code_of = int if view is None else (lambda i: int(view.order[i]))
+            watch.text_of = space.text
         fits = [t for t, w in heuristics if cap is None or w <= cap]
         budget = min(fits) - offset + 1 if fits else int(k.INF)
         watch.kernel_scale = each or 1
@@ -766,6 +771,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             raise KeypegError("internal error: the search missed the heuristic tree.")
         if cost >= int(k.INF):
             continue
+        if watch.code_of is not None and int(search.counters[slots.BEST_TOTAL]) == cost:
+            watch.proven = int(search.counters[slots.BEST_GUESS]), cost
         watch.phase = "rebuilding the tree"
         tree = _rebuild(search, S_in, depth, guesses_in, state)
         if view is not None:
@@ -885,15 +892,45 @@ class _Watch:
         self.unit = 1.0  # the caller's weight one unit of the search's totals stands for
         self.kernel_scale = 1  # search units one unit of the kernel's totals stands for
         self.stopped = False
+        # where a stopped search may report its best first guess (see TimeLimitError):
+        # the space's index of a search index (None: it may not), and, once the search
+        # is done and the tree is being rebuilt, its (first guess, optimal total)
+        self.code_of: Callable[[int], int] | None = None
+        self.text_of: Callable[[int], str] | None = None  # a code's text, by space index
+        self.proven: tuple[int, int] | None = None
 
     def check(self) -> None:
         """Raise `LimitExceededError` when the time limit has passed."""
         if self.stopped or (self.time_limit is not None
                             and time.perf_counter() - self.started > self.time_limit):
             self.stopped = True
-            raise TimeLimitError(
+            error = TimeLimitError(
                 f"the optimal search did not finish within "
                 f"{plural(self.time_limit or 0, 'second')}.")
+            self._found(error)
+            raise error
+
+    def _found(self, error: TimeLimitError) -> None:
+        """Tell `error` the best first guess found so far and the bounds on the optimum,
+        where this search may (see TimeLimitError)."""
+        if self.code_of is None or not self.searches:
+            return
+        if self.proven is not None:
+            guess, total = self.proven
+            lower = total
+        else:
+            main = self.searches[0].counters
+            total = int(main[slots.BEST_TOTAL])
+            if total <= 0 or not self.phase.startswith("searching"):
+                return
+            guess, lower = int(main[slots.BEST_GUESS]), int(main[slots.LOWER_BOUND])
+        error.best_guess, error.best_total = self.code_of(guess), total
+        error.lower = min(lower, total)
+        if self.text_of is not None:
+            error.args = (f"{error.args[0]} The best tree found by then starts with "
+                          f"{self.text_of(error.best_guess)} and takes "
+                          f"{error.best_total + self.offset:,} guesses in all; no tree takes "
+                          f"fewer than {error.lower + self.offset:,}.",)
 
     def report(self) -> dict[str, Any]:
         """Return where the search stands (what `progress` receives)."""

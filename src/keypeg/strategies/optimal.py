@@ -105,11 +105,11 @@ class OptimalStrategy(Strategy):
         try:
             result = solve_optimal(space, state=state, time_limit=self.time_limit,
                                    weights=weights)
-        except TimeLimitError:
+        except TimeLimitError as exc:
             raise TimeLimitError(
                 f"the best possible guess among {candidates.size:,} codes takes longer to "
                 f"work out than the {plural(self.time_limit or 0, 'second')} a hint may spend."
-            ) from None
+            ).found(exc) from None
         return result.tree.first_guess
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:

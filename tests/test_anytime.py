@@ -1,0 +1,132 @@
+"""An optimal search stopped by its time limit says how far it got, honestly: the best
+first guess it had found, the total of a real tree that starts with it, and a proven lower
+bound on the optimum (`TimeLimitError.best_guess`, `best_total`, `lower`)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from keypeg._kernels import slots
+from keypeg.errors import TimeLimitError
+from keypeg.game import GameState
+from keypeg.hints import hint
+from keypeg.rules import find_rules
+from keypeg.solver.search import _Watch, solve_optimal
+from keypeg.space import get_space
+
+
+class _Counters:
+    """What `_Watch` reads of a search: its counters."""
+
+    def __init__(self, best: int, guess: int, lower: int) -> None:
+        self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
+        self.counters[slots.BEST_TOTAL] = best
+        self.counters[slots.BEST_GUESS] = guess
+        self.counters[slots.LOWER_BOUND] = lower
+
+
+def _watch(best: int, guess: int, lower: int, phase: str = "searching") -> _Watch:
+    watch = _Watch(0.5, None)
+    watch.searches = [_Counters(best, guess, lower)]
+    watch.phase = phase
+    watch.code_of = lambda i: i + 1000
+    watch.text_of = lambda i: f"code{i}"
+    watch.offset = 50
+    watch.started = time.perf_counter() - 1.0  # its time is up
+    return watch
+
+
+def _stopped(watch: _Watch) -> TimeLimitError:
+    with pytest.raises(TimeLimitError) as info:
+        watch.check()
+    return info.value
+
+
+def test_a_stopped_search_reports_its_best_first_guess():
+    error = _stopped(_watch(120, 7, 100))
+    assert (error.best_guess, error.best_total, error.lower) == (1007, 120, 100)
+    # the message counts the guesses already played too (offset 50)
+    assert "starts with code1007 and takes 170 guesses in all" in str(error)
+    assert "no tree takes fewer than 150" in str(error)
+
+
+@pytest.mark.parametrize("watch", [
+    _watch(0, 0, 100),  # no first guess finished yet
+    _watch(120, 7, 100, phase="rebuilding the tree"),  # counters may be a hole's by then
+], ids=["none-finished", "rebuilding"])
+def test_nothing_is_reported_without_a_finished_first_guess(watch):
+    error = _stopped(watch)
+    assert (error.best_guess, error.best_total, error.lower) == (None, None, None)
+    assert str(error) == "the optimal search did not finish within 0.5 seconds."
+
+
+def test_nothing_is_reported_where_the_search_may_not():
+    watch = _watch(120, 7, 100)
+    watch.code_of = None  # a cap the tree must meet, the worst case, or weights
+    assert _stopped(watch).best_guess is None
+
+
+def test_an_optimum_proven_before_the_tree_is_rebuilt_is_reported_as_such():
+    watch = _watch(0, 0, 0, phase="rebuilding the tree")
+    watch.proven = (3, 90)
+    error = _stopped(watch)
+    assert (error.best_guess, error.best_total, error.lower) == (1003, 90, 90)
+
+
+# ----------------------------------------------------------------------------- live
+#: Bulls and cows after 0124 answered 0B1W: 1,440 candidates, whose search finds its first
+#: total within a second here and finishes in about six.
+POSITION = (("0124", "0B1W"),)
+
+
+@pytest.fixture(scope="module")
+def bulls():
+    space = get_space(find_rules("bulls-and-cows"))
+    state = GameState.start(space)
+    for guess, answer in POSITION:
+        state = state.after(guess, answer)
+    # compile the kernels first (their first call would take the time limit): a few
+    # candidates left by two more guesses answered as for one of them
+    small = state
+    secret = np.asarray(state.candidates[:1])
+    for guess in ("5678", "0935"):
+        small = small.after(guess, space.feedback(int(space.responses(space.index(guess),
+                                                                      secret)[0])))
+    solve_optimal(space, state=small)
+    with pytest.raises(TimeLimitError) as info:
+        solve_optimal(space, state=state, time_limit=2.0)
+    optimum = solve_optimal(space, state=state).total - len(POSITION) * state.count
+    return space, state, info.value, optimum
+
+
+@pytest.mark.slow
+def test_the_best_found_is_a_real_tree_and_the_bound_holds(bulls):
+    space, state, error, optimum = bulls
+    assert error.best_guess is not None, "no first guess was finished within 2 s"
+    # the total of the best tree after that first guess: the optimum of each of its parts
+    g = space.code(error.best_guess)
+    total = state.count
+    for r in space.partition(error.best_guess, state.candidates):
+        if r != space.win:
+            part = state.after(g, space.feedback(r))
+            total += solve_optimal(space, state=part).total - len(part.history) * part.count
+    assert optimum <= total <= error.best_total
+    assert error.lower <= optimum
+    assert error.lower < error.best_total  # not proven within 2 s
+
+
+@pytest.mark.slow
+def test_a_hint_shows_the_best_guess_found_in_its_time(bulls):
+    # 504 candidates: the search finds a first total within 0.2 s and takes 3 to 4 s
+    space = bulls[0]
+    state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
+    h = hint(state)
+    assert h.optimal is None and h.best_found is not None
+    found = h.to_dict()["best_found"]
+    assert found["guess"] in h.optimal_note
+    assert found["lower"] <= found["total"]
+    assert found["mean"] == round(found["total"] / state.count, 4)
+    assert state.is_candidate(found["guess"]) == found["possible"]
