@@ -283,6 +283,35 @@ def test_optimal_bad_input(args, message):
     assert result.exit_code == 2 and message in result.stderr
 
 
+CLASSIC_POSITION = ["1122=0B1W", "3344=1B0W", "5516=1B1W"]
+
+
+def test_optimal_from_a_position():
+    data = json.loads(run(["optimal", *CLASSIC_POSITION, "--json", "--recompute"]).stdout)
+    cands = [c for c in CLASSIC_CODES
+             if all(naive.blackwhite(c, tuple(int(x) - 1 for x in clue[:4]))
+                    == (int(clue[5]), int(clue[7])) for clue in CLASSIC_POSITION)]
+    ahead = naive.naive_optimal(CLASSIC_CODES, cands, "blackwhite")
+    assert data["position"] == {"clues": 3, "candidates": len(cands),
+                                "total_from_here": ahead,
+                                "mean_from_here": round(ahead / len(cands), 4)}
+    assert data["total"] == ahead + 3 * len(cands)
+    assert sum(data["histogram"][:3]) == 0  # nothing is found before the fourth guess
+    text = run(["optimal", *CLASSIC_POSITION]).stdout
+    assert "after 3 clues, 9 codes possible" in text and "next guess" in text
+    assert f"from here on {ahead} guesses in all" in text
+
+
+@pytest.mark.parametrize("args,message", [
+    (["1122=0B1W", "--first", "1234"], "--first applies only before the first guess"),
+    (["1122=4B0W"], "already found"),
+    (["1122=4B1W"], "key pegs"),
+])
+def test_optimal_from_a_bad_position(args, message):
+    result = run(["optimal", *args])
+    assert result.exit_code == 2 and message in result.stderr
+
+
 def test_a_search_out_of_time_has_its_own_exit_code():
     # not bad input (2): the search ran out of --max-seconds (3)
     result = run(["optimal", "--rules", "bc", "--max-seconds", "0.5", "--recompute"])

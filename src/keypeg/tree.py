@@ -190,7 +190,7 @@ class DecisionTree:
 
         rules = asdict(self.rules)
         rules.pop("name", None)
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "rules": rules,
@@ -200,6 +200,10 @@ class DecisionTree:
             "meta": self.meta,
             "root": node(0),
         }
+        if self.nodes and int(self.depth[0]) != 1:
+            # a tree from a position: its first guess is guess number `first_depth`
+            out["first_depth"] = int(self.depth[0])
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DecisionTree:
@@ -213,7 +217,11 @@ class DecisionTree:
         response: list[int] = []
         depth: list[int] = []
         size: list[int] = []
-        stack: list[tuple[dict[str, Any], int, int, int]] = [(data["root"], -1, -1, 1)]
+        first_depth = data.get("first_depth", 1)
+        if not isinstance(first_depth, int) or isinstance(first_depth, bool) or first_depth < 1:
+            raise KeypegError("a tree's first_depth must be a whole number of at least 1.")
+        stack: list[tuple[dict[str, Any], int, int, int]] = [(data["root"], -1, -1,
+                                                               first_depth)]
         while stack:
             item, par, resp, d = stack.pop()
             me = len(guess)

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from ..catalog import OBJECTIVES
 from ..errors import KeypegError
-from ..limits import check_max_seconds, shorten
+from ..limits import check_max_seconds, plural, shorten
 from ..rules import Rules, rules_name
 from .common import PriorOption, check_output_path, command, console, err_console
 from .evaluate import histogram_text
@@ -83,6 +83,11 @@ def search_progress(title: str) -> Iterator[Callable[[dict[str, Any]], None]]:
 @command
 def optimal_command(
     rules: Rules,
+    clues: Annotated[
+        list[str] | None,
+        typer.Argument(help="Start from these clues (GUESS=FEEDBACK, e.g. 1122=1B1W): the "
+                       "optimal play from that position on.", show_default=False),
+    ] = None,
     first: Annotated[str | None, typer.Option("--first", help="Force the first guess.")] = None,
     possible_only: Annotated[
         bool, typer.Option("--possible-only", help="Only play codes that could be the secret.")
@@ -116,9 +121,10 @@ def optimal_command(
     ] = False,
 ) -> None:
     """Compute the exact optimal strategy: fewest guesses in total over every secret (with
-    --prior: the fewest expected guesses, each secret weighted by the prior). A search that
-    is interrupted (even killed) resumes where it stopped when run again; a search that runs
-    out of --max-seconds exits with code 3."""
+    --prior: the fewest expected guesses, each secret weighted by the prior), from the start
+    or after the CLUES given. A search that is interrupted (even killed) resumes where it
+    stopped when run again; a search that runs out of --max-seconds exits with code 3 and,
+    without a row limit, says the best tree it had found and how good the optimum could be."""
     if objective not in OBJECTIVES:
         raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     check_max_seconds(max_seconds)
@@ -147,11 +153,22 @@ def optimal_command(
         weights = prior_weights(space, prior, normalise=False)
         if weights is None:  # uniform
             weights = np.ones(space.size, dtype=np.int64)
+    state = None
+    if clues:
+        from ..game import GameState
+
+        if first is not None:
+            raise KeypegError("--first applies only before the first guess; leave out "
+                              "--first or the clues.")
+        state = GameState.from_clues(rules, clues)
+        if state.solved:
+            raise KeypegError(f"the clues leave one code, {state.candidate_texts()[0]}, "
+                              "already found: nothing is left to search.")
     store = Store()
     with search_progress(rules_name(rules)) as report:
         result, cached = optimal(
             rules, objective=objective, max_guesses=rules.max_guesses,
-            possible_only=possible_only, first=first, store=store,
+            possible_only=possible_only, first=first, state=state, store=store,
             recompute=recompute or trace, trace=trace, time_limit=max_seconds, progress=report,
             weights=weights, resume=not no_resume, cluster=cluster,
         )
@@ -164,6 +181,13 @@ def optimal_command(
     if "cluster_nodes" in result.stats:
         extra["cluster"] = {"nodes": result.stats["cluster_nodes"],
                             "cpus": result.stats["cluster_cpus"]}
+    played = 0 if state is None else len(state.history)
+    if state is not None:
+        # the totals count the guesses played; from here on, each candidate needs
+        ahead = result.total - played * state.count
+        extra["position"] = {"clues": played, "candidates": state.count,
+                             "total_from_here": ahead,
+                             "mean_from_here": round(ahead / state.count, 4)}
     if as_json:
         print(json.dumps({**result.summary(), "cached": cached, **extra}))
         return
@@ -184,15 +208,28 @@ def optimal_command(
         limits.append(f"first guess {first}")
     if objective == "worst":
         limits.append("worst case first")
-    table = Table(title=f"{rules_name(rules)}: optimal strategy"
+    where = ""
+    if state is not None:
+        where = (f" after {played} clue{'s' * (played != 1)}, {state.count:,} codes "
+                 f"possible")
+    table = Table(title=f"{rules_name(rules)}{where}: optimal strategy"
                   + (f" ({', '.join(limits)})" if limits else "") + f" [{how}]")
-    for col in ("first guess", "total", "mean", "worst", "found on guess 1 / 2 / 3 / ..."):
+    for col in ("next guess" if state is not None else "first guess", "total", "mean",
+                "worst", "found on guess 1 / 2 / 3 / ..."):
         table.add_column(col)
     table.add_row(result.first_guess, f"{result.total:,}", f"{result.mean:.4f}",
                   str(result.worst), histogram_text(result.histogram))
+    captions = []
+    if state is not None:
+        position = extra["position"]
+        captions.append(f"totals count the {plural(played, 'guess', 'guesses')} played: from "
+                        f"here on {position['total_from_here']:,} guesses in all, "
+                        f"{position['mean_from_here']:.4f} per code")
     if result.weighted_total is not None:
-        table.caption = (f"weighted by the prior {prior}: total {result.weighted_total:,} "
-                         f"(mean is the weighted mean)")
+        captions.append(f"weighted by the prior {prior}: total {result.weighted_total:,} "
+                        f"(mean is the weighted mean)")
+    if captions:
+        table.caption = "; ".join(captions)
     console.print(table)
 
 
