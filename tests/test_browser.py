@@ -43,6 +43,7 @@ from keypeg.game import GameState  # noqa: E402
 from keypeg.hints import hint  # noqa: E402
 from keypeg.published import published  # noqa: E402
 from keypeg.rules import find_rules  # noqa: E402
+from keypeg.solver.search import solve_optimal  # noqa: E402
 from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy  # noqa: E402
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -918,6 +919,25 @@ def test_codebreaker_positional_feedback(page: Page) -> None:
                          rules)) == fb
     won = history[-1][1] == "GGGGG"
     expect(page.locator("#play-result")).to_have_attribute("data-result", "win" if won else "loss")
+
+
+def test_a_hint_out_of_time_searches_longer_on_request(page: Page) -> None:
+    # 504 candidates: the optimal search takes 3-4 s, past a hint's second
+    clues = [("0124", "0B1W"), ("3567", "0B2W")]
+    open_page(page, "bulls-and-cows", "assist")
+    for guess, answer in clues:
+        add_clue(page, guess, int(answer[0]), int(answer[2]))
+    wait_hints(page, clues, "bulls-and-cows")
+    expect(page.locator("#hint-optimal-note")).to_contain_text("takes longer")
+    page.click("#hint-search-longer")
+    longer = page.locator("#hint-longer")
+    expect(longer).to_have_attribute("data-state", "found", timeout=60_000)
+    state = GameState.from_clues(find_rules("bulls-and-cows"), [f"{g}={f}" for g, f in clues])
+    best = state.space.text(solve_optimal(state.space, state=state).tree.first_guess)
+    expect(page.locator("#hint-longer-text")).to_contain_text(
+        f"The best possible guess is {best} (found and proven in")
+    page.click("#use-longer")
+    expect(page.locator("#assist-guess")).to_have_value(best)
 
 
 def test_assist_clues_and_contradiction(page: Page) -> None:

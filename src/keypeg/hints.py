@@ -60,6 +60,14 @@ class StrategyHint:
     possible: bool
     chance: float | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        """Return the row as the web API sends it."""
+        out: dict[str, Any] = {"name": self.name, "guess": self.guess,
+                               "largest_part": self.largest_part, "possible": self.possible}
+        if self.chance is not None:
+            out["chance"] = round(self.chance, 6)
+        return out
+
 
 @dataclass(frozen=True)
 class BestFound:
@@ -90,7 +98,8 @@ class Hint:
     the reason in player's words in `optimal_note`, when it could not be found in time.
     `approximate` says the strategies chose among sampled candidates (`note` says how).
     `best_found` is the best guess the optimal search had found when it ran out of time,
-    with how good it is and how good the optimum could be (None when it found none).
+    with how good it is and how good the optimum could be (None when it found none);
+    `optimal_longer` says a longer search might still find the optimum (`POST /api/optimal`).
     """
 
     count: int
@@ -108,6 +117,8 @@ class Hint:
     doubts: list[float] | None = None
     noise: str = "exact"
     best_found: BestFound | None = None
+    #: The optimal search ran out of its time on a plain position: a longer one may find it.
+    optimal_longer: bool = False
 
     @property
     def recommended(self) -> StrategyHint | None:
@@ -120,13 +131,7 @@ class Hint:
         """Return the hint as the web API sends it."""
 
         def row(s: StrategyHint | None) -> dict[str, Any] | None:
-            if s is None:
-                return None
-            out = {"name": s.name, "guess": s.guess, "largest_part": s.largest_part,
-                   "possible": s.possible}
-            if s.chance is not None:
-                out["chance"] = round(s.chance, 6)
-            return out
+            return None if s is None else s.to_dict()
 
         out = {"candidates": self.count, "bits": round(self.bits, 3),
                "list": self.candidates, "solved": self.solved,
@@ -134,7 +139,8 @@ class Hint:
                "strategies": [row(s) for s in self.strategies],
                "optimal": row(self.optimal), "optimal_note": self.optimal_note,
                "approximate": self.approximate, "note": self.note, "noise": self.noise,
-               "best_found": None if self.best_found is None else self.best_found.to_dict()}
+               "best_found": None if self.best_found is None else self.best_found.to_dict(),
+               "optimal_longer": self.optimal_longer}
         if self.likely is not None:
             out["likely"] = [{"code": c, "probability": round(p, 6)} for c, p in self.likely]
         if self.doubts is not None:
@@ -258,26 +264,37 @@ def strategy_hint(state: GameState, name: str, *,
                         state.is_candidate(guess.index)), approximate
 
 
-def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS
-                 ) -> tuple[StrategyHint | None, str | None, BestFound | None]:
+@dataclass(frozen=True)
+class OptimalOutcome:
+    """What the optimal search gave a hint: the optimal guess, or None with the reason in
+    a player's words (`note`), the best guess found when it ran out of time (`found`), and
+    whether it ran out of time (so a longer search might find it)."""
+
+    optimal: StrategyHint | None = None
+    note: str | None = None
+    found: BestFound | None = None
+    timed_out: bool = False
+
+
+def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS) -> OptimalOutcome:
     """Return the optimal guess (from a stored tree, or a live search of at most `seconds`),
-    or None and the reason in a player's words, with the best guess the search had found
-    by then when it had found one (as the optimal guess when it had proven it so)."""
+    or the reason there is none, with the best guess the search had found by then when it
+    had found one (as the optimal guess when it had proven it so)."""
     try:
-        return strategy_hint(state, "optimal", optimal_seconds=seconds)[0], None, None
+        return OptimalOutcome(strategy_hint(state, "optimal", optimal_seconds=seconds)[0])
     except TimeLimitError as exc:
         found = _best_found(state, exc)
         if found is None:
-            return None, str(exc), None
+            return OptimalOutcome(note=str(exc), timed_out=True)
         if found.total == found.lower:  # proven: the tree was being written out
-            return StrategyHint("optimal", found.guess, found.largest_part,
-                                found.possible), None, None
+            return OptimalOutcome(StrategyHint("optimal", found.guess, found.largest_part,
+                                               found.possible))
         note = (f"{exc} The best guess found in that time is {found.guess}: with it the "
                 f"codes still possible take {found.total / found.codes:.3f} more guesses on "
                 f"average; no guess can do better than {found.lower / found.codes:.3f}.")
-        return None, note, found
+        return OptimalOutcome(note=note, found=found, timed_out=True)
     except LimitExceededError as exc:
-        return None, str(exc), None
+        return OptimalOutcome(note=str(exc))
 
 
 def _best_found(state: GameState, exc: TimeLimitError) -> BestFound | None:
@@ -310,14 +327,15 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
         row, sampled = strategy_hint(state, name)
         rows.append(row)
         approximate |= sampled
-    best, note, found = optimal_hint(state, seconds=optimal_seconds)
+    outcome = optimal_hint(state, seconds=optimal_seconds)
     text = None
     if approximate:
         text = (f"{plural(state.count, 'code')} still possible: each strategy plays its best "
                 f"among {HINT_SAMPLE} of them picked at random (approximate); exact advice "
                 "comes once fewer codes remain.")
-    return Hint(state.count, state.bits, listed, rows, best, note, approximate, text,
-                best_found=found)
+    return Hint(state.count, state.bits, listed, rows, outcome.optimal, outcome.note,
+                approximate, text, best_found=outcome.found,
+                optimal_longer=outcome.timed_out)
 
 
 # ----------------------------------------------------------------------------- beliefs
@@ -333,18 +351,17 @@ def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: fl
         rows.append(_belief_row(state, name, index, p))
     likeliest = int(state.candidates[int(np.lexsort((state.candidates, -p))[0])])
     rows.append(_belief_row(state, "likeliest", likeliest, p))
-    best, note, found = None, None, None
+    outcome = OptimalOutcome(note="the best possible guess is worked out for trusted "
+                             "answers only; with doubtful answers, information gain leads.")
     if state.noise.hard and not isinstance(state.noise, Lies):
-        best, note, found = optimal_hint(state, seconds=optimal_seconds)
-    else:
-        note = ("the best possible guess is worked out for trusted answers only; with "
-                "doubtful answers, information gain leads.")
+        outcome = optimal_hint(state, seconds=optimal_seconds)
     text = None
     if approximate:
         text = (f"{plural(state.count, 'code')} still possible: each score chose among "
                 f"{HINT_SAMPLE} sampled guesses (approximate).")
-    return Hint(state.count, state.bits, listed, rows, best, note, approximate, text,
-                best_found=found, **extra)
+    # (a longer search is offered for plain positions only: it runs without the belief)
+    return Hint(state.count, state.bits, listed, rows, outcome.optimal, outcome.note,
+                approximate, text, best_found=outcome.found, **extra)
 
 
 def _belief_row(state: GameState, name: str, index: int, p: np.ndarray) -> StrategyHint:

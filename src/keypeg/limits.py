@@ -68,6 +68,9 @@ LIVE_OPTIMAL_SECONDS = 5.0
 #: ... in games of at most this many codes (MM(6,9)'s 531,441; past it every code against
 #: even a few candidates is too many answers to compute for a hint: MM(8,8)).
 LIVE_OPTIMAL_CODES = 600_000
+#: Most seconds the page's "search longer" for the optimal guess may take (POST
+#: /api/optimal: one such search at a time per server process).
+LONG_OPTIMAL_SECONDS = 60.0
 
 # ----------------------------------------------------------------------------- labs
 #: Secrets played by each strategy in a sampled (approximate) lab.

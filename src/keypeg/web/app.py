@@ -48,7 +48,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from typing_extensions import TypedDict  # pydantic needs this one before Python 3.12
@@ -67,7 +67,7 @@ from ..limits import (
 from ..match import MAX_GAMES, MatchStateError
 from ..rules import find_rules
 from ..store import Store
-from .service import GameNotFound, GameOver, MatchNotFound, Service, presets
+from .service import GameNotFound, GameOver, MatchNotFound, ServerBusy, Service, presets
 
 STATIC = resources.files("keypeg") / "web" / "static"
 
@@ -138,6 +138,15 @@ class HintsIn(_Body):
     history: History = Field(default_factory=list)
     prior: Prior = None
     noise: Noise = None
+
+
+class OptimalIn(_Body):
+    rules: Rules = "classic"
+    history: History = Field(default_factory=list)
+    seconds: Annotated[StrictFloat | StrictInt, Field(
+        gt=0, le=limits.LONG_OPTIMAL_SECONDS,
+        description="Most seconds to search (more than 0, at most "
+        f"{limits.LONG_OPTIMAL_SECONDS:g}).")] = limits.LONG_OPTIMAL_SECONDS
 
 
 class WatchIn(_Body):
@@ -219,6 +228,7 @@ _WHY = {
     409: "The game is over (or the secret already found).",
     413: f"The request body is over {MAX_BODY_BYTES:,} bytes, or the request would take "
          "more time or memory than a web request may.",
+    429: "Another long search is running on this server: try again when it ends.",
     422: "Bad input: a malformed or impossible value, an unknown field or query "
          "parameter, or clues that contradict each other.",
 }
@@ -501,6 +511,8 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
             status = 409
         elif isinstance(exc, LimitExceededError):
             status = 413
+        elif isinstance(exc, ServerBusy):
+            status = 429
         return JSONResponse({"detail": detail}, status_code=status)
 
     @app.exception_handler(RequestValidationError)
@@ -585,6 +597,21 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     def hints(body: HintsIn) -> dict[str, Any]:
         with _echoing(body):
             return service.hints(body.rules, [list(c) for c in body.history], belief(body))
+
+    @app.post("/api/optimal", summary="The optimal next guess, searched for longer than a "
+              "hint may", description="For a position whose hint ran out of its second "
+              "(\"optimal_longer\"): the optimal search runs for at most `seconds`. The "
+              "answer has \"optimal\" (a strategy row) once proven, else null with "
+              "\"optimal_note\" and \"best_found\" (the best guess found, as in hints); "
+              "\"candidates\" and \"seconds\" (taken). Answers with no belief (plain "
+              "clues). One such search runs at a time per server process (else 429); more "
+              "than 600 candidates, or a game too big for a live search, is 413; a position "
+              "already solved is 409.",
+              responses=_errors(409, 429, *_BODY_ERRORS), dependencies=[_only_query()])
+    def long_optimal(body: OptimalIn) -> dict[str, Any]:
+        with _echoing(body):
+            return service.long_optimal(body.rules, [list(c) for c in body.history],
+                                        float(body.seconds))
 
     @app.post("/api/cut", summary="How a guess would cut the codes still possible",
               description="Under a prior or noise each part also has \"probability\": how "
@@ -735,6 +762,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
 
     for path, model in (("/api/games", NewGame), ("/api/games/{game_id}/guesses", GuessIn),
                         ("/api/hints", HintsIn), ("/api/cut", CutIn),
+                        ("/api/optimal", OptimalIn),
                         ("/api/watch/step", WatchIn), ("/api/matches", NewMatch),
                         ("/api/matches/{match_id}/secret", SecretIn),
                         ("/api/matches/{match_id}/guesses", GuessIn),

@@ -35,7 +35,7 @@ from ..errors import KeypegError, LimitExceededError
 from ..explorer import TreeIndex, explorer_rules, explorer_strategy, explorer_tree
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
-from ..hints import bounded_guess, cut, hint
+from ..hints import bounded_guess, cut, hint, optimal_hint
 from ..labs import lab
 from ..limits import (
     CACHED_POSITIONS,
@@ -45,6 +45,7 @@ from ..limits import (
     LIVE_OPTIMAL_SECONDS,
     LIVE_VALUE_CODES,
     LIVE_VALUE_SECONDS,
+    LONG_OPTIMAL_SECONDS,
     MAX_CLUES,
     check_seed,
     plural,
@@ -62,6 +63,10 @@ class GameNotFound(KeypegError):
 
 def _not_found(game_id: str) -> GameNotFound:
     return GameNotFound(f"no game with id {shorten(game_id)!r}; start one with POST /api/games.")
+
+
+class ServerBusy(KeypegError):
+    """Raised when a long search is asked for while another one runs (HTTP 429)."""
 
 
 class GameOver(KeypegError):
@@ -209,6 +214,8 @@ class Service:
         self._tree_locks: dict[tuple[Rules, str], threading.Lock] = {}
         self._tree_refused: dict[tuple[Rules, str], tuple[float, str]] = {}
         self._lock = threading.Lock()
+        self._long = threading.Lock()  # one long optimal search at a time
+        self._optimal: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
     # ------------------------------------------------------------------ beliefs
     @staticmethod
@@ -462,6 +469,50 @@ class Service:
     @staticmethod
     def _compute_hints(state: GameState) -> dict[str, Any]:
         return hint(state).to_dict()
+
+    def long_optimal(self, rules_text: str, history: list[Any],
+                     seconds: float = LONG_OPTIMAL_SECONDS) -> dict[str, Any]:
+        """Return the optimal next guess of a plain position, searched for at most
+        `seconds` (more than a hint's second): `optimal` (a strategy row) or None with
+        `optimal_note` and, when it ran out of time, `best_found`. A proven answer is kept;
+        raises `ServerBusy` while another long search runs."""
+        if not 0 < seconds <= LONG_OPTIMAL_SECONDS:
+            raise KeypegError(f"seconds must be more than 0 and at most "
+                              f"{LONG_OPTIMAL_SECONDS:g}, not {seconds:g}.")
+        rules = find_rules(rules_text)
+        clues = _clues(rules, history)
+        key = (rules_name(rules), tuple(str(c) for c in clues))
+        with self._lock:
+            if key in self._optimal:
+                self._optimal.move_to_end(key)
+                return self._optimal[key]
+        state = self.state(rules, history)
+        if state.solved:
+            raise GameOver("the clues leave one code, already found: there is no next "
+                           "guess to look for.")
+        if not self._long.acquire(blocking=False):
+            raise ServerBusy("another long search is running on this server; try again "
+                             "when it ends.")
+        try:
+            started = time.perf_counter()
+            outcome = optimal_hint(state, seconds=seconds)
+            took = time.perf_counter() - started
+        finally:
+            self._long.release()
+        if outcome.optimal is None and not outcome.timed_out:
+            raise LimitExceededError(outcome.note or "the best possible guess is out of "
+                                     "reach here.")
+        out = {"candidates": state.count,
+               "optimal": None if outcome.optimal is None else outcome.optimal.to_dict(),
+               "optimal_note": outcome.note,
+               "best_found": None if outcome.found is None else outcome.found.to_dict(),
+               "seconds": round(took, 3)}
+        if outcome.optimal is not None:
+            with self._lock:
+                self._optimal[key] = out
+                while len(self._optimal) > CACHED_POSITIONS:
+                    self._optimal.popitem(last=False)
+        return out
 
     # ------------------------------------------------------------------ cut
     def cut(self, rules_text: str, history: list[Any], guess: str,

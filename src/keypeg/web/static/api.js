@@ -68,6 +68,10 @@ export const gameHints = (id) => request("GET", `/api/games/${q(id)}/hints`);
 export const hints = (rulesName, history, belief = {}) => request("POST", "/api/hints",
   { rules: rulesName, history, ...belief });
 
+/** The optimal next guess of a plain position, searched for at most `seconds`. */
+export const optimal = (rulesName, history, seconds) => request("POST", "/api/optimal",
+  { rules: rulesName, history, seconds }, { timeoutMs: LONG_MS });
+
 export const cut = (rulesName, history, code, belief = {}) => request("POST", "/api/cut",
   { rules: rulesName, history, guess: code, ...belief });
 

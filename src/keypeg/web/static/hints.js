@@ -11,6 +11,7 @@ import { codeEl, codeWithText } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
 import { $, count, el, fmt, plural, reportError, sentence, store } from "./dom.js";
 import { S, current } from "./state.js";
+import * as api from "./api.js";
 
 const KEY = "keypeg.hints";
 const STRATEGY_INFO = {
@@ -149,7 +150,44 @@ function renderRecommended(h) {
     el("span", { class: "rec-why", id: "hint-rec-why", text: why }),
     h.optimal ? null : el("span", { class: "rec-note", id: "hint-optimal-note",
       "data-testid": "hint-optimal-note", text: optimalMissing(h.optimal_note) }),
+    h.optimal || !h.optimal_longer ? null : el("span", { class: "rec-longer", id: "hint-longer" },
+      el("button", { type: "button", class: "button small", id: "hint-search-longer",
+        text: `Search longer (up to ${LONGER_SECONDS} s)`,
+        title: "Keep looking for the best possible guess, and prove it",
+        onclick: searchLonger })),
   ].filter(Boolean));
+}
+
+/* ------------------------------------------------------------------ a longer search */
+const LONGER_SECONDS = 30;
+
+/** Ask the server to keep looking for the optimal guess (the hint gave up after its
+ * second), and show what it finds: the optimal guess, or the best one found by then. An
+ * answer for a position the panel has left is dropped. */
+async function searchLonger() {
+  const s = seq;
+  const box = $("#hint-longer");
+  const history = current().history();
+  box.dataset.state = "searching";
+  box.replaceChildren(el("span", { class: "rec-note",
+    text: `Looking for the best possible guess (up to ${LONGER_SECONDS} s)…` }));
+  try {
+    const out = await api.optimal(S.rules.name, history, LONGER_SECONDS);
+    if (s !== seq) return;
+    const found = out.optimal ? out.optimal.guess : (out.best_found ? out.best_found.guess : null);
+    const text = out.optimal
+      ? `The best possible guess is ${out.optimal.guess} (found and proven in ${out.seconds.toFixed(1)} s).`
+      : sentence(out.optimal_note || "the best possible guess was not found in time.");
+    box.dataset.state = out.optimal ? "found" : "not-proven";
+    box.dataset.guess = found || "";
+    box.replaceChildren(...[el("span", { class: "rec-note", id: "hint-longer-text", text }),
+      found ? useButton(found, "use-longer") : null].filter(Boolean));
+  } catch (err) {
+    if (s !== seq) return;
+    box.dataset.state = "error";
+    box.replaceChildren(el("span", { class: "rec-note", id: "hint-longer-text",
+      text: sentence(err.detail || String(err)) }));
+  }
 }
 
 function renderStrategies(h) {
