@@ -2070,7 +2070,8 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         if running < best:
             best = running
             best_guess = g
-            if dist == 0:
+            if dist == 0 and stats[STOP] == 0:
+                # (not once told to stop: the caller may be reading the pair by then)
                 stats[BEST_TOTAL] = best
                 stats[BEST_GUESS] = best_guess
         elif running < low:
