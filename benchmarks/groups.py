@@ -533,7 +533,8 @@ def bighints() -> tuple[list[dict], list[str]]:
 
     from keypeg.errors import LimitExceededError, TimeLimitError
     from keypeg.game import GameState
-    from keypeg.hints import strategy_hint, strength_order
+    from keypeg.hints import optimal_hint, strategy_hint, strength_order
+    from keypeg.limits import HINT_OPTIMAL_SECONDS
     from keypeg.rules import PRESETS
     from keypeg.strategies import find_strategy
 
@@ -542,6 +543,7 @@ def bighints() -> tuple[list[dict], list[str]]:
     notes: list[str] = []
     optimal = find_strategy("optimal", time_limit=LIMIT, max_candidates=None)
     one_step: list[float] = []
+    late: dict[str, list[tuple[GameState, str | None]]] = {}
     for preset in PRESETS:
         rules = preset.rules
         space = get_space(rules)
@@ -571,8 +573,9 @@ def bighints() -> tuple[list[dict], list[str]]:
                     one_step.append(time.perf_counter() - started)
                 if 2 < state.count <= 600:
                     started = time.perf_counter()
+                    best = None
                     try:
-                        optimal.next_guess(state)
+                        best = str(optimal.next_guess(state))
                         times.append(time.perf_counter() - started)
                         counts.append(state.count)
                         if times[-1] == max(times):
@@ -583,6 +586,8 @@ def bighints() -> tuple[list[dict], list[str]]:
                               flush=True)
                     except LimitExceededError:
                         refused += 1
+                    if time.perf_counter() - started > HINT_OPTIMAL_SECONDS:
+                        late.setdefault(preset.name, []).append((state, best))
                 g = (int(rng.integers(space.size)) if state.count > 600
                      else int(state.candidates[rng.integers(state.count)]))
                 r = int(space.responses(g, np.array([secret], dtype=np.int32))[0])
@@ -602,6 +607,22 @@ def bighints() -> tuple[list[dict], list[str]]:
         if timeouts:
             notes.append(f"{preset.name}: the optimal search took over {LIMIT} s (given up) "
                          f"in {timeouts} of {timeouts + len(times)} positions.")
+    # Positions past a hint's second, once every timing is taken: what the hint itself says
+    # there (the best guess its search had found, whether that is the optimal guess, and how
+    # far its total is above the search's proven bound)
+    for name, states in late.items():
+        found = [(optimal_hint(state).found, best) for state, best in states]
+        gaps = [f.total / f.lower - 1 for f, _ in found if f is not None]
+        text = (f"{name}: in {len(states)} position(s) past the hint's "
+                f"{HINT_OPTIMAL_SECONDS:g} s the hint named the best guess its search had "
+                f"found in {len(gaps)}")
+        if gaps:
+            known = [(f, best) for f, best in found if f is not None and best is not None]
+            right = sum(f.guess == best for f, best in known)
+            text += (f" (the optimal guess in {right} of the {len(known)} whose optimum the "
+                     f"{LIMIT:g} s search found; its total at most {100 * max(gaps):.1f} % "
+                     "above the search's proven bound)")
+        notes.append(text + ".")
     rows.append({"job": f"one-step hints (all strategies), codebreaker-4, any position "
                         f"({len(one_step)} positions): median",
                  "seconds": statistics.median(one_step), "goal_s": 0.3})
