@@ -169,10 +169,19 @@ async function searchLonger() {
   const box = $("#hint-longer");
   const history = current().history();
   box.dataset.state = "searching";
-  box.replaceChildren(el("span", { class: "rec-note",
-    text: `Looking for the best possible guess (up to ${LONGER_SECONDS} s)…` }));
+  const status = el("span", { class: "rec-note", id: "hint-longer-text", role: "status" });
+  const started = Date.now();
+  const tick = () => {
+    const elapsed = Math.floor((Date.now() - started) / 1000);
+    status.textContent = `Looking for the best possible guess (up to ${LONGER_SECONDS} s)… `
+      + `${elapsed} s`;
+  };
+  tick();
+  const timer = setInterval(tick, 1000);
+  box.replaceChildren(status);
   try {
     const out = await api.optimal(S.rules.name, history, LONGER_SECONDS);
+    clearInterval(timer);
     if (s !== seq) return;
     const found = out.optimal ? out.optimal.guess : (out.best_found ? out.best_found.guess : null);
     const text = out.optimal
@@ -183,6 +192,7 @@ async function searchLonger() {
     box.replaceChildren(...[el("span", { class: "rec-note", id: "hint-longer-text", text }),
       found ? useButton(found, "use-longer") : null].filter(Boolean));
   } catch (err) {
+    clearInterval(timer);
     if (s !== seq) return;
     box.dataset.state = "error";
     box.replaceChildren(el("span", { class: "rec-note", id: "hint-longer-text",
