@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from keypeg._kernels import slots
+from keypeg.cli.optimal import progress_text
 from keypeg.errors import TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import hint
@@ -96,15 +97,16 @@ def bulls():
         small = small.after(guess, space.feedback(int(space.responses(space.index(guess),
                                                                       secret)[0])))
     solve_optimal(space, state=small)
+    reports: list[dict] = []
     with pytest.raises(TimeLimitError) as info:
-        solve_optimal(space, state=state, time_limit=2.0)
+        solve_optimal(space, state=state, time_limit=2.0, progress=reports.append)
     optimum = solve_optimal(space, state=state).total - len(POSITION) * state.count
-    return space, state, info.value, optimum
+    return space, state, info.value, optimum, reports
 
 
 @pytest.mark.slow
 def test_the_best_found_is_a_real_tree_and_the_bound_holds(bulls):
-    space, state, error, optimum = bulls
+    space, state, error, optimum, _ = bulls
     assert error.best_guess is not None, "no first guess was finished within 2 s"
     # the total of the best tree after that first guess: the optimum of each of its parts
     g = space.code(error.best_guess)
@@ -130,3 +132,17 @@ def test_a_hint_shows_the_best_guess_found_in_its_time(bulls):
     assert found["lower"] <= found["total"]
     assert found["mean"] == round(found["total"] / state.count, 4)
     assert state.is_candidate(found["guess"]) == found["possible"]
+
+
+@pytest.mark.slow
+def test_progress_names_the_best_first_guess_so_far(bulls):
+    space, _state, error, _optimum, reports = bulls
+    named = [r for r in reports if r["best_guess"] is not None]
+    assert named, "no report named a best first guess within 2 s"
+    assert all(r["best"] > 0 for r in named)
+    assert all(r["best_guess"] is None for r in reports if not r["best"])
+    # the last one named is the one the error reports, or one it improved on since
+    assert named[-1]["best"] >= error.best_total
+    if named[-1]["best"] == error.best_total:
+        assert named[-1]["best_guess"] == space.text(error.best_guess)
+    assert "(best first guess so far " in progress_text(named[-1])

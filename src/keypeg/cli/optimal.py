@@ -43,6 +43,8 @@ def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
     if d.get("upper"):
         text += f", total {d['lower']:,}-{d['upper']:,}" if d.get("lower") else (
             f", total at most {d['upper']:,}")
+    if d.get("best_guess"):
+        text += f" (best first guess so far {d['best_guess']})"
     if d.get("root_total"):
         text += f", first guess {d['root_done']}/{d['root_total']}"
         if d.get("parts_total"):

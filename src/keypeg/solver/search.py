@@ -951,7 +951,16 @@ class _Watch:
                 "parts_total": int(main[slots.N_PARTS]), "best": units(best),
                 "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
                 "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches),
-                "reused": sum(int(getattr(x, "reused", 0)) for x in self.searches)}
+                "reused": sum(int(getattr(x, "reused", 0)) for x in self.searches),
+                "best_guess": self._best_text(main)}
+
+    def _best_text(self, main: np.ndarray) -> str | None:
+        """Return the best first guess found so far as text, where the search may say it
+        (see `_found`), else None."""
+        if (self.code_of is None or self.text_of is None or main[slots.BEST_TOTAL] <= 0
+                or not self.phase.startswith("searching")):
+            return None
+        return self.text_of(self.code_of(int(main[slots.BEST_GUESS])))
 
     def run(self, work: Callable[[], OptimalResult]) -> OptimalResult:
         """Return `work()`, run in a thread while this one watches it."""
