@@ -478,9 +478,11 @@ def solve_optimal(
     the secret (MM*). `first` forces the first guess. `workers` threads solve the parts of
     each first guess in parallel (by default both cores for sets of 2,000 codes or more);
     the result is the same either way. `progress` is called about five times a second with
-    the phase, elapsed seconds, sets expanded and the bounds so far. Raises `KeypegError`
-    when no tree fits, `LimitExceededError` once `time_limit` seconds have passed (counted
-    from the call, table and heuristic bounds included).
+    the phase, elapsed seconds, sets expanded, the bounds so far and the best first guess
+    found so far (`best_guess`, where `TimeLimitError` would name it). Raises `KeypegError`
+    when no tree fits, `TimeLimitError` once `time_limit` seconds have passed (counted
+    from the call, table and heuristic bounds included), with the best tree found by then
+    where it can say it.
 
     `weights`, one non-negative number per code of the space (indexed by code, also after
     a `state`: only the candidates' weights count), makes "total" the weighted total: the
