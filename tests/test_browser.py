@@ -929,6 +929,10 @@ def test_a_hint_out_of_time_searches_longer_on_request(page: Page) -> None:
         add_clue(page, guess, int(answer[0]), int(answer[2]))
     wait_hints(page, clues, "bulls-and-cows")
     expect(page.locator("#hint-optimal-note")).to_contain_text("takes longer")
+    # the best guess its second found can be played at once (its search finds one early)
+    found = page.locator("#use-best-found").get_attribute("data-use")
+    assert found and f"The best guess found in that time is {found}" in page.locator(
+        "#hint-optimal-note").inner_text()
     page.click("#hint-search-longer")
     longer = page.locator("#hint-longer")
     # a search of a few seconds shows that it runs, and for how long

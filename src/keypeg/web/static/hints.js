@@ -151,6 +151,7 @@ function renderRecommended(h) {
     h.optimal ? null : el("span", { class: "rec-note", id: "hint-optimal-note",
       "data-testid": "hint-optimal-note", text: optimalMissing(h.optimal_note) }),
     h.optimal || !h.optimal_longer ? null : el("span", { class: "rec-longer", id: "hint-longer" },
+      h.best_found ? useButton(h.best_found.guess, "use-best-found") : null,
       el("button", { type: "button", class: "button small", id: "hint-search-longer",
         text: `Search longer (up to ${LONGER_SECONDS} s)`,
         title: "Keep looking for the best possible guess, and prove it",
