@@ -141,6 +141,22 @@ def test_tree_from_a_state():
     tree.replay(secrets=state.candidates)
 
 
+def test_a_tree_from_a_state_keeps_its_depths_through_json(tmp_path):
+    state = GameState.start(CLASSIC).after("1122", "0B0W")
+    tree = find_strategy("expsize").tree(CLASSIC, state)
+    path = tmp_path / "from-a-state.json"
+    tree.save(path)
+    back = DecisionTree.load(path)
+    assert np.array_equal(back.depth, tree.depth) and back.depth[0] == 2
+    assert back.total == tree.total and back.histogram == tree.histogram
+    data = tree.to_dict()
+    assert data["first_depth"] == 2
+    assert "first_depth" not in find_strategy("expsize").tree(CLASSIC).to_dict()
+    for bad in (0, -1, 1.5, "2", True):
+        with pytest.raises(KeypegError, match="first_depth"):
+            DecisionTree.from_dict({**data, "first_depth": bad})
+
+
 def test_hints_show_every_strategy():
     h = hint(GameState.start(CLASSIC))
     by_name = {s.name: s for s in h.strategies}
