@@ -212,6 +212,15 @@ def test_verify_exits_2_for_a_file_it_cannot_read(tmp_path, content, fmt, words)
     assert words in one_error_line(result)
 
 
+def test_verify_refuses_a_tree_from_a_position(tmp_path):
+    path = tmp_path / "position.json"
+    saved = run(["optimal", "1122=0B1W", "3344=1B0W", "5516=1B1W", "--save", path])
+    assert saved.exit_code == 0, saved.stderr
+    result = run(["tree", "verify", path, "--json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "plays from a position (its first guess is guess number 4)" in one_error_line(result)
+
+
 def test_verify_refuses_rules_that_are_not_the_files(tmp_path):
     result = run(["tree", "verify", DATA / "mm23-hand.irving.txt", "classic"])
     assert result.exit_code == 2

@@ -266,6 +266,11 @@ def read_json(text: str, rules: Rules | None = None, name: str = "the tree") -> 
     except (KeyError, TypeError, ValueError) as exc:
         raise TreeFileError(f"{name} has no readable rules and root ({exc}).") from None
     use = _pick_rules(found, rules, name)
+    first_depth = data.get("first_depth", 1)
+    if first_depth != 1:
+        raise TreeFileError(f"{name} plays from a position (its first guess is guess number "
+                            f"{shorten(str(first_depth))}); keypeg tree reads trees that "
+                            "start a game.")
     raw = RawTree(use, str(data.get("strategy", "imported")),
                   meta=dict(data.get("meta") or {}))
     stack: list[tuple[Any, int, int, str]] = [(root, -1, -1, "the root")]
