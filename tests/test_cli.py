@@ -293,8 +293,16 @@ def test_optimal_from_a_position():
                     == (int(clue[5]), int(clue[7])) for clue in CLASSIC_POSITION)]
     ahead = naive.naive_optimal(CLASSIC_CODES, cands, "blackwhite")
     assert data["position"] == {"clues": 3, "candidates": len(cands),
-                                "total_from_here": ahead,
+                                "next_guess": data["first_guess"], "total_from_here": ahead,
                                 "mean_from_here": round(ahead / len(cands), 4)}
+    # the next guess cuts the candidates as an optimal one must: the naive optimum after it
+    g = tuple(int(x) - 1 for x in data["first_guess"])
+    parts: dict = {}
+    for c in cands:
+        parts.setdefault(naive.blackwhite(c, g), []).append(c)
+    after = len(cands) + sum(naive.naive_optimal(CLASSIC_CODES, p, "blackwhite")
+                             for fb, p in parts.items() if fb != (4, 0))
+    assert after == ahead
     assert data["total"] == ahead + 3 * len(cands)
     assert sum(data["histogram"][:3]) == 0  # nothing is found before the fourth guess
     text = run(["optimal", *CLASSIC_POSITION]).stdout

@@ -188,7 +188,7 @@ def optimal_command(
         # the totals count the guesses played; from here on, each candidate needs
         ahead = result.total - played * state.count
         extra["position"] = {"clues": played, "candidates": state.count,
-                             "total_from_here": ahead,
+                             "next_guess": result.first_guess, "total_from_here": ahead,
                              "mean_from_here": round(ahead / state.count, 4)}
     if as_json:
         print(json.dumps({**result.summary(), "cached": cached, **extra}))
