@@ -933,6 +933,7 @@ def test_a_hint_out_of_time_searches_longer_on_request(page: Page) -> None:
     found = page.locator("#use-best-found").get_attribute("data-use")
     assert found and f"The best guess found in that time is {found}" in page.locator(
         "#hint-optimal-note").inner_text()
+    expect(page.locator("#use-best-found")).to_have_text(f"Use {found}")
     page.click("#hint-search-longer")
     longer = page.locator("#hint-longer")
     # a search of a few seconds shows that it runs, and for how long
@@ -943,6 +944,7 @@ def test_a_hint_out_of_time_searches_longer_on_request(page: Page) -> None:
     best = state.space.text(solve_optimal(state.space, state=state).tree.first_guess)
     expect(page.locator("#hint-longer-text")).to_contain_text(
         f"The best possible guess is {best} (found and proven in")
+    expect(page.locator("#use-longer")).to_have_text(f"Use {best}")
     page.click("#use-longer")
     expect(page.locator("#assist-guess")).to_have_value(best)
 

@@ -113,9 +113,9 @@ export function recommendation(h) {
   return h.optimal || ordered(h)[0] || null;
 }
 
-const useButton = (code, id = null) => el("button", { type: "button", id,
+const useButton = (code, id = null, text = "Use") => el("button", { type: "button", id,
   class: "button small use", "data-use": code, title: `Write ${code} as your next guess`,
-  onclick: () => current().use(code), text: "Use" });
+  onclick: () => current().use(code), text });
 
 /** Why there is no optimal guess, in a player's words (never a table size). */
 function optimalMissing(note) {
@@ -151,7 +151,8 @@ function renderRecommended(h) {
     h.optimal ? null : el("span", { class: "rec-note", id: "hint-optimal-note",
       "data-testid": "hint-optimal-note", text: optimalMissing(h.optimal_note) }),
     h.optimal || !h.optimal_longer ? null : el("span", { class: "rec-longer", id: "hint-longer" },
-      h.best_found ? useButton(h.best_found.guess, "use-best-found") : null,
+      h.best_found ? useButton(h.best_found.guess, "use-best-found", `Use ${h.best_found.guess}`)
+        : null,
       el("button", { type: "button", class: "button small", id: "hint-search-longer",
         text: `Search longer (up to ${LONGER_SECONDS} s)`,
         title: "Keep looking for the best possible guess, and prove it",
@@ -191,7 +192,7 @@ async function searchLonger() {
     box.dataset.state = out.optimal ? "found" : "not-proven";
     box.dataset.guess = found || "";
     box.replaceChildren(...[el("span", { class: "rec-note", id: "hint-longer-text", text }),
-      found ? useButton(found, "use-longer") : null].filter(Boolean));
+      found ? useButton(found, "use-longer", `Use ${found}`) : null].filter(Boolean));
   } catch (err) {
     clearInterval(timer);
     if (s !== seq) return;
