@@ -161,7 +161,7 @@ function renderRecommended(h) {
 }
 
 /* ------------------------------------------------------------------ a longer search */
-const LONGER_SECONDS = 30;
+const LONGER_SECONDS = 60;  // the server's most (MM(6,9)'s hardest positions take 30-40 s)
 
 /** Ask the server to keep looking for the optimal guess (the hint gave up after its
  * second), and show what it finds: the optimal guess, or the best one found by then. An
