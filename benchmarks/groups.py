@@ -619,11 +619,17 @@ def bighints() -> tuple[list[dict], list[str]]:
             took = f"{time.perf_counter() - started:.2f} s"
         except TimeLimitError:
             took = f"over {LIMIT:g} s (given up)"
-        found = optimal_hint(state).found
-        said = ("named no best guess" if found is None else
-                f"named {found.guess}" + (" (the optimal guess)" if found.guess == best else "")
-                + f", its total {100 * (found.total / found.lower - 1):.1f} % above the "
-                "proven bound")
+        outcome = optimal_hint(state)
+        found = outcome.found
+        if outcome.optimal is not None:
+            said = f"found the optimum, {outcome.optimal.guess}"
+        elif found is None:
+            said = "named no best guess"
+        else:
+            said = (f"named {found.guess}" + (" (the optimal guess)" if found.guess == best
+                                              else "")
+                    + f", its total {100 * (found.total / found.lower - 1):.1f} % above the "
+                    "proven bound")
         notes.append(f"{name}, a slow position random play does not reach ({' '.join(clues)}, "
                      f"{state.count} candidates): the optimal search took {took}; within its "
                      f"{HINT_OPTIMAL_SECONDS:g} s the hint {said}.")

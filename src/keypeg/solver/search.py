@@ -754,8 +754,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         elif n_workers > 1:
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
-        watch.proven = None
-        watch.code_of = None
+        watch.proven, watch.code_of, watch.text_of = None, None, None
         if objective == "total" and cap == need and weights_in is None:
             watch.code_of = int if view is None else (lambda i: int(view.order[i]))
             watch.text_of = space.text
@@ -912,27 +911,35 @@ class _Watch:
             self._found(error)
             raise error
 
-    def _found(self, error: TimeLimitError) -> None:
-        """Tell `error` the best first guess found so far and the bounds on the optimum,
-        where this search may (see TimeLimitError)."""
+    def best_so_far(self) -> tuple[int, int, int] | None:
+        """Return (the space's index of the best first guess found so far, the total of its
+        tree, a proven lower bound on the optimum), where this search may say it (see
+        TimeLimitError): a proven optimum while the tree is rebuilt, else the root's best
+        finished first guess while it searches; None otherwise."""
         if self.code_of is None or not self.searches:
-            return
+            return None
         if self.proven is not None:
             guess, total = self.proven
-            lower = total
-        else:
-            main = self.searches[0].counters
-            total = int(main[slots.BEST_TOTAL])
-            if total <= 0 or not self.phase.startswith("searching"):
-                return
-            guess, lower = int(main[slots.BEST_GUESS]), int(main[slots.LOWER_BOUND])
-        error.best_guess, error.best_total = self.code_of(guess), total
-        error.lower = min(lower, total)
+            return self.code_of(guess), total, total
+        main = self.searches[0].counters
+        total = int(main[slots.BEST_TOTAL])
+        if total <= 0 or not self.phase.startswith("searching"):
+            return None
+        return (self.code_of(int(main[slots.BEST_GUESS])), total,
+                min(int(main[slots.LOWER_BOUND]), total))
+
+    def _found(self, error: TimeLimitError) -> None:
+        """Tell `error` the best first guess found so far and the bounds on the optimum,
+        where this search may, in its fields and its message."""
+        best = self.best_so_far()
+        if best is None:
+            return
+        error.best_guess, error.best_total, error.lower = best
         if self.text_of is not None:
             error.args = (f"{error.args[0]} The best tree found by then starts with "
-                          f"{self.text_of(error.best_guess)} and takes "
-                          f"{error.best_total + self.offset:,} guesses in all; no tree takes "
-                          f"fewer than {error.lower + self.offset:,}.",)
+                          f"{self.text_of(best[0])} and takes {best[1] + self.offset:,} "
+                          f"guesses in all; no tree takes fewer than "
+                          f"{best[2] + self.offset:,}.",)
 
     def report(self) -> dict[str, Any]:
         """Return where the search stands (what `progress` receives)."""
@@ -941,6 +948,7 @@ class _Watch:
         best = int(main[slots.BEST_TOTAL]) * self.kernel_scale
         upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
         lower = int(main[slots.LOWER_BOUND]) * self.kernel_scale
+        found = self.best_so_far()
 
         def units(x: int | None) -> int | float | None:
             # weights scaled for the search: report in the caller's weights
@@ -954,15 +962,8 @@ class _Watch:
                 "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
                 "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches),
                 "reused": sum(int(getattr(x, "reused", 0)) for x in self.searches),
-                "best_guess": self._best_text(main)}
-
-    def _best_text(self, main: np.ndarray) -> str | None:
-        """Return the best first guess found so far as text, where the search may say it
-        (see `_found`), else None."""
-        if (self.code_of is None or self.text_of is None or main[slots.BEST_TOTAL] <= 0
-                or not self.phase.startswith("searching")):
-            return None
-        return self.text_of(self.code_of(int(main[slots.BEST_GUESS])))
+                "best_guess": None if found is None or self.text_of is None
+                else self.text_of(found[0])}
 
     def run(self, work: Callable[[], OptimalResult]) -> OptimalResult:
         """Return `work()`, run in a thread while this one watches it."""

@@ -475,10 +475,7 @@ class Service:
         """Return the optimal next guess of a plain position, searched for at most
         `seconds` (more than a hint's second): `optimal` (a strategy row) or None with
         `optimal_note` and, when it ran out of time, `best_found`. A proven answer is kept;
-        raises `ServerBusy` while another long search runs."""
-        if not 0 < seconds <= LONG_OPTIMAL_SECONDS:
-            raise KeypegError(f"seconds must be more than 0 and at most "
-                              f"{LONG_OPTIMAL_SECONDS:g}, not {seconds:g}.")
+        raises `ServerBusy` while another long search runs (the API checks `seconds`)."""
         rules = find_rules(rules_text)
         clues = _clues(rules, history)
         key = (rules_name(rules), tuple(str(c) for c in clues))

@@ -183,7 +183,6 @@ async function searchLonger() {
   box.replaceChildren(status);
   try {
     const out = await api.optimal(S.rules.name, history, LONGER_SECONDS);
-    clearInterval(timer);
     if (s !== seq) return;
     const found = out.optimal ? out.optimal.guess : (out.best_found ? out.best_found.guess : null);
     const text = out.optimal
@@ -194,11 +193,12 @@ async function searchLonger() {
     box.replaceChildren(...[el("span", { class: "rec-note", id: "hint-longer-text", text }),
       found ? useButton(found, "use-longer", `Use ${found}`) : null].filter(Boolean));
   } catch (err) {
-    clearInterval(timer);
     if (s !== seq) return;
     box.dataset.state = "error";
     box.replaceChildren(el("span", { class: "rec-note", id: "hint-longer-text",
       text: sentence(err.detail || String(err)) }));
+  } finally {
+    clearInterval(timer);
   }
 }
 
