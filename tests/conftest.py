@@ -9,3 +9,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("KEYPEG_CACHE_DIR", str(ROOT / ".keypeg-cache"))
 os.environ.setdefault("KEYPEG_DB", str(Path(tempfile.mkdtemp(prefix="keypeg-test-")) / "k.db"))
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def no_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hide the opening books (keypeg.book), for tests of the live search in positions a
+    book answers at once (bulls-and-cows after two guesses is where it is slowest)."""
+    import keypeg.book
+
+    monkeypatch.setattr(keypeg.book, "BOOKS", {})

@@ -121,7 +121,7 @@ def test_the_best_found_is_a_real_tree_and_the_bound_holds(bulls):
 
 
 @pytest.mark.slow
-def test_a_hint_shows_the_best_guess_found_in_its_time(bulls):
+def test_a_hint_shows_the_best_guess_found_in_its_time(bulls, no_book):
     # 504 candidates: the search finds a first total within 0.2 s and takes 3 to 4 s
     space = bulls[0]
     state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")

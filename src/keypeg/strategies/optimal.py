@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 
 from ..belief import Lies
+from ..book import BOOK_DEPTH, applies, lookup
 from ..codes import Code
 from ..errors import LimitExceededError, TimeLimitError
 from ..game import GameState
@@ -61,6 +62,16 @@ class OptimalStrategy(Strategy):
             return None
         return int(tree.guess[node])
 
+    @staticmethod
+    def on_book(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int | None:
+        """Return the opening book's optimal guess for this position (`keypeg.book`), or
+        None when no book holds it."""
+        if len(guesses) > BOOK_DEPTH or not applies(space.rules) or candidates.size < 3:
+            return None
+        answers = [int(space.responses(int(g), candidates[:1])[0]) for g in guesses]
+        entry = lookup(space, [int(g) for g in guesses], answers)
+        return None if entry is None else entry.guess
+
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
         return self._choose(space, candidates, guesses)
 
@@ -80,6 +91,8 @@ class OptimalStrategy(Strategy):
     def _choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int],
                 weights: np.ndarray | None = None) -> int:
         stored = None if weights is not None else self.on_tree(space, candidates, guesses)
+        if stored is None and weights is None:
+            stored = self.on_book(space, candidates, guesses)
         if stored is not None:
             return stored
         if candidates.size == 1:
