@@ -1,11 +1,11 @@
 """Write an opening book (see `keypeg.book`): the optimal next guess for every position
-after at most two guesses, one per class of histories, solved without a guess limit.
+after at most two guesses, and after three from `keypeg.book.DEEP_FROM` codes, one per
+class of histories, solved without a guess limit.
 
     python scripts/make_book.py [--pegs 4 --colors 10 --no-repeats] [--workers N]
 
 Solved positions are appended to ``<book>.partial`` as they finish, so a stopped run takes
 up where it was; the book is written (gzip JSON, under src/keypeg/data) at the end.
-Bulls-and-cows' book took 51 s on one core (2026-12-01).
 """
 
 from __future__ import annotations
@@ -45,10 +45,14 @@ def main() -> int:
     started = time.perf_counter()
     with partial.open("a") as out:
         def record(key: str, entry: list, codes: int, seconds: float) -> None:
-            print(f"{key:>24}: {codes:5} codes, {entry} {seconds:.2f} s", flush=True)
+            record.n += 1
+            if seconds > 0.2 or record.n % 1000 == 0:
+                print(f"{record.n:6} {key:>28}: {codes:5} codes, {entry} {seconds:.2f} s",
+                      flush=True)
             out.write(json.dumps([key, entry]) + "\n")
             out.flush()
 
+        record.n = len(done)  # type: ignore[attr-defined]
         book = build_book(rules, done=done, on_entry=record, workers=args.workers)
     (DATA / name).write_bytes(gzip.compress(json.dumps(book, separators=(",", ":")).encode(),
                                             mtime=0))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from keypeg.book import (
     BOOK_DEPTH,
+    DEEP_FROM,
     book_for,
     build_book,
     canonical_history,
@@ -20,6 +21,7 @@ from keypeg.book import (
     key_of,
     lookup,
     map_back,
+    needed,
     positions,
 )
 from keypeg.game import GameState
@@ -68,17 +70,18 @@ def test_map_back_sends_unplayed_colours_to_the_smallest_unplayed():
 
 
 def _naive_check(rules: Rules, trials: int, seed: int) -> None:
-    """Entries of a small game's book, looked up from random histories (any frame), hold
-    the naive optimum of their position, and the guess they name reaches it."""
+    """Entries of a small game's book (every position up to three guesses), looked up
+    from random histories (any frame, redundant clues dropped), hold the naive optimum of
+    their position, and the guess they name reaches it."""
     space = get_space(rules)
-    book = build_book(rules)
+    book = build_book(rules, deep_from=3)
     codes = all_codes(rules.pegs, rules.colors, rules.repeats)
     memo: dict = {}
     rng = random.Random(seed)
     checked = 0
     for _ in range(trials):
         secret = rng.choice(codes)
-        h = [rng.choice(codes) for _ in range(rng.randint(0, BOOK_DEPTH))]
+        h = [rng.choice(codes) for _ in range(rng.randint(0, BOOK_DEPTH + 1))]
         cands = [c for c in codes if all(score(c, g, "blackwhite") == score(secret, g,
                                                                            "blackwhite")
                                          for g in h)]
@@ -87,7 +90,15 @@ def _naive_check(rules: Rules, trials: int, seed: int) -> None:
         guesses = [space.index_of_symbols(np.array(g)) for g in h]
         answers = [int(space.responses(g, np.array([space.index_of_symbols(
             np.array(secret))], dtype=np.int32))[0]) for g in guesses]
-        entry = lookup(space, guesses, answers, book)
+        keep = needed(space, guesses, answers)
+        # the clues kept leave the same codes, and none of them can go
+        kept = [h[i] for i in keep]
+        assert [c for c in codes if all(score(c, g, "blackwhite") == score(secret, g,
+                                                                          "blackwhite")
+                                        for g in kept)] == cands
+        if len(keep) > BOOK_DEPTH:
+            continue
+        entry = lookup(space, [guesses[i] for i in keep], [answers[i] for i in keep], book)
         assert entry is not None, h
         best = naive_optimal(codes, cands, "blackwhite", memo=memo)
         assert entry.total == best, (h, secret)
@@ -128,7 +139,8 @@ def _guess_total(state: GameState, guess: int) -> int:
 
 
 @pytest.mark.parametrize("clues", [("0124=0B1W", "3567=0B2W"), ("3509=0B1W", "7245=0B1W"),
-                                   ("9876=1B0W",), ("2580=0B2W", "1379=1B0W")])
+                                   ("9876=1B0W",), ("2580=0B2W", "1379=1B0W"),
+                                   ("8509=0B1W", "8095=0B1W", "2367=0B2W")])
 def test_the_bulls_book_names_an_optimal_guess(clues):
     state = GameState.from_clues(BULLS, list(clues))
     space = state.space
@@ -146,11 +158,53 @@ def test_the_bulls_book_names_an_optimal_guess(clues):
 
 def test_the_bulls_book_holds_every_position_after_two_guesses():
     book = book_for(BULLS)
-    assert book is not None
+    assert book is not None and book["depth"] == BOOK_DEPTH == 3
     space = get_space(BULLS)
-    wanted = {key_of(h, answers) for h in histories(space)
-              for answers, count in positions(space, h) if count >= 3}
-    assert set(book["entries"]) == wanted
+    wanted = set()
+    for h in histories(space, 2):
+        guesses = [space.index_of_symbols(np.array(x)) for x in h]
+        for answers, count in positions(space, h):
+            if count >= 3 and len(needed(space, guesses, list(answers))) == len(h):
+                wanted.add(key_of(h, answers))
+    assert wanted <= set(book["entries"])
+
+
+def test_the_bulls_book_answers_every_big_position_after_three_guesses():
+    # random histories of three guesses (some repeated), from the codes' own frame
+    space = get_space(BULLS)
+    strategy = find_strategy("optimal")
+    rng = np.random.default_rng(4)
+    big = 0
+    for _ in range(400):
+        secret = np.array([rng.integers(space.size)], dtype=np.int32)
+        state = GameState.start(space)
+        for _ in range(3):
+            g = int(rng.integers(space.size)) if rng.random() > 0.1 or not state.history \
+                else state.history[0].guess.index
+            r = int(space.responses(g, secret)[0])
+            if r == space.win:
+                break
+            state = state.after(space.code(g), space.feedback(r))
+        guesses = [c.guess.index for c in state.history]
+        answers = [space.response_index(c.feedback) for c in state.history]
+        keep = needed(space, guesses, answers)
+        if state.count >= (DEEP_FROM if len(keep) == 3 else 3) and not state.solved:
+            big += state.count >= DEEP_FROM
+            assert strategy.on_book(space, state.candidates, guesses) is not None, \
+                [str(c) for c in state.history]
+    assert big >= 20
+
+
+def test_a_repeated_guess_is_looked_up_without_it():
+    clues = ["8509=0B1W", "8095=0B1W", "2367=0B2W"]
+    state = GameState.from_clues(BULLS, clues)
+    again = GameState.from_clues(BULLS, [*clues, clues[0], clues[1]])  # five guesses
+    space = state.space
+    assert again.count == state.count
+    strategy = find_strategy("optimal")
+    one = strategy.on_book(space, state.candidates, [c.guess.index for c in state.history])
+    two = strategy.on_book(space, again.candidates, [c.guess.index for c in again.history])
+    assert one is not None and one == two
 
 
 def test_a_guess_limit_the_stored_tree_does_not_fit_is_searched_live():

@@ -1,5 +1,5 @@
-"""Opening books: the optimal next guess, worked out in advance, for every position after at
-most two guesses of a game whose live search can take longer than a hint's second there.
+"""Opening books: the optimal next guess, worked out in advance, for the positions early in
+a game whose live search can take longer than a hint's second there.
 
 Renaming colours and permuting positions (in every code at once) keeps black/white answers,
 so two histories that are images of each other lead to positions that are images of each
@@ -11,12 +11,17 @@ the least image under the whole group). A lookup puts the history in that form, 
 stored guess, and maps it back; colours the history never played are all alike to it, so
 the guess's unplayed colours go to the smallest unplayed colours.
 
+A book holds every position of at least three codes after at most two guesses, and after
+three guesses those of at least ``deep_from`` codes (smaller ones take milliseconds live),
+except where a clue is redundant: a position is looked up without the clues that do not
+change its candidates (a repeated guess, say), so a longer history can still be answered.
+
 Each entry holds the guess, the optimal total over the candidates from there (guesses
 still to play, the next included) and the most guesses the stored tree needs from there.
 Entries were solved without a guess limit, so an entry answers a game with a limit only
 when that tree fits it (guesses played + the entry's depth <= the limit): then it is that
 game's optimum too. `scripts/make_book.py` writes a book; `tests/test_book.py` checks
-entries against the live search.
+entries against the naive optimum and the live search.
 """
 
 from __future__ import annotations
@@ -36,7 +41,9 @@ from .rules import Rules
 #: Shipped books by (pegs, colours, repeats): file names under keypeg/data.
 BOOKS = {(4, 10, False): "book-p4-c10-norep.json.gz"}
 #: The most guesses a book's positions have played.
-BOOK_DEPTH = 2
+BOOK_DEPTH = 3
+#: At the deepest level a book keeps the positions of at least this many codes.
+DEEP_FROM = 100
 
 
 @dataclass(frozen=True)
@@ -117,17 +124,16 @@ def book_for(rules: Rules) -> dict[str, Any] | None:
 
 
 def lookup(space: Any, guesses: list[int], answers: list[int],
-           book: dict[str, Any] | None = None) -> BookEntry | None:
+           book: dict[str, Any] | None = None, played: int | None = None) -> BookEntry | None:
     """Return the entry of `book` (by default the shipped one of the space's rules) for the
     position after `guesses` (code indices) answered `answers` (response indices), or None
-    when it holds none (more than `BOOK_DEPTH` guesses, no book for these rules, or a
-    guess limit the stored tree does not fit)."""
+    when it holds none (no book for these rules, a position it does not keep, or a guess
+    limit the stored tree does not fit, counting `played` guesses, by default as many as
+    `guesses`)."""
     rules = space.rules
-    if len(guesses) > BOOK_DEPTH:
-        return None
     if book is None:
         book = book_for(rules)
-    if book is None:
+    if book is None or len(guesses) > book["depth"]:
         return None
     codes = [tuple(int(c) for c in space.codes[g]) for g in guesses]
     if codes:
@@ -138,10 +144,33 @@ def lookup(space: Any, guesses: list[int], answers: list[int],
     if found is None:
         return None
     guess, total, depth = found
-    if rules.max_guesses is not None and len(guesses) + depth > rules.max_guesses:
+    played = len(guesses) if played is None else played
+    if rules.max_guesses is not None and played + depth > rules.max_guesses:
         return None
     symbols = map_back(tuple(int(c) for c in guess), order, rename, rules.colors)
     return BookEntry(space.index_of_symbols(np.array(symbols)), int(total), int(depth))
+
+
+def needed(space: Any, guesses: list[int], answers: list[int]) -> list[int]:
+    """Return the positions (indices into `guesses`) of the clues that change the
+    candidates: dropping the others, one at a time while one can be dropped, leaves the
+    same codes possible (a clue that keeps the count of a superset keeps the set)."""
+    rows = [space.responses(g, space.all()) == r for g, r in zip(guesses, answers,
+                                                                    strict=True)]
+    keep = list(range(len(guesses)))
+    count = int(np.logical_and.reduce([rows[i] for i in keep]).sum()) if keep else space.size
+    dropped = True
+    while dropped and keep:
+        dropped = False
+        for i in reversed(keep):
+            rest = [j for j in keep if j != i]
+            left = (int(np.logical_and.reduce([rows[j] for j in rest]).sum()) if rest
+                    else space.size)
+            if left == count:
+                keep = rest
+                dropped = True
+                break
+    return keep
 
 
 # ----------------------------------------------------------------------------- writing
@@ -180,12 +209,14 @@ def positions(space: Any, h: tuple[tuple[int, ...], ...]) -> list[tuple[tuple[in
     return out
 
 
-def build_book(rules: Rules, *, done: dict[str, list[Any]] | None = None,
-               on_entry: Any = None, workers: int | None = None) -> dict[str, Any]:
+def build_book(rules: Rules, *, deep_from: int = DEEP_FROM, depth: int = BOOK_DEPTH,
+               done: dict[str, list[Any]] | None = None, on_entry: Any = None,
+               workers: int | None = None) -> dict[str, Any]:
     """Return the book of `rules` (solved without a guess limit): an entry for every
-    position of at least three codes after at most `BOOK_DEPTH` guesses. `done` holds
-    entries already solved (key -> entry); `on_entry(key, entry, codes, seconds)` is
-    called as each new one is solved."""
+    position of at least three codes after fewer than `depth` guesses, and of at least
+    `deep_from` codes after `depth`, but those with a redundant clue. `done` holds entries
+    already solved (key -> entry); `on_entry(key, entry, codes, seconds)` is called as each
+    new one is solved."""
     import time
     from dataclasses import replace
 
@@ -199,12 +230,14 @@ def build_book(rules: Rules, *, done: dict[str, list[Any]] | None = None,
     space = get_space(rules)
     entries = dict(done or {})
     by_set: dict[bytes, list[Any]] = {}
-    for h in histories(space):
+    for h in histories(space, depth):
         guesses = [space.index_of_symbols(np.array(x)) for x in h]
         for answers, count in positions(space, h):
             key = key_of(h, answers)
-            if count < 3 or key in entries:
-                continue  # one or two codes: the live search is instant
+            if count < (deep_from if len(h) == depth else 3) or key in entries:
+                continue  # one or two codes, or a small deep position: fast live
+            if len(needed(space, guesses, list(answers))) < len(h):
+                continue  # looked up without its redundant clues
             state = GameState.start(space)
             for g, r in zip(guesses, answers, strict=True):
                 state = state.after(space.code(g), space.feedback(r))
@@ -219,4 +252,4 @@ def build_book(rules: Rules, *, done: dict[str, list[Any]] | None = None,
             if on_entry is not None:
                 on_entry(key, entries[key], count, time.perf_counter() - started)
     return {"rules": {"pegs": rules.pegs, "colors": rules.colors, "repeats": rules.repeats},
-            "depth": BOOK_DEPTH, "entries": dict(sorted(entries.items()))}
+            "depth": depth, "deep_from": deep_from, "entries": dict(sorted(entries.items()))}

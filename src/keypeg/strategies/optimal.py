@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 
 from ..belief import Lies
-from ..book import BOOK_DEPTH, applies, lookup
+from ..book import BOOK_DEPTH, applies, lookup, needed
 from ..codes import Code
 from ..errors import LimitExceededError, TimeLimitError
 from ..game import GameState
@@ -66,10 +66,14 @@ class OptimalStrategy(Strategy):
     def on_book(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int | None:
         """Return the opening book's optimal guess for this position (`keypeg.book`), or
         None when no book holds it."""
-        if len(guesses) > BOOK_DEPTH or not applies(space.rules) or candidates.size < 3:
+        if not applies(space.rules) or candidates.size < 3:
             return None
         answers = [int(space.responses(int(g), candidates[:1])[0]) for g in guesses]
-        entry = lookup(space, [int(g) for g in guesses], answers)
+        keep = needed(space, list(guesses), answers)
+        if len(keep) > BOOK_DEPTH:
+            return None
+        entry = lookup(space, [int(guesses[i]) for i in keep], [answers[i] for i in keep],
+                       played=len(guesses))
         return None if entry is None else entry.guess
 
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
