@@ -520,6 +520,8 @@ GROUPS["figures"] = figures
 
 #: Seconds an optimal hint is given in the bighints group before it counts as too slow.
 LIMIT = 20.0
+#: Random bulls-and-cows games whose positions past the opening book are timed.
+OFF_BOOK_GAMES = 400
 #: Slow positions found apart (random play rarely reaches them), timed live as well:
 #: bulls-and-cows after three guesses (2.1 s live), the slowest of 4,000 random three-guess
 #: games (the opening book holds it); MM(6,9) by hand.
@@ -677,6 +679,35 @@ def bighints() -> tuple[list[dict], list[str]]:
                      f"{LIMIT:g} s search found; its total at most {100 * gap:.1f} % above the "
                      "search's proven bound)")
         notes.append(text + f", and neither in {len(states) - proven - len(found)}.")
+    # Bulls-and-cows past its opening book: many random games (random guesses or random
+    # candidates, in a share drawn per game), every position of 3-600 codes the book does
+    # not hold searched live
+    off_book: list[float] = []
+    space = get_space(find_rules("bulls-and-cows"))
+    walk = np.random.default_rng(13)
+    worst_off = ""
+    for _game in range(OFF_BOOK_GAMES):
+        secret = np.array([walk.integers(space.size)], dtype=np.int32)
+        state = GameState.start(space)
+        share = walk.random()
+        while not state.solved:
+            guesses = [c.guess.index for c in state.history]
+            if 3 <= state.count <= 600 and optimal.on_book(space, state.candidates,
+                                                           guesses) is None:
+                started = time.perf_counter()
+                optimal.next_guess(state)
+                off_book.append(time.perf_counter() - started)
+                if off_book[-1] == max(off_book):
+                    worst_off = " ".join(str(c) for c in state.history)
+            g = (int(walk.integers(space.size)) if walk.random() < share
+                 else int(state.candidates[walk.integers(state.count)]))
+            state = state.after(space.code(g), space.feedback(int(space.responses(g, secret)[0])))
+    rows.append({"job": f"optimal hint, bulls-and-cows, positions past the opening book "
+                        f"({len(off_book)} positions of {OFF_BOOK_GAMES} random games): worst",
+                 "seconds": max(off_book), "goal_s": 1.0})
+    notes.append(f"bulls-and-cows past the opening book: the slowest of {len(off_book)} "
+                 f"positions ({max(off_book):.3f} s) was after {worst_off}; median "
+                 f"{1000 * statistics.median(off_book):.1f} ms.")
     # The positions the opening book answered (keypeg.book), searched live without it
     for name, states in booked.items():
         live = []
