@@ -2016,9 +2016,18 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             got = v if done else plb2
             if got > plb:
                 running += got - plb
-        for pi in range(n_order):
+        # At the root, when every part is small (at most as many codes as answers:
+        # `_tiny_scan`'s sets), the biggest first: a bigger small part is likelier to cost
+        # more than its bound, so a first guess that cannot win is dropped sooner, and the
+        # parts after it are searched under tighter budgets (MM(6,9)'s 132-candidate
+        # position: 33 s -> 17 s; below the root it made no difference either way). The
+        # order never changes a value or the probe chosen (a probe under `best` has every
+        # part solved exactly, whatever the order), only how soon a losing one is dropped.
+        backwards = dist == 0 and n_order > 0 and cnt[order[n_order - 1]] <= R
+        for pj in range(n_order):
             if running >= best:
                 break
+            pi = n_order - 1 - pj if backwards else pj
             r = order[pi]
             n = cnt[r]
             plb = pbs[t, r] if weighted else ltab[kS, n]
