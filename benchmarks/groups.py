@@ -529,18 +529,6 @@ KNOWN_SLOW = (("bulls-and-cows", ("8509=0B1W", "8095=0B1W", "2367=0B2W")),
               ("mm-6-9", ("174424=1B1W", "315156=2B2W", "655467=1B3W")))
 
 
-@contextlib.contextmanager
-def _without_book():
-    """Hide the opening books (keypeg.book) for a while: the live search's own time."""
-    import keypeg.book
-
-    shipped, keypeg.book.BOOKS = keypeg.book.BOOKS, {}
-    try:
-        yield
-    finally:
-        keypeg.book.BOOKS = shipped
-
-
 def bighints() -> tuple[list[dict], list[str]]:
     """Hints in every preset (issue 11): the optimal guess for positions of at most 600
     candidates, searched live on a candidate view where the full table is not loaded (or
@@ -550,6 +538,7 @@ def bighints() -> tuple[list[dict], list[str]]:
     position of the same preset (so no timed call compiles a kernel)."""
     import statistics
 
+    from keypeg.book import without_books
     from keypeg.errors import LimitExceededError, TimeLimitError
     from keypeg.game import GameState
     from keypeg.hints import optimal_hint, strategy_hint, strength_order
@@ -564,6 +553,7 @@ def bighints() -> tuple[list[dict], list[str]]:
     one_step: list[float] = []
     late: dict[str, list[tuple[GameState, str | None]]] = {}
     booked: dict[str, list[GameState]] = {}  # timed positions the opening book answered
+    timed: dict[str, int] = {}  # positions timed per preset
     for preset in PRESETS:
         rules = preset.rules
         space = get_space(rules)
@@ -615,6 +605,7 @@ def bighints() -> tuple[list[dict], list[str]]:
                      else int(state.candidates[rng.integers(state.count)]))
                 r = int(space.responses(g, np.array([secret], dtype=np.int32))[0])
                 state = state.after(space.code(g), space.feedback(r))
+        timed[preset.name] = len(times)
         if times:
             rows.append({"job": f"optimal hint, {preset.name}, 3-600 candidates "
                                 f"({len(times)} positions, up to {max(counts)}): median",
@@ -635,7 +626,7 @@ def bighints() -> tuple[list[dict], list[str]]:
         started = time.perf_counter()
         best = None
         try:
-            with _without_book():
+            with without_books():
                 best = str(optimal.next_guess(state))
             took = f"{time.perf_counter() - started:.2f} s"
         except TimeLimitError:
@@ -711,15 +702,14 @@ def bighints() -> tuple[list[dict], list[str]]:
     # The positions the opening book answered (keypeg.book), searched live without it
     for name, states in booked.items():
         live = []
-        with _without_book():
+        with without_books():
             for state in states:
                 started = time.perf_counter()
                 with contextlib.suppress(TimeLimitError):
                     optimal.next_guess(state)
                 live.append(time.perf_counter() - started)
-        total = next(r for r in rows if r["job"].startswith(f"optimal hint, {name}, "))
-        notes.append(f"{name}: the opening book answered {len(states)} of the timed positions "
-                     f"({total['job'].split('(')[1].split(' positions')[0]}); searched live "
+        notes.append(f"{name}: the opening book answered {len(states)} of the "
+                     f"{timed[name]} timed positions; searched live "
                      f"without it they take up to {max(live):.2f} s (median "
                      f"{statistics.median(live):.2f} s).")
         rows.append({"job": f"optimal search without the book, {name}, the {len(states)} "

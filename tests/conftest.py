@@ -14,9 +14,10 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture
-def no_book(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_book():
     """Hide the opening books (keypeg.book), for tests of the live search in positions a
     book answers at once (bulls-and-cows after two guesses is where it is slowest)."""
-    import keypeg.book
+    from keypeg.book import without_books
 
-    monkeypatch.setattr(keypeg.book, "BOOKS", {})
+    with without_books():
+        yield

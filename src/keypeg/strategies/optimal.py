@@ -9,7 +9,7 @@ from functools import cache
 import numpy as np
 
 from ..belief import Lies
-from ..book import BOOK_DEPTH, applies, lookup, needed
+from ..book import applies, lookup, needed
 from ..codes import Code
 from ..errors import LimitExceededError, TimeLimitError
 from ..game import GameState
@@ -70,8 +70,6 @@ class OptimalStrategy(Strategy):
             return None
         answers = [int(space.responses(int(g), candidates[:1])[0]) for g in guesses]
         keep = needed(space, list(guesses), answers)
-        if len(keep) > BOOK_DEPTH:
-            return None
         entry = lookup(space, [int(guesses[i]) for i in keep], [answers[i] for i in keep],
                        played=len(guesses))
         return None if entry is None else entry.guess
