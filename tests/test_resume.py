@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import keypeg.solver.roots as roots_module
 import keypeg.solver.search as search_module
 from keypeg.published import published
 from keypeg.rules import Rules
@@ -83,6 +84,48 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     assert capped.stats["parts_reused"] == 0
 
 
+@pytest.mark.parametrize("rules,options,split", [
+    (Rules(pegs=4, colors=6), {}, 20),
+    (Rules(pegs=4, colors=6), {"max_guesses": 5}, 20),
+    (Rules(pegs=4, colors=6), {"possible_only": True}, 20),
+    (Rules(pegs=4, colors=6, feedback="positional"), {}, 6),  # its root's parts are small
+])
+def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small_roots,
+                                                                   monkeypatch, rules, options,
+                                                                   split):
+    """A part of at least SPLIT_MIN_CODES codes is solved a guess at a time, each of its
+    own parts recorded (here all, however quick): the same optimum and tree as one call of
+    the search, and a run that lost the root's parts solves them again from those."""
+    plain = solve_optimal(rules, workers=2, **options)
+    whole = Checkpoint(Store(tmp_path / "whole.db"), "demo")
+    solve_optimal(rules, workers=2, checkpoint=whole, **options)
+    monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
+    monkeypatch.setattr(roots_module, "RECORD_MIN_SECONDS", 0.0)
+    cp = Checkpoint(Store(tmp_path / "k.db"), "demo")
+    first = solve_optimal(rules, workers=2, checkpoint=cp, **options)
+    assert cp.count() > whole.count() > 0  # the parts of the root's parts too
+    # as if killed before any of the root's parts was recorded: only theirs are left
+    with sqlite3.connect(tmp_path / "k.db") as db:
+        top = db.execute("SELECT MAX(guesses_left) FROM parts").fetchone()[0]
+        dropped = db.execute("DELETE FROM parts WHERE guesses_left = ?", (top,)).rowcount
+        done = set(db.execute("SELECT digest, guesses_left FROM parts WHERE exact = 1"))
+    put = []
+    keep = Checkpoint.put
+
+    def watched(self, digest, guesses_left, *rest):
+        put.append((digest, guesses_left))
+        keep(self, digest, guesses_left, *rest)
+
+    monkeypatch.setattr(Checkpoint, "put", watched)
+    again = solve_optimal(rules, workers=2, checkpoint=cp, **options)
+    assert plain.total == first.total == again.total
+    assert same_tree(first.tree, plain.tree) and same_tree(again.tree, plain.tree)
+    # the root's parts solved again from the recorded parts of their own: none of those
+    # solved twice (a lower bound may be, under a bigger budget: the memo starts empty)
+    assert dropped > 0 and len(done) > 0 and again.stats["parts_reused"] > dropped
+    assert not done & set(put)
+
+
 def test_the_store_clears_a_search_once_its_result_is_stored(tmp_path, small_roots):
     store = Store(tmp_path / "k.db")
     result, cached = optimal(Rules(pegs=4, colors=5), store=store, resume=True, workers=2)
@@ -94,7 +137,7 @@ class Counting(PartWorker):
     """A worker whose parts cost 10 (`PartWorker.solved` counts the parts it really
     solves)."""
 
-    def solve(self, part, depth, budget, kmax, history):
+    def solve(self, part, depth, budget, kmax, history, dist=1):
         return 10, None
 
 
@@ -119,31 +162,49 @@ def test_a_lower_bound_is_taken_only_when_it_still_fails_the_budget(tmp_path):
     assert worker.solved == 3
 
 
+#: The command line with parts of at least 300 codes split and every part of theirs
+#: recorded, however quick (MM(4,7)'s root has no part of 1,000 codes).
+SPLITTING = ("import sys; import keypeg.solver.roots as r; r.SPLIT_MIN_CODES = 300; "
+             "r.RECORD_MIN_SECONDS = 0.0; from keypeg._command import main; "
+             "sys.argv[0] = 'keypeg'; main()")
+
+
 @pytest.mark.slow
-def test_a_killed_run_resumes_with_the_same_result(tmp_path):
-    """MM(4,7) (about 18 s on this machine) killed with SIGKILL once some parts are
-    recorded; the same command then reuses them and gives the published total and the
-    tree of an uninterrupted run (the shipped one)."""
+@pytest.mark.parametrize("split", [False, True])
+def test_a_killed_run_resumes_with_the_same_result(tmp_path, split):
+    """MM(4,7) killed with SIGKILL once some parts are recorded; the same command then
+    reuses them and gives the published total and the tree of an uninterrupted run (the
+    shipped one). Split: the parts of the root's big parts are recorded too, and the run
+    is killed once hundreds are."""
     db = tmp_path / "k.db"
     env = {**os.environ, "KEYPEG_DB": str(db)}
-    cmd = [KEYPEG, "optimal", "--pegs", "4", "--colors", "7", "--recompute", "--json"]
+    program = [sys.executable, "-c", SPLITTING] if split else [KEYPEG]
+    cmd = [*program, "optimal", "--pegs", "4", "--colors", "7", "--recompute", "--json"]
     proc = subprocess.Popen([*cmd, "--save", str(tmp_path / "a.json")], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
-    while recorded(db) < 4:
+    while recorded(db) < (400 if split else 4):
         assert proc.poll() is None, "the run ended before it could be killed"
         assert time.monotonic() < deadline
-        time.sleep(0.2)
+        time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL
     done = recorded(db)
+    with sqlite3.connect(db) as conn:  # the root's parts recorded whole
+        whole = conn.execute("SELECT COUNT(*) FROM parts WHERE guesses_left = "
+                             "(SELECT MAX(guesses_left) FROM parts)").fetchone()[0]
     out = subprocess.run([*cmd, "--save", str(tmp_path / "b.json")], env=env,
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["parts_reused"] >= done >= 4
     assert data["total"] == PUB["optimal"]["mm47"]["total"]
     tree = DecisionTree.load(tmp_path / "b.json")
     assert same_tree(tree, shipped_tree(4, 7))
     assert recorded(db) == 0  # the result is stored; its checkpoint goes
+    if split:
+        # the parts of the root's parts are taken, not only whole ones (some are not met
+        # again: their part was recorded whole)
+        assert data["parts_reused"] > whole + 100 and done >= 400
+    else:
+        assert data["parts_reused"] >= done >= 4

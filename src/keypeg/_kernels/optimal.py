@@ -1684,6 +1684,26 @@ def solve(S, depth, budget, kmax, dist, history, game, bounds, memo, run):  # pr
 
 
 @jit
+def settle_parts(buf, starts, plbs, depth, best, running, kmax, dist, game, bounds, memo,
+                 run):  # pragma: no cover - compiled
+    """`_expand`'s cheap pass over a probe's parts (part i is buf[starts[i]:starts[i + 1]],
+    counted at plbs[i] in `running`): what `_settle` proves for each raises its bound in
+    `plbs`, until `running` reaches `best`. Returns `running`."""
+    for i in range(plbs.shape[0]):
+        if running >= best:
+            break
+        done, v, lb, _ = _settle(buf[starts[i]:starts[i + 1]], depth, best - (running - plbs[i]),
+                                 kmax, dist, game.table, bounds.fewest, bounds.most,
+                                 bounds.weights, memo.heads, memo.entries, memo.pool,
+                                 memo.meta, run.options, run.counters)
+        got = v if done else lb
+        if got > plbs[i]:
+            running += got - plbs[i]
+            plbs[i] = got
+    return running
+
+
+@jit
 def _settle(S, depth, budget, kmax, dist, table, ltab, ctab, weights, mheads, ment, mpool,
             mmeta, opts, stats):  # pragma: no cover - compiled
     """The cheap part of `solve`: what the set's size, the bounds, the memo and the small-set

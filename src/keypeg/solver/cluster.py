@@ -140,7 +140,7 @@ class RemoteWorker(PartWorker):
         self.spec_ref = spec_ref
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
-              history: slots.History) -> tuple[int, np.ndarray | None]:
+              history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
         ray = self.ray
         seq = next(self._seq)
         ref = self.actor.solve.remote(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,62 +40,127 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     `main` scores the first guesses; each of `workers` (searches with their own memo)
     solves parts. The caller rebuilds the tree from all their memos.
     """
-    space = main.space
     history = main.history_after(guesses, S)
     R = int(main.options[slots.OPT_ANSWERS])
+    with ThreadPoolExecutor(max_workers=len(workers)) as pool:
+        def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None) -> int:
+            return _probe(pool, main, workers, S, g, lbg, best, depth, kS, history, pbs)
+
+        return _best_guess(main, S, depth, budget, R, 0, history, cost, on_probe)
+
+
+def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget: int,
+                kmax: int, history: slots.History, dist: int) -> tuple[int, int]:
+    """Return (cost, best guess) of S, or (lower bound >= budget, -1), as `search` would
+    find them in one call, but a guess at a time here: each part of each guess is solved
+    through `worker.run_part` (at distance `dist` + 1), one after the other, so that a
+    checkpointing worker records every one of them as it finishes. The guesses are taken
+    in the search's own order and one wins only by being strictly cheaper, so the cost
+    and the guess are those the search finds."""
+    def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None) -> int:
+        parts = search.space.partition(g, S)
+        # one or two codes: their bound in lbg is their cost
+        todo = [(r, p) for r, p in sorted(parts.items(), key=lambda item: item[1].size)
+                if r != search.space.win and p.size > 2]
+        if not todo:
+            return lbg
+        sizes = np.array([p.size for _, p in todo], dtype=np.int64)
+        buf = np.concatenate([p for _, p in todo]).astype(np.int32)
+        starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        plbs = search.ltab[kS, sizes].astype(np.int64)
+        # first what the search settles cheaply for each part (as `_expand` does): a guess
+        # whose parts cannot fit under `best` is dropped before any part is solved
+        running = int(k.settle_parts(buf, starts, plbs, depth - 1, best, lbg, kS, dist + 1,
+                                     search.game, search.bounds, search.memo,
+                                     search.run_state))
+        child = child_history(search, history, g)
+        for i, (r, p) in enumerate(todo):
+            if running >= best or search.counters[slots.STOP]:
+                break
+            plb = int(plbs[i])
+            got = worker.run_part(p, depth - 1, best - (running - plb), kS,
+                                  part_history(search, child, g, r), dist + 1)
+            if search.counters[slots.STOP]:
+                break
+            running += got - plb
+        return running
+
+    return _best_guess(search, S, depth, budget, kmax, dist, history, cost, None)
+
+
+def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
+                history: slots.History,
+                cost: Callable[[int, int, int, int, np.ndarray | None], int],
+                on_probe: Callable[[int, int], None] | None) -> tuple[int, int]:
+    """The guesses of S at distance `dist` from the root, in the search's order, each
+    costed by ``cost(guess, its bound, best so far, answers bound, its parts' bounds)``
+    (its cost, or a bound >= the best so far); the root's progress is counted in
+    `main.counters` (dist 0). Returns as `solve_root`."""
+    space = main.space
+    root = dist == 0
     S = np.ascontiguousarray(S, dtype=np.int32)
     if main.kernel_weighted:
-        lb0 = int(k.weighted_set_bound(k.weight_prefix(S, main.weights), main.ctab, R))
+        lb0 = int(k.weighted_set_bound(k.weight_prefix(S, main.weights), main.ctab, kmax))
     else:
-        lb0 = int(main.ltab[R, S.size])
+        lb0 = int(main.ltab[kmax, S.size])
     probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = k.score_probes(
-        S, depth, budget, R, 0, lb0, history, main.game, main.bounds, main.run_state)
+        S, depth, budget, kmax, dist, lb0, history, main.game, main.bounds, main.run_state)
     if lb >= budget:
         return int(lb), -1
     order = live[np.argsort(keys[live], kind="stable")]
     best, best_guess = budget, -1
     low = int(low)
     explored: list[int] = []
-    map_ab = np.empty(R, dtype=np.int64)
-    map_ba = np.empty(R, dtype=np.int64)
-    main.counters[slots.N_FIRST_GUESSES] = len(order)
-    with ThreadPoolExecutor(max_workers=len(workers)) as pool:
-        for t in order.tolist():
-            g = int(probes[t])
-            if main.counters[slots.STOP]:
-                break  # the caller gave up (time limit): the result is not used
+    answers = int(main.options[slots.OPT_ANSWERS])
+    map_ab = np.empty(answers, dtype=np.int64)
+    map_ba = np.empty(answers, dtype=np.int64)
+    if root:
+        main.counters[slots.N_FIRST_GUESSES] = len(order)
+    for t in order.tolist():
+        g = int(probes[t])
+        if main.counters[slots.STOP]:
+            break  # the caller gave up (time limit): the result is not used
+        if root:
             # every first guess before this one costs at least `best`, every later one at
             # least its bound
             main.counters[slots.LOWER_BOUND] = max(int(main.counters[slots.LOWER_BOUND]),
                                                    min(int(lbs[t]), best))
-            if lbs[t] >= best:
-                low = min(low, int(lbs[t]))
-                break
-            if any(lbs[o] == lbs[t] and nparts[o] == nparts[t] and k._same_cut(
-                    main.table, g, int(probes[o]), S, is_cand[g], is_cand[int(probes[o])],
-                    space.win, map_ab, map_ba) for o in explored):
-                continue  # cuts S like a first guess already tried: same cost
-            explored.append(t)
-            running = _probe(pool, main, workers, S, g, int(lbs[t]), best, depth, int(kS),
-                             history, pbs[t] if main.kernel_weighted else None)
-            if main.counters[slots.STOP]:
-                break  # parts stopped early are left out of `running`: not a total
-            if running < best:
-                best, best_guess = running, g
+        if lbs[t] >= best:
+            low = min(low, int(lbs[t]))
+            break
+        if any(lbs[o] == lbs[t] and nparts[o] == nparts[t] and k._same_cut(
+                main.table, g, int(probes[o]), S, is_cand[g], is_cand[int(probes[o])],
+                space.win, map_ab, map_ba) for o in explored):
+            continue  # cuts S like a guess already tried: same cost
+        explored.append(t)
+        running = cost(g, int(lbs[t]), best, int(kS), pbs[t] if main.kernel_weighted else None)
+        if main.counters[slots.STOP]:
+            break  # parts stopped early are left out of `running`: not a total
+        if running < best:
+            best, best_guess = running, g
+            if root:
                 main.counters[slots.BEST_TOTAL] = best
                 main.counters[slots.BEST_GUESS] = g
-            else:
-                low = min(low, running)
+        else:
+            low = min(low, running)
+        if root:
             main.counters[slots.N_FIRST_GUESSES_DONE] += 1
-            if on_probe is not None:
-                on_probe(g, running)
+        if on_probe is not None:
+            on_probe(g, running)
     if best_guess >= 0:
         return best, best_guess
     return max(int(lb), low), -1
 
 
-def _part_history(main: _Search, child: slots.History, g: int, answer: int
-                  ) -> slots.History:
+def child_history(main: _Search, history: slots.History, g: int) -> slots.History:
+    """Return what `history` then guess g leave (the elements fixing g, g's colours played)."""
+    cperm, cphi = k.child_group(history.perms, history.colour_maps, g, main.space.codes,
+                                main.perms)
+    return slots.History(cperm, cphi, np.uint64(history.played | main.space.colmask[g]))
+
+
+def part_history(main: _Search, child: slots.History, g: int, answer: int
+                 ) -> slots.History:
     """Return the history of the part giving `answer` to first guess g: `child` (the
     elements fixing g), with positional answers only those that also keep the answer."""
     marks = main.game.marks
@@ -128,8 +193,7 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             extra += sum(w) + (min(w) if len(w) == 2 else 0) - int(part_bounds[r])
     if not tasks:
         return lbg + extra
-    cperm, cphi = k.child_group(history.perms, history.colour_maps, g, space.codes, main.perms)
-    child = slots.History(cperm, cphi, np.uint64(history.played | space.colmask[g]))
+    child = child_history(main, history, g)
     free = list(workers)
     running: dict[Future[int], tuple[PartTask, _Search]] = {}
     pending = list(tasks)
@@ -142,7 +206,7 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             search.counters[slots.STOP] = 0
             part_budget = best - (lbg + extra - task.plb)
             future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
-                                 _part_history(main, child, g, task.answer))
+                                 part_history(main, child, g, task.answer))
             running[future] = (task, search)
         if not running:
             break

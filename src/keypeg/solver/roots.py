@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
 #: Rows of a subtree: guess, parent (-1 at its root), answer (-1 at its root), guesses
 #: before the node within the subtree (0 at its root), candidates at the node.
 SUBTREE_ROWS = 5
+
+#: With a checkpoint, a part of at least this many codes is not solved in one call of the
+#: search but a guess at a time (`parallel.solve_split`), each of its own parts recorded as
+#: it finishes: a killed run then loses at most one of those, not hours of a big part.
+SPLIT_MIN_CODES = 1000
+
+#: Below the root's parts (the parts of a split part), only what took at least this long to
+#: solve is recorded: a write costs about a millisecond, and most of those parts take less.
+RECORD_MIN_SECONDS = 0.05
 
 
 def part_digest(part: np.ndarray, history: slots.History, kmax: int) -> str:
@@ -108,9 +118,9 @@ class PartWorker:
         self.solved = 0
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
-              history: slots.History) -> tuple[int, np.ndarray | None]:
+              history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
         """Return the part's cost (or a lower bound >= budget) and its subtree when
-        exact; the subclass's work."""
+        exact; the subclass's work. `dist`: the part's distance from the root."""
         raise NotImplementedError
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:
@@ -127,14 +137,16 @@ class PartWorker:
                 if found.exact:
                     self.log.keep(part, depth, found.tree)
                 return found.value
-        cost, rows = self.solve(part, depth, budget, kmax, history)
+        started = time.perf_counter()
+        cost, rows = self.solve(part, depth, budget, kmax, history, dist)
         self.solved += 1
         if self.counters[slots.STOP]:
             return cost  # stopped on purpose: the value means nothing
         exact = cost < budget
         if exact:
             self.log.keep(part, depth, rows)
-        if checkpoint is not None:
+        if checkpoint is not None and (
+                dist <= 1 or time.perf_counter() - started >= RECORD_MIN_SECONDS):
             checkpoint.put(digest, depth, cost, exact, budget, rows if exact else None)
         return cost
 
@@ -150,11 +162,29 @@ class LocalWorker(PartWorker):
         self.mmeta = search.mmeta
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
-              history: slots.History) -> tuple[int, np.ndarray | None]:
-        cost = self.search.run_part(part, depth, budget, kmax, history)
+              history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
+        search = self.search
+        if self.log.checkpoint is not None and part.size >= SPLIT_MIN_CODES and depth > 1:
+            from .parallel import child_history, part_history, solve_split
+
+            cost, guess = solve_split(search, self, part, depth, budget, kmax, history, dist)
+            if cost >= budget or self.counters[slots.STOP]:
+                return cost, None
+            child = child_history(search, history, guess)
+
+            def fill(sub: np.ndarray, answer: int) -> np.ndarray | None:
+                # a part not recorded (solved quickly): its subtree from the memo
+                return part_subtree(search, sub, depth - 1,
+                                    part_history(search, child, guess, answer))
+
+            return cost, subtree_rows(search.space, search.table, self.log, part, guess,
+                                      depth, fill)
+        started = time.perf_counter()
+        cost = search.run_part(part, depth, budget, kmax, history, dist)
         rows = None
-        if cost < budget and not self.counters[slots.STOP]:
-            rows = part_subtree(self.search, part, depth, history)
+        if cost < budget and not self.counters[slots.STOP] and (
+                dist <= 1 or time.perf_counter() - started >= RECORD_MIN_SECONDS):
+            rows = part_subtree(search, part, depth, history)
         return cost, rows
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:
@@ -174,9 +204,20 @@ def assemble(main: _Search, S: np.ndarray, guess: int, depth: int,
     helpers = main.helpers
     if guess < 0 or not helpers or not isinstance(helpers[0], PartWorker):
         return None
-    log = helpers[0].log
-    space = main.space
-    start = len(guesses) + 1
+    out = subtree_rows(main.space, main.table, helpers[0].log, S, guess, depth)
+    if out is None:
+        return None
+    return {"guess": out[0], "parent": out[1], "response": out[2],
+            "depth": (out[3] + len(guesses) + 1).astype(np.int32), "size": out[4]}
+
+
+def subtree_rows(space: Any, table: np.ndarray, log: PartLog, S: np.ndarray, guess: int,
+                 depth: int,
+                 fill: Callable[[np.ndarray, int], np.ndarray | None] | None = None
+                 ) -> np.ndarray | None:
+    """Return the subtree (`SUBTREE_ROWS` rows) of S played from `guess` with `depth`
+    guesses left, its parts' subtrees taken from `log`, else from ``fill(part, answer)``
+    (parts of one or two codes built here); None when some part's subtree is missing."""
     S = np.ascontiguousarray(S, dtype=np.int32)
     blocks = [np.array([[guess], [-1], [-1], [0], [S.size]], dtype=np.int32)]
     n = 1
@@ -187,13 +228,15 @@ def assemble(main: _Search, S: np.ndarray, guess: int, depth: int,
         part = np.ascontiguousarray(parts[r], dtype=np.int32)
         if part.size > 2:
             rows = log.subtree(part, depth - 1)
+            if rows is None and fill is not None:
+                rows = fill(part, r)
             if rows is None:
                 return None
             rows = rows.copy()
         else:  # one code: play it; two: play the first, then the other
             rows = np.array([[part[0]], [-1], [-1], [0], [part.size]], dtype=np.int32)
             if part.size == 2:
-                r2 = int(main.table[part[0], part[1]])
+                r2 = int(table[part[0], part[1]])
                 rows = np.array([[part[0], part[1]], [-1, 0], [-1, r2], [0, 1], [2, 1]],
                                 dtype=np.int32)
         rows[1] = np.where(rows[1] < 0, 0, rows[1] + n)
@@ -201,9 +244,7 @@ def assemble(main: _Search, S: np.ndarray, guess: int, depth: int,
         rows[3] += 1
         blocks.append(rows)
         n += rows.shape[1]
-    out = np.concatenate(blocks, axis=1)
-    return {"guess": out[0], "parent": out[1], "response": out[2],
-            "depth": (out[3] + start).astype(np.int32), "size": out[4]}
+    return np.concatenate(blocks, axis=1)
 
 
 def build_search(search_class: type[_Search], rules: Rules,
