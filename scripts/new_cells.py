@@ -124,6 +124,10 @@ def main() -> None:
         seconds = time.perf_counter() - started
         found = first.tree.depths()  # every secret, played
         assert int(found.sum()) == first.total, label
+        print(f"{label}: first search {first.total:,} in {seconds:.1f} s", flush=True)
+        if args.checkpoint:  # a long search: keep its tree before the second one
+            Path(args.checkpoint + f".cell-{rules.key}.json.gz").write_bytes(
+                tree_bytes(first.tree))
         parallel = rules.size >= PARALLEL_MIN_CODES
         if args.second_proof is not None:
             # an earlier search with other options, named on the command line
