@@ -94,16 +94,28 @@ def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small
                                                                    monkeypatch, rules, options,
                                                                    split):
     """A part of at least SPLIT_MIN_CODES codes is solved a guess at a time, each of its
-    own parts recorded (here all, however quick): the same optimum and tree as one call of
-    the search, and a run that lost the root's parts solves them again from those."""
+    own parts recorded (here all, however quick) and some solved by the other worker: the
+    same optimum and tree as one call of the search, and a run that lost the root's parts
+    solves them again from those."""
     plain = solve_optimal(rules, workers=2, **options)
     whole = Checkpoint(Store(tmp_path / "whole.db"), "demo")
     solve_optimal(rules, workers=2, checkpoint=whole, **options)
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
     monkeypatch.setattr(roots_module, "RECORD_MIN_SECONDS", 0.0)
+    lent = []
+    borrow = roots_module.PartLog.borrow
+
+    def watched_borrow(self):
+        worker = borrow(self)
+        lent.append(worker is not None)
+        return worker
+
+    monkeypatch.setattr(roots_module.PartLog, "borrow", watched_borrow)
     cp = Checkpoint(Store(tmp_path / "k.db"), "demo")
     first = solve_optimal(rules, workers=2, checkpoint=cp, **options)
     assert cp.count() > whole.count() > 0  # the parts of the root's parts too
+    # once a first guess's last part was running, the idle worker took parts of its parts
+    assert any(lent)
     # as if killed before any of the root's parts was recorded: only theirs are left
     with sqlite3.connect(tmp_path / "k.db") as db:
         top = db.execute("SELECT MAX(guesses_left) FROM parts").fetchone()[0]

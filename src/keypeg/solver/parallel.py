@@ -53,10 +53,12 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                 kmax: int, history: slots.History, dist: int) -> tuple[int, int]:
     """Return (cost, best guess) of S, or (lower bound >= budget, -1), as `search` would
     find them in one call, but a guess at a time here: each part of each guess is solved
-    through `worker.run_part` (at distance `dist` + 1), one after the other, so that a
-    checkpointing worker records every one of them as it finishes. The guesses are taken
-    in the search's own order and one wins only by being strictly cheaper, so the cost
-    and the guess are those the search finds."""
+    through `worker.run_part` (at distance `dist` + 1), or the `run_part` of a worker the
+    root lends while it has no part for it, so that a checkpointing worker records every
+    one of them as it finishes. The guesses are taken in the search's own order and one
+    wins only by being strictly cheaper, so the cost and the guess are those the search
+    finds (as at the root, the budgets of parts solved side by side depend on which
+    finish first, not the values of those solved exactly)."""
     def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None) -> int:
         parts = search.space.partition(g, S)
         # one or two codes: their bound in lbg is their cost
@@ -74,18 +76,49 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                                      search.game, search.bounds, search.memo,
                                      search.run_state))
         child = child_history(search, history, g)
-        for i, (r, p) in enumerate(todo):
-            if running >= best or search.counters[slots.STOP]:
-                break
-            plb = int(plbs[i])
-            got = worker.run_part(p, depth - 1, best - (running - plb), kS,
-                                  part_history(search, child, g, r), dist + 1)
-            if search.counters[slots.STOP]:
-                break
-            running += got - plb
+        pending = [(r, p, int(plbs[i])) for i, (r, p) in enumerate(todo)]
+        # the parts go to the workers the root lends (`roots.PartLog`) and to this one,
+        # which solves one itself whenever none is free
+        lend = getattr(worker, "log", None)
+        busy: dict[Future[int], tuple[int, Any]] = {}
+        try:
+            while pending or busy:
+                if search.counters[slots.STOP] or running >= best:
+                    break
+                while pending and lend is not None:
+                    helper = lend.borrow()
+                    if helper is None:
+                        break
+                    r, p, plb = pending.pop(0)
+                    helper.counters[slots.STOP] = 0
+                    busy[pool.submit(helper.run_part, p, depth - 1, best - (running - plb),
+                                     kS, part_history(search, child, g, r), dist + 1)] = (
+                        plb, helper)
+                if pending:
+                    r, p, plb = pending.pop(0)
+                    got = worker.run_part(p, depth - 1, best - (running - plb), kS,
+                                          part_history(search, child, g, r), dist + 1)
+                    if search.counters[slots.STOP]:
+                        break
+                    running += got - plb
+                    finished = [f for f in busy if f.done()]
+                else:
+                    finished = list(wait(busy, return_when=FIRST_COMPLETED)[0])
+                for future in finished:
+                    plb, helper = busy.pop(future)
+                    lend.give_back(helper)
+                    if not helper.counters[slots.STOP]:
+                        running += future.result() - plb
+        finally:  # beaten or told to stop: the parts still out are not needed
+            for _plb, helper in busy.values():
+                helper.counters[slots.STOP] = 1
+            for future, (_plb, helper) in busy.items():
+                future.exception()
+                lend.give_back(helper)
         return running
 
-    return _best_guess(search, S, depth, budget, kmax, dist, history, cost, None)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return _best_guess(search, S, depth, budget, kmax, dist, history, cost, None)
 
 
 def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
@@ -199,6 +232,10 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
     pending = list(tasks)
     main.counters[slots.N_PARTS] = len(tasks)
     main.counters[slots.N_PARTS_DONE] = 0
+    # recording workers (roots.PartWorker) share a log: once every part has a worker, the
+    # idle ones are lent to a worker solving a big part a guess at a time (solve_split)
+    lend = getattr(workers[0], "log", None)
+    offered: list[_Search] = []
     while pending or running:
         while pending and free and lbg + extra < best and not main.counters[slots.STOP]:
             task = pending.pop(0)
@@ -208,6 +245,10 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
                                  part_history(main, child, g, task.answer))
             running[future] = (task, search)
+        if lend is not None and free and not pending:
+            lend.offer(free)
+            offered += free
+            free = []
         if not running:
             break
         done, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -224,4 +265,6 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             pending.clear()
     for future in list(running):
         future.result()
+    if offered:
+        lend.reclaim(offered)  # back once their borrowers are done (their parts are)
     return lbg + extra

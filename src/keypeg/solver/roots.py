@@ -95,6 +95,37 @@ class PartLog:
         self.checkpoint = checkpoint
         self.subtrees: dict[tuple[str, int], np.ndarray] = {}
         self.lock = threading.Lock()
+        #: Workers the root has no part for (the last parts of its first guess are running),
+        #: lent to a worker solving a big part a guess at a time (`parallel.solve_split`)
+        #: for the parts of its guesses; `lent` counts the loans.
+        self.idle: list[Any] = []
+        self.lent = 0
+        self.turns = threading.Condition()
+
+    def offer(self, workers: list[Any]) -> None:
+        """Make `workers` (the root's, with nothing to do) available to borrow."""
+        with self.turns:
+            self.idle.extend(workers)
+            self.turns.notify_all()
+
+    def borrow(self) -> Any:
+        """Return an idle worker, or None."""
+        with self.turns:
+            if not self.idle:
+                return None
+            self.lent += 1
+            return self.idle.pop()
+
+    def give_back(self, worker: Any) -> None:
+        with self.turns:
+            self.idle.append(worker)
+            self.turns.notify_all()
+
+    def reclaim(self, workers: list[Any]) -> None:
+        """Take back the workers offered once every one of them is idle again."""
+        with self.turns:
+            self.turns.wait_for(lambda: all(any(w is x for x in self.idle) for w in workers))
+            self.idle = [x for x in self.idle if not any(w is x for w in workers)]
 
     def keep(self, part: np.ndarray, depth: int, rows: np.ndarray | None) -> None:
         if rows is not None:
