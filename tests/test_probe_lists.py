@@ -142,10 +142,11 @@ def test_no_multisets_for_positional_answers():
                         Rules(pegs=4, colors=4, blanks=True)]),
        st.integers(0, 2**32 - 1), st.data())
 def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
-    """`_tiny_scan` on a view's small sets gives the same choice, value, parts, bound and
-    probes scanned with the multiset bound as without, reading rows or columns (views of
-    thousands of probes, whose blocks the bound mostly rules out: only the others'
-    columns are read)."""
+    """`_tiny_scan` on a view's small sets gives the same choice, value and parts with the
+    multiset bound as without, reading rows or columns (views of thousands of probes,
+    whose blocks the bound mostly rules out: only the others' columns are read); when it
+    finds no choice, its bound is at least the one found without, having scanned at most
+    as many probes (none when the multisets alone rule every probe out)."""
     space = get_space(rules)
     state = None
     while state is None:  # (a draw that misses takes the next seed)
@@ -166,7 +167,42 @@ def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
     reach = 2 * m + ko.TINY_REACH
     none = np.zeros((0, 0), dtype=table.dtype)
     no_sets = np.zeros(0, dtype=np.int32)
-    results = {ko._tiny_scan(S, probes, table, cols, s, sh, is_cand, budget, reach, 4,
-                             np.zeros(slots.COUNTER_SLOTS, np.int64))
-               for cols in (none, columns) for s, sh in ((no_sets, shared), (sets, shared))}
-    assert len({tuple(int(x) for x in r) for r in results}) == 1
+    results = {cols.shape[0] > 0: [tuple(int(x) for x in ko._tiny_scan(
+        S, probes, table, cols, s, sh, is_cand, budget, reach, 4,
+        np.zeros(slots.COUNTER_SLOTS, np.int64))) for s, sh in ((no_sets, shared), (sets, shared))]
+        for cols in (none, columns)}
+    assert results[True] == results[False]  # rows or columns: the same
+    plain, with_sets = results[True]
+    if plain[0]:  # found: the same choice, value and parts
+        assert with_sets == plain
+    else:
+        assert not with_sets[0] and with_sets[4] >= plain[4] and with_sets[5] <= plain[5]
+    if with_sets[5] == 0:  # every probe ruled out by the multisets alone: a valid bound,
+        # at most every probe's own 2m - w + excess (its answers on S counted)
+        rows = np.sort(table[probes][:, S], axis=1)
+        kinds = 1 + (np.diff(rows, axis=1) != 0).sum(axis=1)
+        assert with_sets[4] <= int((3 * m - is_cand[probes] - kinds).min())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=5, colors=6, repeats=False),
+                        Rules(pegs=4, colors=5), Rules(pegs=3, colors=8)]),
+       st.integers(0, 2**32 - 1), st.data())
+def test_the_excess_bound_is_below_every_probe(rules, seed, data):
+    """`_excess_bound` (the root's cheap bound on a small part) is at most the least, over
+    every code as a probe, of 2m - w + its excess on S, counted naively (w = 1 for a
+    member of S); and at least 2m - 1."""
+    from tests.naive import blackwhite
+
+    space = get_space(rules)
+    m = data.draw(st.integers(6, min(space.n_responses, 20)))
+    rng = np.random.default_rng(seed)
+    S = np.sort(rng.choice(space.size, size=m, replace=False)).astype(np.int32)
+    codes = [tuple(int(x) for x in c) for c in space.codes]
+    members = set(S.tolist())
+    naive = min(2 * m - (1 if g in members else 0)
+                + m - len({blackwhite(codes[s], codes[g]) for s in S.tolist()})
+                for g in range(space.size))
+    sets, shared = search._Search.multisets(space)
+    got = int(ko._excess_bound(S, space.table(), sets, shared))
+    assert 2 * m - 1 <= got <= naive

@@ -1269,6 +1269,38 @@ def _set_excess(S, code_sets, set_shared):  # pragma: no cover - compiled
     return out
 
 
+@jit_inline
+def _least(values):  # pragma: no cover - compiled
+    """The least of a non-empty array of int64."""
+    least = values[0]
+    for i in range(1, values.shape[0]):
+        if values[i] < least:
+            least = values[i]
+    return least
+
+
+@jit
+def _excess_bound(S, table, code_sets, set_shared):  # pragma: no cover - compiled
+    """A lower bound on the cost of a small set S (m codes; black/white answers): a probe
+    costs at least 2m - w plus its excess (the codes sharing a part with another: each
+    costs a guess more), w = 1 for a candidate. A candidate's excess is counted; any
+    other's is at least what its multiset of symbols alone forces (`_set_excess`)."""
+    m = S.shape[0]
+    least = 2 * m + _least(_set_excess(S, code_sets, set_shared))
+    one = np.uint64(1)
+    for i in range(m):
+        g = S[i]
+        seen = np.uint64(0)
+        excess = 0
+        for j in range(m):
+            bit = one << np.uint64(table[g, S[j]])
+            excess += 1 if seen & bit else 0
+            seen |= bit
+        if 2 * m - 1 + excess < least:
+            least = 2 * m - 1 + excess
+    return least
+
+
 #: how many probes ahead `_tiny_scan` starts loading a row
 AHEAD = 8
 
@@ -1340,13 +1372,19 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
     # the fewest codes of S that share an answer, by the probe's multiset alone
     use_sets = code_sets.shape[0] > 0
     low_excess = _set_excess(S, code_sets, set_shared) if use_sets else np.empty(0, np.int64)
+    best_v = min(budget, reach)  # a probe must cost less (no key to tie with yet)
+    if use_sets:
+        # every probe's bound is at least 2m - 1 plus the least excess any multiset forces:
+        # when that is not under best_v, no probe is read (the scan would pass over all)
+        floor_all = 2 * m - 1 + _least(low_excess)
+        if floor_all >= best_v:
+            return False, 0, 0, 0, np.int64(floor_all), 0
     by_columns = columns.shape[1] == P
     pre = np.empty(COLUMN_BLOCK if by_columns and use_sets else 0, dtype=np.int64)
     # (a view's columns may end with each probe's multiset id, read along: no gathers)
     ids_at = table.shape[1]
     ids_along = use_sets and columns.shape[0] == ids_at + 2
     best_t = -1
-    best_v = min(budget, reach)  # a probe must cost less (no key to tie with yet)
     best_key = np.int64(-1)
     best_k = 0
     open_low = INF  # the least bound of a probe whose cost is not in closed form
@@ -2031,6 +2069,12 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                                         best - (running - plb), kS, dist + 1, table, ltab,
                                         ctab, weights, mheads, ment, mpool, mmeta, opts,
                                         stats)
+            if (not done and dist == 0 and not weighted and TINY_MIN <= n and n <= R
+                    and R <= 64 and game.code_sets.shape[0] > 0):
+                raised = _excess_bound(buf[starts[r]:starts[r] + n], table, game.code_sets,
+                                       game.set_shared)
+                if raised > plb2:
+                    plb2 = raised
             pre_probe[r] = n_explored
             pre_done[r], pre_v[r], pre_lb[r], pre_h[r] = done, v, plb2, ph
             got = v if done else plb2
