@@ -115,7 +115,8 @@ def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small
     first = solve_optimal(rules, workers=2, checkpoint=cp, **options)
     assert cp.count() > whole.count() > 0  # the parts of the root's parts too
     # once a first guess's last part was running, the idle worker took parts of its parts
-    assert any(lent)
+    # (positional: the root's parts are too small for that to be sure to happen)
+    assert any(lent) or rules.feedback != "blackwhite"
     # as if killed before any of the root's parts was recorded: only theirs are left
     with sqlite3.connect(tmp_path / "k.db") as db:
         top = db.execute("SELECT MAX(guesses_left) FROM parts").fetchone()[0]
