@@ -97,9 +97,8 @@ class PartLog:
         self.lock = threading.Lock()
         #: Workers the root has no part for (the last parts of its first guess are running),
         #: lent to a worker solving a big part a guess at a time (`parallel.solve_split`)
-        #: for the parts of its guesses; `lent` counts the loans.
+        #: for the parts of its guesses.
         self.idle: list[Any] = []
-        self.lent = 0
         self.turns = threading.Condition()
 
     def offer(self, workers: list[Any]) -> None:
@@ -111,10 +110,7 @@ class PartLog:
     def borrow(self) -> Any:
         """Return an idle worker, or None."""
         with self.turns:
-            if not self.idle:
-                return None
-            self.lent += 1
-            return self.idle.pop()
+            return self.idle.pop() if self.idle else None
 
     def give_back(self, worker: Any) -> None:
         with self.turns:
