@@ -44,6 +44,19 @@ def recorded(db: Path) -> int:
         return 0
 
 
+def watch_puts(monkeypatch) -> list[tuple[str, int]]:
+    """Return the list that (digest, guesses left) of every part put from now on goes to."""
+    put: list[tuple[str, int]] = []
+    keep = Checkpoint.put
+
+    def watched(self, digest, guesses_left, *rest):
+        put.append((digest, guesses_left))
+        keep(self, digest, guesses_left, *rest)
+
+    monkeypatch.setattr(Checkpoint, "put", watched)
+    return put
+
+
 @pytest.fixture
 def small_roots(monkeypatch):
     """Checkpoint MM(4,5)'s root too (by default only sets of 2,000 codes or more)."""
@@ -60,14 +73,7 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     with sqlite3.connect(tmp_path / "k.db") as db:
         done = set(db.execute("SELECT digest, guesses_left FROM parts WHERE exact = 1"))
     # every part a run solves is put (PartWorker.run_part): watch what the second one puts
-    put = []
-    keep = Checkpoint.put
-
-    def watched(self, digest, guesses_left, *rest):
-        put.append((digest, guesses_left))
-        keep(self, digest, guesses_left, *rest)
-
-    monkeypatch.setattr(Checkpoint, "put", watched)
+    put = watch_puts(monkeypatch)
     again = solve_optimal(rules, workers=2, checkpoint=cp)
     assert again.total == first.total == PUB["ledger"]["totals"]["4"]["5"]
     assert same_tree(again.tree, plain.tree) and same_tree(first.tree, plain.tree)
@@ -122,14 +128,7 @@ def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small
         top = db.execute("SELECT MAX(guesses_left) FROM parts").fetchone()[0]
         dropped = db.execute("DELETE FROM parts WHERE guesses_left = ?", (top,)).rowcount
         done = set(db.execute("SELECT digest, guesses_left FROM parts WHERE exact = 1"))
-    put = []
-    keep = Checkpoint.put
-
-    def watched(self, digest, guesses_left, *rest):
-        put.append((digest, guesses_left))
-        keep(self, digest, guesses_left, *rest)
-
-    monkeypatch.setattr(Checkpoint, "put", watched)
+    put = watch_puts(monkeypatch)
     again = solve_optimal(rules, workers=2, checkpoint=cp, **options)
     assert plain.total == first.total == again.total
     assert same_tree(first.tree, plain.tree) and same_tree(again.tree, plain.tree)

@@ -1307,6 +1307,20 @@ def _excess_bound(S, table, code_sets, set_shared):  # pragma: no cover - compil
     return least
 
 
+@jit_inline
+def _view_bound(S, game, opts):  # pragma: no cover - compiled
+    """The cheap pass's extra bound on a part `_settle` left open: on a candidate view
+    (black/white, not weighted, not tracing) a small part's `_excess_bound` (MM(6,9)'s
+    213-candidate position: over 200 s -> about 60 s); else 0."""
+    n = S.shape[0]
+    R = opts[OPT_ANSWERS]
+    if (opts[OPT_WEIGHTED] == 0 and TINY_MIN <= n and n <= R and R <= 64
+            and game.code_sets.shape[0] > 0 and opts[OPT_SYMMETRIC_TABLE] == 0
+            and opts[OPT_TRACE] == 0):
+        return _excess_bound(S, game.table, game.code_sets, game.set_shared)
+    return np.int64(0)
+
+
 #: how many probes ahead `_tiny_scan` starts loading a row
 AHEAD = 8
 
@@ -1740,7 +1754,8 @@ def settle_parts(buf, starts, plbs, depth, best, running, kmax, dist, game, boun
                                  kmax, dist, game.table, bounds.fewest, bounds.most,
                                  bounds.weights, memo.heads, memo.entries, memo.pool,
                                  memo.meta, run.options, run.counters)
-        got = v if done else lb
+        got = v if done else max(lb, _view_bound(buf[starts[i]:starts[i + 1]], game,
+                                                  run.options))
         if got > plbs[i]:
             running += got - plbs[i]
             plbs[i] = got
@@ -2075,15 +2090,8 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                                         best - (running - plb), kS, dist + 1, table, ltab,
                                         ctab, weights, mheads, ment, mpool, mmeta, opts,
                                         stats)
-            if (not done and not weighted and TINY_MIN <= n and n <= R and R <= 64
-                    and game.code_sets.shape[0] > 0 and opts[OPT_SYMMETRIC_TABLE] == 0
-                    and opts[OPT_TRACE] == 0):
-                # a small part on a candidate view (`_tiny_scan`'s sets): its excess bound
-                # (MM(6,9)'s 213-candidate position: over 200 s -> about 60 s)
-                raised = _excess_bound(buf[starts[r]:starts[r] + n], table, game.code_sets,
-                                       game.set_shared)
-                if raised > plb2:
-                    plb2 = raised
+            if not done:
+                plb2 = max(plb2, _view_bound(buf[starts[r]:starts[r] + n], game, opts))
             pre_probe[r] = n_explored
             pre_done[r], pre_v[r], pre_lb[r], pre_h[r] = done, v, plb2, ph
             got = v if done else plb2
