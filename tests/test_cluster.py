@@ -69,6 +69,43 @@ def test_cluster_gives_the_local_optimum_and_tree(cluster, rules, expected):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rules,options,split", [
+    (Rules(pegs=4, colors=6), {}, 60),
+    (Rules(pegs=4, colors=6), {"max_guesses": 5}, 60),
+    (Rules(pegs=4, colors=6, feedback="positional"), {}, 12),  # its root's parts are small
+])
+def test_cluster_sends_the_parts_of_big_parts_as_tasks(cluster, monkeypatch, rules, options,
+                                                       split):
+    """A part of at least SPLIT_MIN_CODES codes is split on the driver, a guess at a time,
+    and the parts of its guesses go to the actors, some to the one the root lends: the same
+    optimum and tree as the local thread pool."""
+    import keypeg.solver.cluster as cluster_module
+    import keypeg.solver.roots as roots_module
+
+    local = solve_optimal(rules, workers=2, **options)
+    monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
+    sent, lent = [], []
+    solve, borrow = cluster_module.RemoteWorker.solve, roots_module.PartLog.borrow
+
+    def watched_solve(self, part, depth, budget, kmax, history, dist=1):
+        sent.append(dist)
+        return solve(self, part, depth, budget, kmax, history, dist)
+
+    def watched_borrow(self):
+        worker = borrow(self)
+        lent.append(worker is not None)
+        return worker
+
+    monkeypatch.setattr(cluster_module.RemoteWorker, "solve", watched_solve)
+    monkeypatch.setattr(roots_module.PartLog, "borrow", watched_borrow)
+    remote = solve_optimal(rules, cluster=cluster, **options)
+    assert local.total == remote.total and same_tree(local.tree, remote.tree)
+    remote.tree.replay()
+    assert max(sent) >= 2  # parts of parts went out as tasks
+    assert any(lent) or rules.feedback != "blackwhite"
+
+
+@pytest.mark.slow
 def test_cluster_search_from_a_position_and_under_a_cap(cluster):
     from keypeg.game import GameState
 

@@ -9,6 +9,12 @@ the memo budget), keeps it while the search lasts (one at a time, so its memo st
 its share) and solves the parts sent to it, returning each part's cost and, when exact, its
 optimal subtree.
 
+A part of `roots.SPLIT_MIN_CODES` codes or more is not sent whole: its worker splits it
+on the driver a guess at a time (`parallel.solve_split`, its guesses scored by one search
+the driver's workers share, `Splitter`), and the parts of each guess go to the actors as
+tasks of their own, to this worker's and to those the root lends while it has no part for
+them; so a few big parts keep every CPU of the cluster busy, not one each.
+
 On the driver, `parallel.solve_root` runs unchanged: it takes the first guesses in the
 serial order, hands each part to a worker with the budget the guess has left (improved
 bounds go out with every new part), lets a guess win only by being strictly cheaper, and
@@ -32,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import slots
+from .._kernels.optimal import INF
 from ..errors import KeypegError
 from ..limits import usable_cores
 from .roots import PartLog, PartWorker, part_subtree
@@ -127,20 +134,46 @@ class _PartSolver:
                 self.stopped.add(seq)
 
 
+class Splitter:
+    """The driver's search that scores the guesses of the big parts the actors' workers
+    split (`roots.PartWorker.split`): one for all of them, built on first use, used under
+    its lock (its calls are short: the parts themselves run on the actors)."""
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self.factory = factory
+        self.lock = threading.Lock()
+        self._search: Any = None
+
+    def search(self) -> Any:
+        with self.lock:
+            if self._search is None:
+                self._search = self.factory()
+            return self._search
+
+
 class RemoteWorker(PartWorker):
     """A part worker whose parts run on one Ray actor."""
 
     _seq = itertools.count()
 
-    def __init__(self, ray: Any, actor: Any, key: str, spec_ref: Any, log: PartLog) -> None:
+    def __init__(self, ray: Any, actor: Any, key: str, spec_ref: Any, log: PartLog,
+                 splitter: Splitter | None = None) -> None:
         super().__init__(log)
         self.ray = ray
         self.actor = actor
         self.key = key
         self.spec_ref = spec_ref
+        self.splitter = splitter
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
               history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
+        if self.splitter is not None and self.splits(part, depth):
+            def fill(sub: np.ndarray, hist: slots.History) -> np.ndarray | None:
+                # a part's subtree comes back with its value: this is not expected to run
+                return self.solve(sub, depth - 1, INF, kmax, hist, dist + 1)[1]
+
+            return self.split(self.splitter.search(), part, depth, budget, kmax, history,
+                              dist, fill, self.splitter.lock)
         ray = self.ray
         seq = next(self._seq)
         ref = self.actor.solve.remote(
@@ -199,12 +232,14 @@ class Cluster:
     def info(self) -> dict[str, int]:
         return {"nodes": self.nodes, "cpus": self.cpus}
 
-    def workers(self, spec: tuple[Callable[..., Any], tuple[Any, ...]],
-                log: PartLog) -> list[PartWorker]:
-        """Return one worker per actor for a search built in each actor by `spec`."""
+    def workers(self, spec: tuple[Callable[..., Any], tuple[Any, ...]], log: PartLog,
+                splitter: Callable[[], Any] | None = None) -> list[PartWorker]:
+        """Return one worker per actor for a search built in each actor by `spec`; with
+        `splitter` (a factory of a search on the driver), they split their big parts."""
         key = uuid.uuid4().hex
         spec_ref = self.ray.put(spec)
-        return [RemoteWorker(self.ray, a, key, spec_ref, log) for a in self.actors]
+        shared = None if splitter is None else Splitter(splitter)
+        return [RemoteWorker(self.ray, a, key, spec_ref, log, shared) for a in self.actors]
 
     def split_tree(self, strategy: Any, rules: Any) -> Any:
         """Return a one-step strategy's exact whole tree of `rules`, the parts of its first

@@ -10,6 +10,8 @@ only by being strictly cheaper, so the optimum and the tree are the same as seri
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
@@ -50,7 +52,8 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
 
 
 def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget: int,
-                kmax: int, history: slots.History, dist: int) -> tuple[int, int]:
+                kmax: int, history: slots.History, dist: int,
+                lock: threading.Lock | None = None) -> tuple[int, int]:
     """Return (cost, best guess) of S, or (lower bound >= budget, -1), as `search` would
     find them in one call, but a guess at a time here: each part of each guess is solved
     through `worker.run_part` (at distance `dist` + 1), or the `run_part` of a worker the
@@ -58,7 +61,15 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
     one of them as it finishes. The guesses are taken in the search's own order and one
     wins only by being strictly cheaper, so the cost and the guess are those the search
     finds (as at the root, the budgets of parts solved side by side depend on which
-    finish first, not the values of those solved exactly)."""
+    finish first, not the values of those solved exactly).
+
+    `search` scores the guesses and settles their parts cheaply; it may be a search the
+    worker does not own (a Ray worker's parts are split on the driver, `cluster.Splitter`),
+    shared under `lock`, which is then held for those calls only. The STOP slot watched is
+    the worker's."""
+    guard = contextlib.nullcontext() if lock is None else lock
+    stop = worker.counters
+
     def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None) -> int:
         parts = search.space.partition(g, S)
         # one or two codes: their bound in lbg is their cost
@@ -72,9 +83,10 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
         plbs = search.ltab[kS, sizes].astype(np.int64)
         # first what the search settles cheaply for each part (as `_expand` does): a guess
         # whose parts cannot fit under `best` is dropped before any part is solved
-        running = int(k.settle_parts(buf, starts, plbs, depth - 1, best, lbg, kS, dist + 1,
-                                     search.game, search.bounds, search.memo,
-                                     search.run_state))
+        with guard:
+            running = int(k.settle_parts(buf, starts, plbs, depth - 1, best, lbg, kS,
+                                         dist + 1, search.game, search.bounds, search.memo,
+                                         search.run_state))
         child = child_history(search, history, g)
         pending = [(r, p, int(plbs[i])) for i, (r, p) in enumerate(todo)]
         # the parts go to the workers the root lends (`roots.PartLog`) and to this one,
@@ -83,7 +95,7 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
         busy: dict[Future[int], tuple[int, Any]] = {}
         try:
             while pending or busy:
-                if search.counters[slots.STOP] or running >= best:
+                if stop[slots.STOP] or running >= best:
                     break
                 while pending and lend is not None:
                     helper = lend.borrow()
@@ -98,7 +110,7 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                     r, p, plb = pending.pop(0)
                     got = worker.run_part(p, depth - 1, best - (running - plb), kS,
                                           part_history(search, child, g, r), dist + 1)
-                    if search.counters[slots.STOP]:
+                    if stop[slots.STOP]:
                         break
                     running += got - plb
                     finished = [f for f in busy if f.done()]
@@ -118,17 +130,22 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
         return running
 
     with ThreadPoolExecutor(max_workers=8) as pool:
-        return _best_guess(search, S, depth, budget, kmax, dist, history, cost, None)
+        return _best_guess(search, S, depth, budget, kmax, dist, history, cost, None,
+                           stop=stop, lock=lock)
 
 
 def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
                 history: slots.History,
                 cost: Callable[[int, int, int, int, np.ndarray | None], int],
-                on_probe: Callable[[int, int], None] | None) -> tuple[int, int]:
+                on_probe: Callable[[int, int], None] | None, *, stop: np.ndarray | None = None,
+                lock: threading.Lock | None = None) -> tuple[int, int]:
     """The guesses of S at distance `dist` from the root, in the search's order, each
     costed by ``cost(guess, its bound, best so far, answers bound, its parts' bounds)``
     (its cost, or a bound >= the best so far); the root's progress is counted in
-    `main.counters` (dist 0). Returns as `solve_root`."""
+    `main.counters` (dist 0). It gives up once the STOP slot of `stop` (`main.counters`
+    when None) is set; `lock`, when given, is held while `main` scores. Returns as
+    `solve_root`."""
+    stop = main.counters if stop is None else stop
     space = main.space
     root = dist == 0
     S = np.ascontiguousarray(S, dtype=np.int32)
@@ -136,8 +153,9 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
         lb0 = int(k.weighted_set_bound(k.weight_prefix(S, main.weights), main.ctab, kmax))
     else:
         lb0 = int(main.ltab[kmax, S.size])
-    probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = k.score_probes(
-        S, depth, budget, kmax, dist, lb0, history, main.game, main.bounds, main.run_state)
+    with contextlib.nullcontext() if lock is None else lock:
+        probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = k.score_probes(
+            S, depth, budget, kmax, dist, lb0, history, main.game, main.bounds, main.run_state)
     if lb >= budget:
         return int(lb), -1
     order = live[np.argsort(keys[live], kind="stable")]
@@ -151,7 +169,7 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
         main.counters[slots.N_FIRST_GUESSES] = len(order)
     for t in order.tolist():
         g = int(probes[t])
-        if main.counters[slots.STOP]:
+        if stop[slots.STOP]:
             break  # the caller gave up (time limit): the result is not used
         if root:
             # every first guess before this one costs at least `best`, every later one at
@@ -167,7 +185,7 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
             continue  # cuts S like a guess already tried: same cost
         explored.append(t)
         running = cost(g, int(lbs[t]), best, int(kS), pbs[t] if main.kernel_weighted else None)
-        if main.counters[slots.STOP]:
+        if stop[slots.STOP]:
             break  # parts stopped early are left out of `running`: not a total
         if running < best:
             best, best_guess = running, g

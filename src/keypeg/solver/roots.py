@@ -153,6 +153,30 @@ class PartWorker:
     def known_guess(self, S: np.ndarray, depth: int) -> int:
         return -1
 
+    @staticmethod
+    def splits(part: np.ndarray, depth: int) -> bool:
+        """Whether a part is big enough to be solved a guess at a time (`split`)."""
+        return part.size >= SPLIT_MIN_CODES and depth > 1
+
+    def split(self, search: _Search, part: np.ndarray, depth: int, budget: int, kmax: int,
+              history: slots.History, dist: int,
+              fill: Callable[[np.ndarray, slots.History], np.ndarray | None],
+              lock: threading.Lock | None = None) -> tuple[int, np.ndarray | None]:
+        """Return what `solve` returns, the part solved a guess at a time by
+        `parallel.solve_split` (its guesses scored by `search`, under `lock` when shared),
+        each part of a guess through this worker's `run_part` or a borrowed one's. The
+        subtree is joined from its parts' (`subtree_rows`); one not kept (solved quickly)
+        comes from ``fill(part, its history)``."""
+        from .parallel import child_history, part_history, solve_split
+
+        cost, guess = solve_split(search, self, part, depth, budget, kmax, history, dist, lock)
+        if cost >= budget or self.counters[slots.STOP]:
+            return cost, None
+        child = child_history(search, history, guess)
+        return cost, subtree_rows(
+            search.space, search.table, self.log, part, guess, depth,
+            lambda sub, answer: fill(sub, part_history(search, child, guess, answer)))
+
     def run_part(self, part: np.ndarray, depth: int, budget: int, kmax: int,
                  history: slots.History, dist: int = 1) -> int:
         checkpoint = self.log.checkpoint
@@ -191,21 +215,9 @@ class LocalWorker(PartWorker):
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
               history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
         search = self.search
-        if self.log.checkpoint is not None and part.size >= SPLIT_MIN_CODES and depth > 1:
-            from .parallel import child_history, part_history, solve_split
-
-            cost, guess = solve_split(search, self, part, depth, budget, kmax, history, dist)
-            if cost >= budget or self.counters[slots.STOP]:
-                return cost, None
-            child = child_history(search, history, guess)
-
-            def fill(sub: np.ndarray, answer: int) -> np.ndarray | None:
-                # a part not recorded (solved quickly): its subtree from the memo
-                return part_subtree(search, sub, depth - 1,
-                                    part_history(search, child, guess, answer))
-
-            return cost, subtree_rows(search.space, search.table, self.log, part, guess,
-                                      depth, fill)
+        if self.log.checkpoint is not None and self.splits(part, depth):
+            return self.split(search, part, depth, budget, kmax, history, dist,
+                              lambda sub, hist: part_subtree(search, sub, depth - 1, hist))
         started = time.perf_counter()
         cost = search.run_part(part, depth, budget, kmax, history, dist)
         rows = None
@@ -287,11 +299,13 @@ def build_search(search_class: type[_Search], rules: Rules,
 
 def part_workers(new_search: Callable[[], _Search], n_workers: int, *,
                  cluster: Cluster | None, checkpoint: Checkpoint | None,
-                 spec: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Any]:
+                 spec: tuple[Callable[..., Any], tuple[Any, ...]],
+                 splitter: Callable[[], _Search] | None = None) -> list[Any]:
     """Return the workers of one search's root (`PartWorker`s, which `solve_root` uses as
-    it uses searches): one per actor of `cluster` (built in each by `spec`), else
-    `n_workers` local ones; all recording in `checkpoint` when given."""
+    it uses searches): one per actor of `cluster` (built in each by `spec`; their big parts
+    split here by a search `splitter` builds), else `n_workers` local ones; all recording in
+    `checkpoint` when given."""
     log = PartLog(checkpoint)
     if cluster is not None:
-        return cluster.workers(spec, log)
+        return cluster.workers(spec, log, splitter)
     return local_workers(new_search, n_workers, log)

@@ -728,10 +728,11 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             each = int(mine[0]) if mine.min() == mine.max() else 0
 
         def new_search(trace: bool = trace, capped: bool = capped,
-                       positive: bool = positive, each: int = each) -> _Search:
+                       positive: bool = positive, each: int = each,
+                       memo_bytes: int = memo_share) -> _Search:
             return _Search(where, possible_only=possible_only, capped=capped,
                            first=first_in, symmetry=symmetry, trace=trace,
-                           n_max=int(S.size), memo_bytes=memo_share, weights=weights_in,
+                           n_max=int(S.size), memo_bytes=memo_bytes, weights=weights_in,
                            positive_sets=positive, group=group, kernel_weighted=not each,
                            searches=searches)
 
@@ -748,9 +749,12 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             spec = (build_search, (_Search, space.rules, None if view is None else (
                 state.candidates, guesses), options))
             scope = f"cap={cap},symmetry={symmetry}"
+            # the cluster's big parts are split on the driver by a search that only scores
+            # guesses and settles their parts cheaply: the smallest memo does
             search.helpers = part_workers(
                 lambda: new_search(trace=False), n_workers, cluster=cluster, spec=spec,
-                checkpoint=None if checkpoint is None else checkpoint.scoped(scope))
+                checkpoint=None if checkpoint is None else checkpoint.scoped(scope),
+                splitter=lambda: new_search(trace=False, memo_bytes=0))
         elif n_workers > 1:
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
