@@ -76,7 +76,8 @@ def test_cluster_gives_the_local_optimum_and_tree(cluster, rules, expected):
 ])
 def test_cluster_sends_the_parts_of_big_parts_as_tasks(cluster, monkeypatch, rules, options,
                                                        split):
-    """A part of at least SPLIT_MIN_CODES codes is split on the driver, a guess at a time,
+    """A big part (by default at least SPLIT_MIN_CODES codes and a CPU's share of the
+    root's) is split on the driver, a guess at a time,
     and the parts of its guesses go to the actors, some to the one the root lends: the same
     optimum and tree as the local thread pool."""
     import keypeg.solver.cluster as cluster_module
@@ -84,6 +85,7 @@ def test_cluster_sends_the_parts_of_big_parts_as_tasks(cluster, monkeypatch, rul
 
     local = solve_optimal(rules, workers=2, **options)
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
+    monkeypatch.setattr(cluster_module, "SPLIT_SHARE", 0.0)  # not only a CPU's share or more
     sent, lent = [], []
     solve, borrow = cluster_module.RemoteWorker.solve, roots_module.PartLog.borrow
 

@@ -13,7 +13,11 @@ A part of `roots.SPLIT_MIN_CODES` codes or more is not sent whole: its worker sp
 on the driver a guess at a time (`parallel.solve_split`, its guesses scored by one search
 the driver's workers share, `Splitter`), and the parts of each guess go to the actors as
 tasks of their own, to this worker's and to those the root lends while it has no part for
-them; so a few big parts keep every CPU of the cluster busy, not one each.
+them; so a few big parts keep every CPU of the cluster busy, not one each. Only a part that
+holds more than a CPU's share of the root's codes (`SPLIT_SHARE`) is split: each task costs
+a few milliseconds of Ray's, and a part of that share or less would otherwise not hold the
+others up (on two CPUs, splitting MM(4,8)'s part of 1,160 codes into 872 tasks made the
+search 40 % slower).
 
 On the driver, `parallel.solve_root` runs unchanged: it takes the first guesses in the
 serial order, hands each part to a worker with the budget the guess has left (improved
@@ -45,6 +49,10 @@ from .roots import PartLog, PartWorker, part_subtree
 
 #: Seconds between checks of a worker's STOP slot while its part runs remotely.
 POLL_SECONDS = 0.05
+
+#: A part is split into tasks when it holds at least this share of the root's codes per
+#: CPU of the cluster (and `roots.SPLIT_MIN_CODES` codes).
+SPLIT_SHARE = 1.0
 
 #: Seconds the actors (one per CPU) have to start before the cluster is given up.
 START_SECONDS = 120
@@ -139,8 +147,10 @@ class Splitter:
     split (`roots.PartWorker.split`): one for all of them, built on first use, used under
     its lock (its calls are short: the parts themselves run on the actors)."""
 
-    def __init__(self, factory: Callable[[], Any]) -> None:
+    def __init__(self, factory: Callable[[], Any], min_codes: int) -> None:
         self.factory = factory
+        #: The fewest codes of a part split (besides `roots.SPLIT_MIN_CODES`).
+        self.min_codes = min_codes
         self.lock = threading.Lock()
         self._search: Any = None
 
@@ -167,7 +177,8 @@ class RemoteWorker(PartWorker):
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
               history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
-        if self.splitter is not None and self.splits(part, depth):
+        if (self.splitter is not None and self.splits(part, depth)
+                and part.size >= self.splitter.min_codes):
             def fill(sub: np.ndarray, hist: slots.History) -> np.ndarray | None:
                 # a part's subtree comes back with its value: this is not expected to run
                 return self.solve(sub, depth - 1, INF, kmax, hist, dist + 1)[1]
@@ -233,12 +244,15 @@ class Cluster:
         return {"nodes": self.nodes, "cpus": self.cpus}
 
     def workers(self, spec: tuple[Callable[..., Any], tuple[Any, ...]], log: PartLog,
-                splitter: Callable[[], Any] | None = None) -> list[PartWorker]:
+                splitter: Callable[[], Any] | None = None, root_codes: int = 0
+                ) -> list[PartWorker]:
         """Return one worker per actor for a search built in each actor by `spec`; with
-        `splitter` (a factory of a search on the driver), they split their big parts."""
+        `splitter` (a factory of a search on the driver), they split their parts of more
+        than a CPU's share of the root's `root_codes` codes."""
         key = uuid.uuid4().hex
         spec_ref = self.ray.put(spec)
-        shared = None if splitter is None else Splitter(splitter)
+        shared = None if splitter is None else Splitter(
+            splitter, int(SPLIT_SHARE * root_codes) // self.cpus)
         return [RemoteWorker(self.ray, a, key, spec_ref, log, shared) for a in self.actors]
 
     def split_tree(self, strategy: Any, rules: Any) -> Any:

@@ -754,7 +754,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             search.helpers = part_workers(
                 lambda: new_search(trace=False), n_workers, cluster=cluster, spec=spec,
                 checkpoint=None if checkpoint is None else checkpoint.scoped(scope),
-                splitter=lambda: new_search(trace=False, memo_bytes=0))
+                splitter=lambda: new_search(trace=False, memo_bytes=0),
+                root_codes=int(searched.size))
         elif n_workers > 1:
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
