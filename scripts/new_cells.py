@@ -44,10 +44,11 @@ ARFST_NO_REPEATS = {(4, 6): 1446, (4, 7): 3639, (4, 8): 7817}
 def cells() -> list[tuple[str, Any, int | None, str | None]]:
     """(label, rules: a preset name or Rules keywords, published total, its source)."""
     out: list[tuple[str, Any, int | None, str | None]] = []
-    for c in range(17, 21):
+    for c in range(17, 25):
         out.append((f"MM(2,{c})", {"pegs": 2, "colors": c}, two_peg_closed_form(c),
                     "Chen and Lin's closed form (Computer Journal 47(5), 2004)"))
-    for p, c in ((3, 11), (3, 12), (7, 3), (5, 5), (6, 4), (8, 3), (5, 6), (4, 9)):
+    for p, c in ((3, 11), (3, 12), (3, 13), (3, 14), (3, 15), (3, 16), (7, 3), (5, 5), (6, 4), (8, 3),
+                 (5, 6), (4, 9), (4, 10), (9, 3), (6, 5), (7, 4)):
         out.append((f"MM({p},{c})", {"pegs": p, "colors": c}, None, None))
     out.append(("MM(4,8)", {"pegs": 4, "colors": 8}, 20471,
                 "the optimal tree in arfst23/Mastermind (one source)"))
@@ -92,12 +93,13 @@ def main() -> None:
     stored = json.loads(OUT.read_text()) if OUT.exists() else {"cells": [], "out_of_reach": []}
     done = {c["label"]: c for c in stored["cells"]}
     missed = {c["label"]: c for c in stored["out_of_reach"]}
+    changed: set[str] = set()  # the cells this run wrote: only those replace stored ones
     if args.sources:
         for label, _spec, published, source in cells():
             if label in done:
                 done[label].update(published=published, source=source, agrees=None
                                    if published is None else published == done[label]["total"])
-        _write(done, missed)
+        _write(done, missed, set(done))
         return
     for label, spec, published, source in cells():
         if args.labels and label not in args.labels:
@@ -118,8 +120,9 @@ def main() -> None:
             first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint)
         except LimitExceededError:
             missed[label] = {"label": label, "rules": spec, "seconds": args.limit}
+            changed.add(label)
             print(f"{label}: not within {args.limit:g} s", flush=True)
-            _write(done, missed)
+            _write(done, missed, changed)
             continue
         seconds = time.perf_counter() - started
         found = first.tree.depths()  # every secret, played
@@ -149,12 +152,24 @@ def main() -> None:
                 "agrees": None if published is None else published == first.total}
         done[label] = cell
         missed.pop(label, None)
+        changed.add(label)
         print(f"{label}: {first.total:,} (worst {first.worst}) in {seconds:.1f} s; "
               f"second search {second_total:,}", flush=True)
-        _write(done, missed)
+        _write(done, missed, changed)
 
 
-def _write(done: dict[str, Any], missed: dict[str, Any]) -> None:
+def _write(done: dict[str, Any], missed: dict[str, Any], changed: set[str]) -> None:
+    """Write the cells, those of `changed` as this run found them and the others as the
+    file holds them now (another run may have stored cells since this one started)."""
+    if OUT.exists():
+        now = json.loads(OUT.read_text())
+        for c in now["cells"]:
+            if c["label"] not in changed:
+                done[c["label"]] = c
+                missed.pop(c["label"], None)
+        for c in now["out_of_reach"]:
+            if c["label"] not in changed and c["label"] not in done:
+                missed[c["label"]] = c
     order = [label for label, *_ in cells()]
     cells_out = sorted(done.values(), key=lambda c: (c["codes"], order.index(c["label"])))
     OUT.write_text(json.dumps({"cells": cells_out, "out_of_reach": list(missed.values())},
