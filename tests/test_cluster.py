@@ -108,6 +108,30 @@ def test_cluster_sends_the_parts_of_big_parts_as_tasks(cluster, monkeypatch, rul
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("rules,options", [
+    (Rules(pegs=4, colors=5), {}),
+    (Rules(pegs=4, colors=5), {"max_guesses": 5}),
+    (Rules(pegs=4, colors=6, feedback="positional"), {}),
+    (Rules(pegs=4, colors=7, repeats=False), {"possible_only": True}),
+])
+def test_cluster_parts_on_views_of_their_own_give_the_local_tree(cluster, monkeypatch, rules,
+                                                                  options):
+    """Where the actors could not each hold the game's table (Codebreaker 4-6's), each part
+    is solved on a view of its own codes: the same optimum and tree as the local pool."""
+    import keypeg.solver.search as search_module
+    from keypeg.space import get_space
+
+    local = solve_optimal(rules, workers=2, **options)
+    monkeypatch.setattr(search_module, "_part_views", lambda space, cluster: True)
+    remote = solve_optimal(rules, cluster=cluster, **options)
+    assert local.total == remote.total and same_tree(local.tree, remote.tree)
+    remote.tree.replay()
+    full = get_space(rules).table_bytes
+    sizes = cluster.ray.get([a.table_bytes.remote() for a in cluster.actors])
+    assert all(0 < size < full for size in sizes)  # a part's table, not the game's
+
+
+@pytest.mark.slow
 def test_cluster_search_from_a_position_and_under_a_cap(cluster):
     from keypeg.game import GameState
 

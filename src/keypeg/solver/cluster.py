@@ -45,7 +45,7 @@ from .._kernels import slots
 from .._kernels.optimal import INF
 from ..errors import KeypegError
 from ..limits import usable_cores
-from .roots import PartLog, PartWorker, part_subtree
+from .roots import PartLog, PartViews, PartWorker, part_subtree
 
 #: Seconds between checks of a worker's STOP slot while its part runs remotely.
 POLL_SECONDS = 0.05
@@ -77,6 +77,9 @@ class _PartSolver:
     def __init__(self) -> None:
         self.key: str | None = None
         self.search: Any = None
+        #: The search the current part runs on: `search`, or with `roots.PartViews` the
+        #: search of the part's own view.
+        self.active: Any = None
         self.current = -1
         self.stopped: set[int] = set()
         self.lock = threading.Lock()
@@ -86,8 +89,15 @@ class _PartSolver:
 
     def memo_bytes(self) -> int:
         """Return the bytes of the current search's memo (0 before any)."""
-        s = self.search
-        return 0 if s is None else int(s.mheads.nbytes + s.ment.nbytes + s.mpool.nbytes)
+        s = self.active if self.active is not None else self.search
+        if s is None or not hasattr(s, "mheads"):
+            return 0
+        return int(s.mheads.nbytes + s.ment.nbytes + s.mpool.nbytes)
+
+    def table_bytes(self) -> int:
+        """Return the bytes of the table the last part ran on (0 before any)."""
+        s = self.active
+        return 0 if s is None else int(s.table.nbytes)
 
     def solve(self, key: str, spec: tuple[Callable[..., Any], tuple[Any, ...]], seq: int,
               part: np.ndarray, depth: int, budget: int, kmax: int,
@@ -95,25 +105,31 @@ class _PartSolver:
               ) -> tuple[int, bool, np.ndarray | None, np.ndarray, int]:
         """Return (cost, stopped, subtree or None, counters added, memo entries used)."""
         if key != self.key:
-            self.search = None  # the last search's memo goes before the next one's comes
+            self.search = self.active = None  # the last search's memo goes first
             factory, args = spec
             self.search = factory(*args)
             self.key = key
+        # arrays from Ray's object store are read-only: the kernels take writable copies
+        part = np.array(part, dtype=np.int32)
+        order = None  # a part's own view: the space's index of each view index
         search = self.search
+        if isinstance(search, PartViews):
+            search, part, order = search.for_part(part)
         with self.lock:
             if seq in self.stopped:
                 self.stopped.discard(seq)
                 return int(budget), True, None, np.zeros(slots.COUNTER_SLOTS, np.int64), 0
+            self.active = search
             search.counters[slots.STOP] = 0
             self.current = seq
         before = search.counters.copy()
-        # arrays from Ray's object store are read-only: the kernels take writable copies
-        part = np.array(part, dtype=np.int32)
         hist = slots.History(np.array(history[0]), np.array(history[1]), np.uint64(history[2]))
         cost = search.run_part(part, depth, budget, kmax, hist)
         rows = None
         if cost < budget and not search.counters[slots.STOP]:
             rows = part_subtree(search, part, depth, hist)
+            if rows is not None and order is not None:
+                rows[0] = order[rows[0]]  # the guesses in the space's indices
         with self.lock:
             self.current = -1
             stopped = bool(search.counters[slots.STOP])
@@ -137,7 +153,7 @@ class _PartSolver:
     def stop(self, seq: int) -> None:
         with self.lock:
             if self.current == seq:
-                self.search.counters[slots.STOP] = 1
+                self.active.counters[slots.STOP] = 1
             else:
                 self.stopped.add(seq)
 

@@ -297,6 +297,37 @@ def build_search(search_class: type[_Search], rules: Rules,
     return search_class(where, **options)
 
 
+class PartViews:
+    """An actor's search when the game's full table is too big for each actor to hold one
+    (Codebreaker 4-6's is 9.3 GiB): each part is solved on a view of its own (the part's
+    codes as the candidates of a `CandidateView`: every code it may play against them
+    only, a table of the part's size), built when the part comes and kept until another
+    one does. Parts come and subtrees go back in the space's indices, as the driver's.
+    The view's search makes the same choices as the full table's (the codes it leaves out
+    are never played, see `CandidateView`): the cluster tests compare whole trees."""
+
+    def __init__(self, search_class: type[_Search], rules: Rules,
+                 options: dict[str, Any]) -> None:
+        self.space = get_space(rules)
+        self.search_class = search_class
+        self.options = options
+        self.view: CandidateView | None = None
+        self.search: _Search | None = None
+
+    def for_part(self, part: np.ndarray) -> tuple[_Search, np.ndarray, np.ndarray]:
+        """Return the search of `part`'s view, the part in its indices (0..m-1, in the
+        order given) and the space's index of each view index."""
+        part = np.ascontiguousarray(part, dtype=np.int32)
+        view = self.view
+        if view is None or view.m != part.size or not np.array_equal(view.order[:view.m],
+                                                                       part):
+            self.view = self.search = None  # the last part's view goes before this one's
+            view = self.view = CandidateView(self.space, part)
+            self.search = self.search_class(view, **self.options)
+        assert self.search is not None
+        return self.search, np.arange(part.size, dtype=np.int32), view.order
+
+
 def part_workers(new_search: Callable[[], _Search], n_workers: int, *,
                  cluster: Cluster | None, checkpoint: Checkpoint | None,
                  spec: tuple[Callable[..., Any], tuple[Any, ...]],

@@ -741,13 +741,15 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         watch.searches, search = [], None  # the last attempt's memos go before these come
         search = new_search()
         if recorded:
-            from .roots import build_search, part_workers
+            from .roots import PartViews, build_search, part_workers
 
             options = {"possible_only": possible_only, "capped": capped, "first": first_in,
                        "symmetry": symmetry, "trace": False, "n_max": int(S.size),
                        "memo_bytes": memo_share}
             spec = (build_search, (_Search, space.rules, None if view is None else (
                 state.candidates, guesses), options))
+            if cluster is not None and view is None and _part_views(space, cluster):
+                spec = (PartViews, (_Search, space.rules, options))
             scope = f"cap={cap},symmetry={symmetry}"
             # the cluster's big parts are split on the driver by a search that only scores
             # guesses and settles their parts cheaply: the smallest memo does
@@ -797,6 +799,14 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     limit = (f"within {plural(max_guesses, 'guess', 'guesses')}" if max_guesses is not None
              else "at all")
     raise KeypegError(f"no strategy finds every secret {limit} under these conditions.")
+
+
+def _part_views(space: CodeSpace, cluster: Any) -> bool:
+    """Whether a cluster's actors solve each part on a view of its own (`roots.PartViews`)
+    instead of each holding the game's full table: when the tables of one node's actors
+    and the driver's would pass the table budget (``KEYPEG_TABLE_BUDGET``)."""
+    per_node = -(-cluster.cpus // max(cluster.nodes, 1))
+    return space.table_bytes * (per_node + 1) > table_budget()
 
 
 #: A search from a position uses a `CandidateView` (every code against the candidates
