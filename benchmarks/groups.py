@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 
 import numpy as np
 from run import median_time
@@ -778,3 +779,83 @@ def mm56() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["mm56"] = mm56
+
+
+#: The Codebreaker 4-6 run of `cb4cluster` (in a process of its own): the optimum on a local
+#: Ray cluster within the limit given, or how far it got.
+CB4_SCRIPT = r"""
+import json, sys, time
+from keypeg.errors import TimeLimitError
+from keypeg.rules import find_rules
+from keypeg.solver import solve_optimal
+
+rules = find_rules("codebreaker-4").with_max_guesses(None)
+started = time.perf_counter()
+try:
+    r = solve_optimal(rules, cluster="local", time_limit=float(sys.argv[1]))
+    out = {"total": r.total, "worst": r.worst, "first_guess": r.first_guess,
+           "cpus": r.stats.get("cluster_cpus"), "parts_solved": r.stats.get("parts_solved")}
+except TimeLimitError as e:
+    out = {"best_total": e.best_total, "lower": e.lower}
+out["seconds"] = time.perf_counter() - started
+print(json.dumps(out))
+"""
+
+
+def _used_bytes() -> int:
+    """Return the machine's memory in use (MemTotal - MemAvailable), in bytes."""
+    info = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
+    return 1024 * (int(info["MemTotal"].split()[0]) - int(info["MemAvailable"].split()[0]))
+
+
+def cb4cluster() -> tuple[list[dict], list[str]]:
+    """Issue 12: the Codebreaker 4-6 optimum (100,000 codes, 412,240 found by
+    `scripts/new_cells.py` on the thread pool) attempted on a local Ray cluster of this
+    machine's cores, from scratch (nothing stored, nothing resumed). The driver holds the
+    9.3 GiB table (KEYPEG_TABLE_BUDGET=12 GB); each worker solves every part on a table of
+    that part's codes only (`roots.PartViews`), as one machine's workers could not each
+    hold the game's. One run, within an hour; the machine's memory in use is sampled every
+    half second (all processes: the driver, Ray and its workers) and its peak above what was
+    in use before is reported."""
+    import json
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    base = _used_bytes()
+    peak = [base]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.5):
+            peak[0] = max(peak[0], _used_bytes())
+
+    watcher = threading.Thread(target=sample, daemon=True)
+    watcher.start()
+    env = {**os.environ, "KEYPEG_TABLE_BUDGET": "12000000000"}
+    try:
+        out = subprocess.run([sys.executable, "-c", CB4_SCRIPT, "3600"], env=env,
+                             capture_output=True, text=True)
+    finally:
+        done.set()
+        watcher.join()
+    if out.returncode != 0:
+        raise RuntimeError(f"the Codebreaker 4-6 run failed:\n{out.stderr[-3000:]}")
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    peak_gb = (peak[0] - base) / 1e9
+    if "total" in got:
+        job = (f"optimal Codebreaker 4-6 = {got['total']:,} (worst {got['worst']}, first "
+               f"guess {got['first_guess']}), local Ray cluster ({got['cpus']} CPUs), from "
+               f"scratch, one run; peak memory {peak_gb:.1f} GB")
+    else:
+        job = (f"optimal Codebreaker 4-6 on a local Ray cluster: not within the hour (best "
+               f"tree {got['best_total']}, lower bound {got['lower']}); peak memory "
+               f"{peak_gb:.1f} GB")
+    return ([{"job": job, "seconds": got["seconds"]}],
+            ["Peak memory: the machine's memory in use (MemTotal - MemAvailable) at its "
+             "highest during the run, less what was in use before it (the driver's table, "
+             "Ray and its workers)."])
+
+
+GROUPS["cb4cluster"] = cb4cluster

@@ -2,6 +2,7 @@
 to its stored total over every secret, agrees with the one other source where there is
 one, and `keypeg ledger --extended` reports them."""
 
+import itertools
 import json
 
 import numpy as np
@@ -11,6 +12,7 @@ from keypeg.cli import app
 from keypeg.solver.cells import cell_rules, cell_tree, check_cells, stored_cells
 from keypeg.solver.ledger import two_peg_closed_form
 from keypeg.space import get_space
+from tests import naive
 
 runner = CliRunner()
 
@@ -36,7 +38,7 @@ def test_published_values_agree():
     two pegs, computed here independently."""
     by = {c["label"]: c for c in stored_cells()}
     assert by["MM(4,8)"]["total"] == 20471
-    for c in range(17, 21):
+    for c in range(17, 25):
         if f"MM(2,{c})" in by:
             assert by[f"MM(2,{c})"]["total"] == two_peg_closed_form(c)
 
@@ -57,3 +59,24 @@ def test_a_wrong_total_is_caught(monkeypatch):
     assert rows[0]["status"] == "mismatch" and "not" in rows[0]["reason"]
     result = runner.invoke(app, ["ledger", "--extended"])
     assert result.exit_code == 1
+
+
+def test_small_cells_other_optima_equal_the_naive_search():
+    """The W and MM* of every stored cell of at most 30 codes (`new_cells.py --variants`),
+    from the exhaustive reference: W the fewest guesses any tree needs (the least depth
+    with a finite total) and the least total within it; MM* with candidates as probes."""
+    small = [c for c in stored_cells() if c["codes"] <= 30]
+    assert len(small) >= 7
+    for cell in small:
+        rules = cell_rules(cell)
+        codes = [c for c in itertools.product(range(rules.colors), repeat=rules.pegs)
+                 if rules.repeats or len(set(c)) == rules.pegs]
+        model = rules.feedback
+        star = naive.naive_optimal(codes, codes, model, possible_only=True)
+        assert cell["possible_only"]["total"] == star, cell["label"]
+        memo: dict = {}
+        w = next(d for d in itertools.count(1)
+                 if naive.naive_optimal(codes, codes, model, depth=d, memo=memo) < float("inf"))
+        assert cell["worst_first"]["worst"] == w, cell["label"]
+        assert cell["worst_first"]["total"] == naive.naive_optimal(codes, codes, model, depth=w,
+                                                                   memo=memo), cell["label"]

@@ -108,22 +108,40 @@ def test_cluster_sends_the_parts_of_big_parts_as_tasks(cluster, monkeypatch, rul
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules,options", [
-    (Rules(pegs=4, colors=5), {}),
-    (Rules(pegs=4, colors=5), {"max_guesses": 5}),
-    (Rules(pegs=4, colors=6, feedback="positional"), {}),
-    (Rules(pegs=4, colors=7, repeats=False), {"possible_only": True}),
+@pytest.mark.parametrize("rules,options,most", [
+    (Rules(pegs=4, colors=5), {}, None),
+    (Rules(pegs=4, colors=5), {"max_guesses": 5}, None),
+    (Rules(pegs=4, colors=6, feedback="positional"), {}, None),
+    (Rules(pegs=4, colors=7, repeats=False), {"possible_only": True}, None),
+    (Rules(pegs=4, colors=6), {}, 150),  # parts over 150 codes split on the driver first
 ])
 def test_cluster_parts_on_views_of_their_own_give_the_local_tree(cluster, monkeypatch, rules,
-                                                                  options):
+                                                                  options, most):
     """Where the actors could not each hold the game's table (Codebreaker 4-6's), each part
-    is solved on a view of its own codes: the same optimum and tree as the local pool."""
+    is solved on a view of its own codes, and a part whose view would pass an actor's
+    share of the table budget is split on the driver first: the same optimum and tree as
+    the local pool."""
+    import keypeg.solver.cluster as cluster_module
+    import keypeg.solver.roots as roots_module
     import keypeg.solver.search as search_module
     from keypeg.space import get_space
 
     local = solve_optimal(rules, workers=2, **options)
     monkeypatch.setattr(search_module, "_part_views", lambda space, cluster: True)
+    sent = []
+    if most is not None:
+        monkeypatch.setattr(search_module, "_view_codes", lambda space, cluster: most)
+        monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", 20)
+        solve = cluster_module.RemoteWorker.solve
+
+        def watched_solve(self, part, depth, budget, kmax, history, dist=1):
+            sent.append((part.size, dist))
+            return solve(self, part, depth, budget, kmax, history, dist)
+
+        monkeypatch.setattr(cluster_module.RemoteWorker, "solve", watched_solve)
     remote = solve_optimal(rules, cluster=cluster, **options)
+    if most is not None:  # the big parts went out as their parts
+        assert any(size > most for size, _ in sent) and max(d for _, d in sent) >= 2
     assert local.total == remote.total and same_tree(local.tree, remote.tree)
     remote.tree.replay()
     full = get_space(rules).table_bytes

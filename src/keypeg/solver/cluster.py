@@ -260,15 +260,17 @@ class Cluster:
         return {"nodes": self.nodes, "cpus": self.cpus}
 
     def workers(self, spec: tuple[Callable[..., Any], tuple[Any, ...]], log: PartLog,
-                splitter: Callable[[], Any] | None = None, root_codes: int = 0
-                ) -> list[PartWorker]:
+                splitter: Callable[[], Any] | None = None, root_codes: int = 0,
+                view_codes: int = 0) -> list[PartWorker]:
         """Return one worker per actor for a search built in each actor by `spec`; with
         `splitter` (a factory of a search on the driver), they split their parts of more
-        than a CPU's share of the root's `root_codes` codes."""
+        than a CPU's share of the root's `root_codes` codes, and (`view_codes` > 0: each
+        part solved on a table of its own) of more than `view_codes` codes."""
         key = uuid.uuid4().hex
         spec_ref = self.ray.put(spec)
+        most = int(SPLIT_SHARE * root_codes) // self.cpus
         shared = None if splitter is None else Splitter(
-            splitter, int(SPLIT_SHARE * root_codes) // self.cpus)
+            splitter, min(most, view_codes) if view_codes > 0 else most)
         return [RemoteWorker(self.ray, a, key, spec_ref, log, shared) for a in self.actors]
 
     def split_tree(self, strategy: Any, rules: Any) -> Any:

@@ -331,13 +331,14 @@ class PartViews:
 def part_workers(new_search: Callable[[], _Search], n_workers: int, *,
                  cluster: Cluster | None, checkpoint: Checkpoint | None,
                  spec: tuple[Callable[..., Any], tuple[Any, ...]],
-                 splitter: Callable[[], _Search] | None = None, root_codes: int = 0
-                 ) -> list[Any]:
+                 splitter: Callable[[], _Search] | None = None, root_codes: int = 0,
+                 view_codes: int = 0) -> list[Any]:
     """Return the workers of one search's root (`PartWorker`s, which `solve_root` uses as
     it uses searches): one per actor of `cluster` (built in each by `spec`; their big parts,
-    of a root of `root_codes` codes, split here by a search `splitter` builds), else
-    `n_workers` local ones; all recording in `checkpoint` when given."""
+    of a root of `root_codes` codes, or of more than `view_codes` when each part has a
+    table of its own, split here by a search `splitter` builds), else `n_workers` local
+    ones; all recording in `checkpoint` when given."""
     log = PartLog(checkpoint)
     if cluster is not None:
-        return cluster.workers(spec, log, splitter, root_codes)
+        return cluster.workers(spec, log, splitter, root_codes, view_codes)
     return local_workers(new_search, n_workers, log)

@@ -748,8 +748,10 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                        "memo_bytes": memo_share}
             spec = (build_search, (_Search, space.rules, None if view is None else (
                 state.candidates, guesses), options))
+            view_codes = 0
             if cluster is not None and view is None and _part_views(space, cluster):
                 spec = (PartViews, (_Search, space.rules, options))
+                view_codes = _view_codes(space, cluster)
             scope = f"cap={cap},symmetry={symmetry}"
             # the cluster's big parts are split on the driver by a search that only scores
             # guesses and settles their parts cheaply: the smallest memo does
@@ -757,7 +759,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 lambda: new_search(trace=False), n_workers, cluster=cluster, spec=spec,
                 checkpoint=None if checkpoint is None else checkpoint.scoped(scope),
                 splitter=lambda: new_search(trace=False, memo_bytes=0),
-                root_codes=int(searched.size))
+                root_codes=int(searched.size), view_codes=view_codes)
         elif n_workers > 1:
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
@@ -805,8 +807,19 @@ def _part_views(space: CodeSpace, cluster: Any) -> bool:
     """Whether a cluster's actors solve each part on a view of its own (`roots.PartViews`)
     instead of each holding the game's full table: when the tables of one node's actors
     and the driver's would pass the table budget (``KEYPEG_TABLE_BUDGET``)."""
-    per_node = -(-cluster.cpus // max(cluster.nodes, 1))
-    return space.table_bytes * (per_node + 1) > table_budget()
+    return space.table_bytes * (_per_node(cluster) + 1) > table_budget()
+
+
+def _per_node(cluster: Any) -> int:
+    return -(-cluster.cpus // max(cluster.nodes, 1))
+
+
+def _view_codes(space: CodeSpace, cluster: Any) -> int:
+    """The most codes of a part an actor solves on a table of its own (`_part_views`): its
+    table (every code against the part's) within half the actor's share of the table
+    budget; a bigger part (a poor first guess's) is split on the driver first."""
+    share = table_budget() // (_per_node(cluster) + 1)
+    return max(1, share // 2 // max(1, space.table_bytes // space.size))
 
 
 #: A search from a position uses a `CandidateView` (every code against the candidates
