@@ -10,6 +10,12 @@ budgets, with their own memos). A cell whose first search does not finish within
 seconds is listed as out of reach with the time tried. Cells already stored are kept
 unless named. --sources only rewrites the published values and their sources.
 
+--variants adds each stored cell's two other optima (worst case first, W, and possible
+codes only, MM*), proven the same two ways.
+
+--cluster ADDRESS (local, auto or a Ray address) runs each first search on a Ray cluster,
+and the second on this machine.
+
 A long cell: --checkpoint DB writes the first search's finished root parts to SQLite, so
 the same command resumes a killed run; --second-proof TEXT --second-total N records an
 earlier complete search with other options (say, an older version of the search) as the
@@ -47,8 +53,8 @@ def cells() -> list[tuple[str, Any, int | None, str | None]]:
     for c in range(17, 25):
         out.append((f"MM(2,{c})", {"pegs": 2, "colors": c}, two_peg_closed_form(c),
                     "Chen and Lin's closed form (Computer Journal 47(5), 2004)"))
-    for p, c in ((3, 11), (3, 12), (3, 13), (3, 14), (3, 15), (3, 16), (7, 3), (5, 5), (6, 4), (8, 3),
-                 (5, 6), (4, 9), (4, 10), (9, 3), (6, 5), (7, 4)):
+    for p, c in ((3, 11), (3, 12), (3, 13), (3, 14), (3, 15), (3, 16), (7, 3), (5, 5),
+                 (6, 4), (8, 3), (5, 6), (4, 9), (4, 10), (9, 3), (6, 5), (7, 4)):
         out.append((f"MM({p},{c})", {"pegs": p, "colors": c}, None, None))
     out.append(("MM(4,8)", {"pegs": 4, "colors": 8}, 20471,
                 "the optimal tree in arfst23/Mastermind (one source)"))
@@ -86,6 +92,12 @@ def main() -> None:
                              "search (other options) as it; with --second-total")
     parser.add_argument("--second-total", type=int, metavar="N",
                         help="the total the earlier search of --second-proof found")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run the first search on a Ray cluster: local, auto or an "
+                             "address (the second search runs here, on threads)")
+    parser.add_argument("--variants", action="store_true",
+                        help="for the stored cells (or those named), the two other optima: "
+                             "worst case first, W, and possible codes only, MM*")
     parser.add_argument("labels", nargs="*")
     args = parser.parse_args()
     if (args.second_proof is None) != (args.second_total is None):
@@ -94,6 +106,14 @@ def main() -> None:
     done = {c["label"]: c for c in stored["cells"]}
     missed = {c["label"]: c for c in stored["out_of_reach"]}
     changed: set[str] = set()  # the cells this run wrote: only those replace stored ones
+    if args.variants:
+        for label in list(done):
+            if args.labels and label not in args.labels:
+                continue
+            if _variants(done[label], args.limit):
+                changed.add(label)
+                _write(done, missed, changed)
+        return
     if args.sources:
         for label, _spec, published, source in cells():
             if label in done:
@@ -117,7 +137,8 @@ def main() -> None:
 
             checkpoint = Checkpoint(Store(args.checkpoint), f"cell:{rules.key}")
         try:
-            first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint)
+            first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint,
+                                  cluster=args.cluster)
         except LimitExceededError:
             missed[label] = {"label": label, "rules": spec, "seconds": args.limit}
             changed.add(label)
@@ -139,8 +160,10 @@ def main() -> None:
             second_total = args.second_total
         else:
             options: dict[str, Any] = {"workers": 1 if parallel else 2}
-            proofs = ["the tree replayed over every secret",
-                      "the serial search" if parallel else "the parallel root (2 workers)"]
+            second = "the serial search" if parallel else "the parallel root (2 workers)"
+            if args.cluster is not None:  # the first was the parallel root, on the cluster
+                second = f"{second} on this machine (the first on a Ray cluster)"
+            proofs = ["the tree replayed over every secret", second]
             second_total = solve_optimal(rules, **options).total
             assert second_total == first.total, (label, second_total, first.total)
         (DATA / f"cell-{rules.key}.json.gz").write_bytes(tree_bytes(first.tree))
@@ -156,6 +179,41 @@ def main() -> None:
         print(f"{label}: {first.total:,} (worst {first.worst}) in {seconds:.1f} s; "
               f"second search {second_total:,}", flush=True)
         _write(done, missed, changed)
+
+
+#: The other optima of a cell (`--variants`): key in the cell, search options.
+VARIANTS = {"worst_first": {"objective": "worst"}, "possible_only": {"possible_only": True}}
+
+
+def _variants(cell: dict[str, Any], limit: float) -> bool:
+    """Add the cell's missing variants (`VARIANTS`), each proven twice as the cell itself
+    (its tree replayed over every secret, and a second search with the other root); one
+    not found within `limit` seconds is noted with the time tried (and tried again only
+    under a longer limit). Returns whether the cell changed."""
+    rules = rules_of(cell["rules"])
+    changed = False
+    for key, options in VARIANTS.items():
+        had = cell.get(key)
+        if had is not None and ("total" in had or had["seconds"] >= limit):
+            continue
+        started = time.perf_counter()
+        try:
+            first = solve_optimal(rules, time_limit=limit, **options)
+        except LimitExceededError:
+            cell[key] = {"seconds": limit}
+            print(f"{cell['label']} {key}: not within {limit:g} s", flush=True)
+            changed = True
+            continue
+        seconds = time.perf_counter() - started
+        assert int(first.tree.depths().sum()) == first.total, (cell["label"], key)
+        parallel = rules.size >= PARALLEL_MIN_CODES
+        second = solve_optimal(rules, workers=1 if parallel else 2, **options)
+        assert (second.total, second.worst) == (first.total, first.worst), (cell["label"], key)
+        cell[key] = {"total": first.total, "worst": first.worst, "seconds": round(seconds, 1)}
+        print(f"{cell['label']} {key}: {first.total:,} (worst {first.worst}) in "
+              f"{seconds:.1f} s; second search the same", flush=True)
+        changed = True
+    return changed
 
 
 def _write(done: dict[str, Any], missed: dict[str, Any], changed: set[str]) -> None:

@@ -440,14 +440,31 @@ def render_ledger(stats: dict[str, Any]) -> str:
 def render_new_cells(_: dict[str, Any]) -> str:
     data = json.loads((ROOT / "src" / "keypeg" / "data" / "cells.json").read_text())
     out = ["| game | codes | optimal total | mean | worst | first guess | found on guess "
-           "1 / 2 / ... | seconds | published elsewhere |", "|---|---|---|---|---|---|---|---|---|"]
+           "1 / 2 / ... | seconds | W: total | MM*: total (worst) | published elsewhere |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    missed = []
+
+    def variant(c: dict[str, Any], key: str, text: Callable[[dict[str, Any]], str]) -> str:
+        got = c.get(key)
+        if got is None:
+            return "-"  # not tried
+        if "total" not in got:
+            missed.append(f"{c['label']} {'W' if key == 'worst_first' else 'MM*'} "
+                          f"(not within {got['seconds']:g} s)")
+            return "?"
+        return text(got)
+
     for c in data["cells"]:
         pub = "-" if c["published"] is None else (
             f"{c['published']:,} ({c['source']}): " + ("agrees" if c["agrees"] else
                                                       "**disagrees**"))
+        w = variant(c, "worst_first", lambda v: f"{v['worst']}: {v['total']:,}")
+        star = variant(c, "possible_only", lambda v: f"{v['total']:,} ({v['worst']})")
         out.append(f"| {c['label']} | {c['codes']:,} | {c['total']:,} | {c['mean']:.4f} | "
                    f"{c['worst']} | {c['first_guess']} | {_hist(c['histogram'])} | "
-                   f"{c['seconds']:.1f} | {pub} |")
+                   f"{c['seconds']:.1f} | {w} | {star} | {pub} |")
+    if missed:
+        out += ["", "W and MM* not reached yet: " + "; ".join(missed) + "."]
     if data["out_of_reach"]:
         out += ["", "Not reached yet: " + "; ".join(
             f"{c['label']} (not within {c['seconds']:g} s)" for c in data["out_of_reach"]) + "."]
