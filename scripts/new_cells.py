@@ -173,6 +173,9 @@ def main() -> None:
                 "seconds": round(seconds, 1), "proofs": proofs, "published": published,
                 "source": source,
                 "agrees": None if published is None else published == first.total}
+        for key in VARIANTS:  # the other optima depend on the rules alone: kept
+            if key in done.get(label, {}):
+                cell[key] = done[label][key]
         done[label] = cell
         missed.pop(label, None)
         changed.add(label)
