@@ -94,7 +94,7 @@ def main() -> None:
                         help="the total the earlier search of --second-proof found")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="run the first search on a Ray cluster: local, auto or an "
-                             "address (the second search runs here, on threads)")
+                             "address (the second search runs on this machine)")
     parser.add_argument("--variants", action="store_true",
                         help="for the stored cells (or those named), the two other optima: "
                              "worst case first, W, and possible codes only, MM*")
@@ -152,19 +152,17 @@ def main() -> None:
         if args.checkpoint:  # a long search: keep its tree before the second one
             Path(args.checkpoint + f".cell-{rules.key}.json.gz").write_bytes(
                 tree_bytes(first.tree))
-        parallel = rules.size >= PARALLEL_MIN_CODES
         if args.second_proof is not None:
             # an earlier search with other options, named on the command line
             assert args.second_total == first.total, (label, args.second_total, first.total)
             proofs = ["the tree replayed over every secret", args.second_proof]
             second_total = args.second_total
         else:
-            options: dict[str, Any] = {"workers": 1 if parallel else 2}
-            second = "the serial search" if parallel else "the parallel root (2 workers)"
+            again, second = _second_search(rules)
             if args.cluster is not None:  # the first was the parallel root, on the cluster
                 second = f"{second} on this machine (the first on a Ray cluster)"
             proofs = ["the tree replayed over every secret", second]
-            second_total = solve_optimal(rules, **options).total
+            second_total = again.total
             assert second_total == first.total, (label, second_total, first.total)
         (DATA / f"cell-{rules.key}.json.gz").write_bytes(tree_bytes(first.tree))
         cell = {"label": label, "rules": spec, "codes": rules.size, "total": first.total,
@@ -182,6 +180,15 @@ def main() -> None:
         print(f"{label}: {first.total:,} (worst {first.worst}) in {seconds:.1f} s; "
               f"second search {second_total:,}", flush=True)
         _write(done, missed, changed)
+
+
+def _second_search(rules: Rules, **options: Any) -> tuple[Any, str]:
+    """Return the second proof's search of a cell (and what it was): the serial search
+    where the first used the parallel root (a game of PARALLEL_MIN_CODES codes or more), the
+    parallel root on two workers where it did not: other orders, budgets and memos."""
+    parallel = rules.size >= PARALLEL_MIN_CODES
+    result = solve_optimal(rules, workers=1 if parallel else 2, **options)
+    return result, "the serial search" if parallel else "the parallel root (2 workers)"
 
 
 #: The other optima of a cell (`--variants`): key in the cell, search options.
@@ -209,8 +216,7 @@ def _variants(cell: dict[str, Any], limit: float) -> bool:
             continue
         seconds = time.perf_counter() - started
         assert int(first.tree.depths().sum()) == first.total, (cell["label"], key)
-        parallel = rules.size >= PARALLEL_MIN_CODES
-        second = solve_optimal(rules, workers=1 if parallel else 2, **options)
+        second, _ = _second_search(rules, **options)
         assert (second.total, second.worst) == (first.total, first.worst), (cell["label"], key)
         cell[key] = {"total": first.total, "worst": first.worst, "seconds": round(seconds, 1)}
         print(f"{cell['label']} {key}: {first.total:,} (worst {first.worst}) in "
