@@ -136,16 +136,18 @@ def main() -> None:
             from keypeg.store import Store
 
             checkpoint = Checkpoint(Store(args.checkpoint), f"cell:{rules.key}")
+        spent = _Spent(Path(args.checkpoint + f".cell-{rules.key}.seconds.json")
+                       if args.checkpoint else None)
         try:
             first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint,
-                                  cluster=args.cluster)
+                                  cluster=args.cluster, progress=spent.progress)
         except LimitExceededError:
             missed[label] = {"label": label, "rules": spec, "seconds": args.limit}
             changed.add(label)
             print(f"{label}: not within {args.limit:g} s", flush=True)
             _write(done, missed, changed)
             continue
-        seconds = time.perf_counter() - started
+        seconds = spent.total(time.perf_counter() - started)
         found = first.tree.depths()  # every secret, played
         assert int(found.sum()) == first.total, label
         print(f"{label}: first search {first.total:,} in {seconds:.1f} s", flush=True)
@@ -180,6 +182,43 @@ def main() -> None:
         print(f"{label}: {first.total:,} (worst {first.worst}) in {seconds:.1f} s; "
               f"second search {second_total:,}", flush=True)
         _write(done, missed, changed)
+        spent.clear()  # (as the checkpoint's parts are, once the result is stored)
+
+
+class _Spent:
+    """The seconds a checkpointed first search has taken over all its runs: each run's
+    elapsed time is written to `path` (a JSON map, run start -> seconds) every few seconds
+    while it searches, so a run killed even with SIGKILL still counts (to within those few
+    seconds) when a later run resumes from the checkpoint and finishes. Without a path,
+    just this run's time."""
+
+    EVERY = 5.0
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.started = time.time()
+        self.written = 0.0
+
+    def _earlier(self) -> dict[str, float]:
+        if self.path is None or not self.path.exists():
+            return {}
+        return {k: v for k, v in json.loads(self.path.read_text()).items()
+                if k != str(self.started)}
+
+    def progress(self, info: dict[str, Any]) -> None:
+        if self.path is None or info["elapsed"] - self.written < self.EVERY:
+            return
+        self.written = info["elapsed"]
+        runs = self._earlier() | {str(self.started): round(info["elapsed"], 1)}
+        self.path.write_text(json.dumps(runs))
+
+    def clear(self) -> None:
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+    def total(self, seconds: float) -> float:
+        """Return this run's `seconds` plus those of the earlier runs."""
+        return seconds + sum(self._earlier().values())
 
 
 def _second_search(rules: Rules, **options: Any) -> tuple[Any, str]:

@@ -80,3 +80,32 @@ def test_small_cells_other_optima_equal_the_naive_search():
         assert cell["worst_first"]["worst"] == w, cell["label"]
         assert cell["worst_first"]["total"] == naive.naive_optimal(codes, codes, model, depth=w,
                                                                    memo=memo), cell["label"]
+
+
+def _new_cells_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "new_cells.py"
+    spec = importlib.util.spec_from_file_location("new_cells_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_resumed_cell_counts_the_seconds_of_its_earlier_runs(tmp_path):
+    """`new_cells.py --checkpoint`: a run killed mid-search has written its elapsed time
+    (every few seconds); the run that resumes and finishes reports both runs' seconds, and
+    forgets them once the cell is stored."""
+    spent_cls = _new_cells_script()._Spent
+    path = tmp_path / "cp.db.cell-x.seconds.json"
+    killed = spent_cls(path)
+    for elapsed in (1.0, 6.0, 9.0, 12.5):  # (then SIGKILL: nothing more is written)
+        killed.progress({"elapsed": elapsed})
+    resumed = spent_cls(path)
+    resumed.started += 1.0  # another run (time.time() may repeat within a test)
+    resumed.progress({"elapsed": 5.5})
+    assert resumed.total(10.0) == 22.5  # 12.5 s killed, then 10 s to the end
+    resumed.clear()
+    assert not path.exists()
+    assert spent_cls(None).total(3.0) == 3.0
