@@ -87,6 +87,12 @@ class _PartSolver:
     def ready(self) -> int:
         return os.getpid()
 
+    def node(self) -> str:
+        """Return the id of the Ray node this actor runs on."""
+        import ray
+
+        return str(ray.get_runtime_context().get_node_id())
+
     def memo_bytes(self) -> int:
         """Return the bytes of the current search's memo (0 before any)."""
         s = self.active if self.active is not None else self.search
