@@ -6,6 +6,7 @@ import itertools
 import json
 
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
 from keypeg.cli import app
@@ -49,6 +50,69 @@ def test_ledger_extended_replays_every_cell():
     rows = json.loads(result.output)
     assert [r["label"] for r in rows] == [c["label"] for c in stored_cells()]
     assert all(r["status"] == "ok" and r["replayed"] == r["total"] for r in rows)
+
+
+@pytest.mark.parametrize("args,label", [
+    (["--pegs", "5", "--colors", "6"], "MM(5,6)"),
+    (["--rules", "codebreaker-2"], "Codebreaker 1-3 (5 distinct digits, green/amber/gray)"),
+    (["--rules", "codebreaker-6"], "Codebreaker 4-6 (5 digits, green/amber/gray)"),
+    (["--rules", "bulls-and-cows"], "bulls and cows (MM(4,10), no repeats)"),
+])
+def test_optimal_answers_a_stored_cell_from_its_tree(tmp_path, monkeypatch, args, label):
+    """`keypeg optimal` takes a new cell's optimum from its shipped tree (a search would
+    take minutes, or need a 9.3 GiB table): the stored total, first guess and histogram,
+    also under a preset's cap that the tree's worst case fits (7 and 6 guesses here)."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    cell = next(c for c in stored_cells() if c["label"] == label)
+    result = runner.invoke(app, ["optimal", *args, "--max-seconds", "30", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["cached"] is True
+    assert (out["total"], out["first_guess"], out["histogram"]) == (
+        cell["total"], cell["first_guess"], cell["histogram"])
+
+
+def test_a_stored_cell_is_not_taken_under_a_cap_it_does_not_fit(tmp_path, monkeypatch):
+    """MM(4,8)'s stored optimum needs 7 guesses: capped at 6 the search runs (and here
+    runs out of its second: exit 3), rather than answering with a tree past the cap."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    assert next(c for c in stored_cells() if c["label"] == "MM(4,8)")["worst"] == 7
+    result = runner.invoke(app, ["optimal", "--pegs", "4", "--colors", "8", "--max-guesses",
+                                 "6", "--max-seconds", "1", "--json"])
+    assert result.exit_code == 3, result.output
+
+
+def test_optimal_strategy_walks_a_stored_cell(monkeypatch):
+    """The optimal strategy (hints, the computer's play) plays a new cell's tree while the
+    game stays on it, with no search: Codebreaker 4-6 (100,000 codes, whose table is over
+    the budget) after the tree's first guess and one answer."""
+    from keypeg.game import GameState
+    from keypeg.rules import find_rules
+    from keypeg.solver import search
+    from keypeg.strategies import find_strategy
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched")
+
+    monkeypatch.setattr(search, "solve_optimal", no_search)
+    cell = next(c for c in stored_cells() if c["rules"] == "codebreaker-4")
+    tree = cell_tree(cell)
+    space = get_space(find_rules("codebreaker-4"))
+    child = tree.children()
+    secret = space.index("31415")
+    node, clues = 0, []
+    for _ in range(3):
+        g = int(tree.guess[node])
+        r = int(space.responses(g, np.array([secret], dtype=np.int32))[0])
+        if r == space.win:
+            break
+        clues.append(f"{space.text(g)}={space.feedback(r)}")
+        node = int(child[node, r])
+        state = GameState.from_clues(find_rules("codebreaker-4"), clues)
+        assert int(tree.size[node]) == state.count
+        guess = find_strategy("optimal").next_guess(state)
+        assert space.index(str(guess)) == int(tree.guess[node])
+    assert len(clues) >= 2
 
 
 def test_a_wrong_total_is_caught(monkeypatch):

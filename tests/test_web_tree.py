@@ -25,6 +25,7 @@ from keypeg.limits import MAX_ECHO
 from keypeg.published import published
 from keypeg.rules import Rules, find_rules
 from keypeg.solver.cached import shipped_tree
+from keypeg.solver.cells import stored_cells
 from keypeg.space import get_space
 from keypeg.store import Store
 from keypeg.strategies import TABLE_STRATEGIES, find_strategy
@@ -202,7 +203,7 @@ BAD = [
     ("/api/tree/path?secret=1289", 422, "unknown symbol '8'"),
     ("/api/tree/path?secret=12345", 422, "5"),
     ("/api/tree?rules=super&strategy=maxsize", 413, "too big to build in a web request"),
-    ("/api/tree?rules=codebreaker-4", 413, "too big to build in a web request"),
+    ("/api/tree?rules=codebreaker-4&strategy=expsize", 413, "too big to build in a web request"),
     ("/api/openings?rules=super", 413, "first-guess table of super"),
     ("/api/openings?rules=chess", 422, "unknown rules 'chess'"),
 ]
@@ -223,13 +224,24 @@ def test_an_optimum_not_found_in_time_is_refused_then_at_once(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     quick = functools.partial(explorer_tree, seconds=0.2)
     monkeypatch.setattr(service_module, "explorer_tree", quick)
-    r = client.get("/api/tree", params={"rules": "bulls-and-cows", "strategy": "optimal"})
+    # (MM(3,17): no tree of it ships, and its search takes tens of seconds)
+    r = client.get("/api/tree", params={"rules": "MM(3,17)", "strategy": "optimal"})
     assert r.status_code == 413
     assert "not found within 0.2 s" in r.json()["detail"]
-    assert "keypeg optimal --rules bulls-and-cows" in r.json()["detail"]
+    assert "keypeg optimal --pegs 3 --colors 17" in r.json()["detail"]
     monkeypatch.setattr(service_module, "explorer_tree", None)  # not called again
-    again = client.get("/api/tree", params={"rules": "bulls-and-cows", "strategy": "optimal"})
+    again = client.get("/api/tree", params={"rules": "MM(3,17)", "strategy": "optimal"})
     assert again.status_code == 413 and again.json() == r.json()
+
+
+def test_a_new_cells_optimal_tree_is_explored(client: TestClient) -> None:
+    """Codebreaker 4-6 (100,000 codes, past what a request may build) has its optimal tree
+    shipped (a new cell): the explorer serves it."""
+    cell = next(c for c in stored_cells() if c["rules"] == "codebreaker-4")
+    body = client.get("/api/tree", params={"rules": "codebreaker-4"}).json()
+    assert body["tree"]["source"] == "shipped" and body["tree"]["total"] == cell["total"]
+    assert body["guess"] == cell["first_guess"] and body["size"] == 100000
+    assert sum(a["size"] for a in body["answers"]) == 100000
 
 
 def test_the_first_guess_table(client: TestClient) -> None:

@@ -70,10 +70,12 @@ def explorer_tree(rules: Rules, strategy: str, *, store: Store | None = None,
     name = explorer_strategy(strategy)
     label = rules_name(rules)
     if name == "optimal":
-        from .solver.cached import SHIPPED, optimal
+        from .solver.cached import optimal, stored_tree
 
-        plain = rules.repeats and rules.feedback == "blackwhite" and not rules.blanks
-        shipped = plain and (rules.pegs, rules.colors) in SHIPPED
+        # a tree that ships with keypeg (MM(4,6), MM(4,7), the new cells'), within the cap
+        stored = stored_tree(rules)
+        shipped = stored is not None and (rules.max_guesses is None
+                                          or stored.worst <= rules.max_guesses)
         if not shipped and rules.size > EXACT_HINT_CODES:
             raise _too_big(rules, name)
         try:

@@ -43,13 +43,11 @@ def first_guess_classes(rules: Rules) -> list[tuple[str, str, int]]:
 def known_optimum(rules: Rules) -> tuple[str, int, int] | None:
     """Return (first guess, total, worst case) of an optimal tree that ships with keypeg (a tree, or
     the optimal row of a shipped lab), or None."""
-    from .solver.cached import SHIPPED, shipped_tree
+    from .solver.cached import stored_tree
 
-    plain = rules.repeats and rules.feedback == "blackwhite" and not rules.blanks
-    if plain and (rules.pegs, rules.colors) in SHIPPED:
-        tree = shipped_tree(rules.pegs, rules.colors)
-        if tree is not None:
-            return get_space(rules).text(tree.first_guess), tree.total, tree.worst
+    tree = stored_tree(rules)  # MM(4,6), MM(4,7) or a new cell's, when it fits the cap
+    if tree is not None and (rules.max_guesses is None or tree.worst <= rules.max_guesses):
+        return get_space(rules).text(tree.first_guess), tree.total, tree.worst
     lab = shipped_labs().get(rules.key)
     for row in (lab or {}).get("rows", []):
         if row["strategy"] == "optimal" and row.get("first_guess"):

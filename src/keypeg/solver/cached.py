@@ -1,7 +1,8 @@
 """Optimal results through the store: solved once, instant afterwards.
 
-The classic MM(4,6) and MM(4,7) optimal trees ship with the package (data/), so hints and
-the optimal strategy need no search for them.
+The classic MM(4,6) and MM(4,7) optimal trees ship with the package (data/), as do the
+new cells' (`cells`): `optimal` answers from them at once, and hints and the optimal
+strategy walk them while a game stays on them (`stored_tree`).
 """
 
 from __future__ import annotations
@@ -66,8 +67,25 @@ def shipped_tree(pegs: int, colors: int) -> DecisionTree | None:
     return tree_from_bytes(data.read_bytes())
 
 
-def _plain(rules: Rules) -> bool:
-    return rules.repeats and rules.feedback == "blackwhite" and not rules.blanks
+def stored_tree(rules: Rules) -> DecisionTree | None:
+    """Return the optimal tree (fewest guesses in total, no cap) that ships with keypeg for
+    the code space and feedback of `rules`: MM(4,6) and MM(4,7) (`SHIPPED`), or a new
+    cell's (`cells.stored_cells`: MM(4,8), MM(5,6), Codebreaker 1-3 and 4-6, ...); else None.
+    Its rules are the stored ones (no cap): a caller checks its worst case against a cap."""
+    return None if rules.blanks else _stored_by_key(rules.key)
+
+
+@cache
+def _stored_by_key(key: str) -> DecisionTree | None:
+    for (pegs, colors) in SHIPPED:
+        if key == Rules(pegs=pegs, colors=colors).key:
+            return shipped_tree(pegs, colors)
+    from .cells import cell_rules, cell_tree, stored_cells
+
+    for cell in stored_cells():
+        if cell_rules(cell).key == key:
+            return cell_tree(cell)
+    return None
 
 
 def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
@@ -96,8 +114,7 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
                                      first=first, seconds=s.get("seconds", 0.0),
                                      stats={"nodes": s.get("nodes", 0)},
                                      weights=given), True
-        shipped = (shipped_tree(rules.pegs, rules.colors)
-                   if _plain(rules) and weights is None else None)
+        shipped = stored_tree(rules) if weights is None else None
         uncapped = max_guesses is None or (shipped is not None and shipped.worst <= max_guesses)
         if (shipped is not None and objective == "total" and uncapped and not possible_only
                 and first is None and (state is None or not state.history)):

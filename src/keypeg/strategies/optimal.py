@@ -35,11 +35,9 @@ class OptimalStrategy(Strategy):
         self.time_limit = time_limit
         self.max_candidates = max_candidates
 
-    def _tree(self, space: CodeSpace) -> tuple[DecisionTree, np.ndarray] | None:
+    def _tree(self, space: CodeSpace) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
         rules = space.rules
-        if rules.repeats and rules.feedback == "blackwhite" and not rules.blanks:
-            return _stored(rules.pegs, rules.colors)
-        return None
+        return None if rules.blanks else _stored(rules.key)
 
     def on_tree(self, space: CodeSpace, candidates: np.ndarray,
                 guesses: Sequence[int]) -> int | None:
@@ -47,7 +45,7 @@ class OptimalStrategy(Strategy):
         stored = self._tree(space)
         if stored is None:
             return None
-        tree, child = stored
+        tree, edges, ends = stored
         node = 0
         for g in guesses:
             if int(tree.guess[node]) != int(g):
@@ -55,9 +53,11 @@ class OptimalStrategy(Strategy):
             r = int(space.responses(int(g), candidates[:1])[0])
             if r == space.win:
                 return None
-            node = int(child[node, r])
-            if node < 0:
+            edge = (node << _ANSWER_BITS) | r
+            at = int(np.searchsorted(edges, edge))
+            if at == edges.size or edges[at] != edge:
                 return None
+            node = int(ends[at])
         if int(tree.size[node]) != candidates.size:
             return None
         return int(tree.guess[node])
@@ -131,20 +131,33 @@ class OptimalStrategy(Strategy):
         space = as_space(rules)
         if state is None or not state.history:
             stored = self._tree(space)
-            if stored is not None:
-                return stored[0]
+            if stored is not None:  # (under these rules: the stored ones have no cap)
+                t = stored[0]
+                return DecisionTree(space.rules, self.label, t.guess, t.parent, t.response,
+                                    t.depth, t.size)
         from ..solver.search import solve_optimal
 
         return solve_optimal(space, state=state, time_limit=self.time_limit).tree
 
 
-@cache
-def _stored(pegs: int, colors: int) -> tuple[DecisionTree, np.ndarray] | None:
-    """Return the shipped optimal tree of plain MM(pegs, colours) and its child table."""
-    from ..solver.cached import shipped_tree
+#: Bits of an answer in an edge of a stored tree (`_stored`).
+_ANSWER_BITS = 20
 
-    tree = shipped_tree(pegs, colors)
-    return None if tree is None else (tree, tree.children())
+
+@cache
+def _stored(key: str) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
+    """Return the optimal tree shipped for the code space `key` (`cached.stored_tree`) and
+    its edges: (parent << _ANSWER_BITS | answer) sorted, and the node each leads to. (Not a
+    node x answer table: Codebreaker 4-6's would take 98 MB.)"""
+    from ..solver.cached import _stored_by_key
+
+    tree = _stored_by_key(key)
+    if tree is None:
+        return None
+    nodes = np.flatnonzero(tree.parent >= 0)
+    edges = (tree.parent[nodes].astype(np.int64) << _ANSWER_BITS) | tree.response[nodes]
+    order = np.argsort(edges, kind="stable")
+    return tree, edges[order], nodes[order]
 
 
 def _state(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> GameState:
