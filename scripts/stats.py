@@ -489,8 +489,8 @@ def render_unpublished(stats: dict[str, Any]) -> str:
 
 def render_labs(_: dict[str, Any]) -> str:
     labs = json.loads((ROOT / "src" / "keypeg" / "data" / "lab.json").read_text())
-    out = ["| game | codes | " + " | ".join(TABLE_STRATEGIES) + " |",
-           "|---|---|" + "---|" * len(TABLE_STRATEGIES)]
+    out = ["| game | codes | " + " | ".join(TABLE_STRATEGIES) + " | optimal |",
+           "|---|---|" + "---|" * (len(TABLE_STRATEGIES) + 1)]
     sampled = []
     for lab in labs.values():
         if lab["rules"] in ("classic",):
@@ -501,7 +501,7 @@ def render_labs(_: dict[str, Any]) -> str:
         by = {r["strategy"]: r for r in lab["rows"]}
         out.append(f"| {lab['rules']} | {lab['secrets']:,} | " + " | ".join(
             f"{by[n]['total']:,} ({by[n]['mean']:.3f}, worst {by[n]['worst']})"
-            for n in TABLE_STRATEGIES) + " |")
+            if n in by else "not known" for n in (*TABLE_STRATEGIES, "optimal")) + " |")
     if sampled:
         names = [r["strategy"] for r in sampled[0]["rows"]]
         out += ["", "Sampled (approximate: every strategy against the same random secrets; "
