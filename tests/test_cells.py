@@ -82,6 +82,19 @@ def test_a_stored_cell_is_not_taken_under_a_cap_it_does_not_fit(tmp_path, monkey
     assert result.exit_code == 3, result.output
 
 
+def test_evaluate_takes_the_optimal_tree_of_a_stored_cell(tmp_path, monkeypatch):
+    """`keypeg evaluate -s optimal` on Codebreaker 4-6: the shipped tree (no search, no
+    9.3 GiB table), its numbers those the cell was stored with."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    cell = next(c for c in stored_cells() if c["rules"] == "codebreaker-4")
+    result = runner.invoke(app, ["evaluate", "--rules", "codebreaker-4", "-s", "optimal",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)[0]
+    assert (row["total"], row["worst"], row["histogram"], row["first_guess"]) == (
+        cell["total"], cell["worst"], cell["histogram"], cell["first_guess"])
+
+
 def test_optimal_strategy_walks_a_stored_cell(monkeypatch):
     """The optimal strategy (hints, the computer's play) plays a new cell's tree while the
     game stays on it, with no search: Codebreaker 4-6 (100,000 codes, whose table is over

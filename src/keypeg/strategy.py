@@ -40,6 +40,11 @@ class Strategy(ABC):
     #: part, answers computed on the fly), so `evaluate` need not refuse big games.
     splits: bool = False
 
+    def stored_whole_tree(self, rules: Rules) -> bool:
+        """Whether `tree` of the whole game of `rules` is read from a tree that ships with
+        keypeg (no walk, no table)."""
+        return False
+
     @property
     def label(self) -> str:
         """Return the name with any non-default options, for tables."""
@@ -81,12 +86,13 @@ def evaluate(
     for a walk to finish, and neither does the process as it exits."""
     plain = rules if isinstance(rules, Rules) else rules.rules
     fits = table_bytes(plain) <= table_budget()
-    split = (not fits and plain.size <= SPLIT_MAX_CODES
-             and all(s.splits for s in strategies))
-    if state is None and not split:
+    # the strategies that walk the game (not those whose whole tree ships with keypeg)
+    walks = [s for s in strategies if state is not None or not s.stored_whole_tree(plain)]
+    split = (not fits and plain.size <= SPLIT_MAX_CODES and all(s.splits for s in walks))
+    if state is None and walks and not split:
         require_table(plain, "a whole-tree evaluation")
     space = as_space(rules)
-    if state is None and fits:
+    if state is None and fits and walks:
         space.table()  # load once, before the threads share it
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
     for i in range(len(strategies)):

@@ -39,6 +39,9 @@ class OptimalStrategy(Strategy):
         rules = space.rules
         return None if rules.blanks else _stored(rules.key)
 
+    def stored_whole_tree(self, rules: Rules) -> bool:
+        return not rules.blanks and _stored(rules.key) is not None
+
     def on_tree(self, space: CodeSpace, candidates: np.ndarray,
                 guesses: Sequence[int]) -> int | None:
         """Return the stored tree's guess for this position, or None when off the tree."""
