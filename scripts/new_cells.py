@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from keypeg.cli.optimal import progress_text
 from keypeg.errors import LimitExceededError
 from keypeg.limits import PARALLEL_MIN_CODES
 from keypeg.rules import Rules, find_rules
@@ -137,7 +138,7 @@ def main() -> None:
 
             checkpoint = Checkpoint(Store(args.checkpoint), f"cell:{rules.key}")
         spent = _Spent(Path(args.checkpoint + f".cell-{rules.key}.seconds.json")
-                       if args.checkpoint else None)
+                       if args.checkpoint else None, label)
         try:
             first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint,
                                   cluster=args.cluster, progress=spent.progress)
@@ -190,14 +191,18 @@ class _Spent:
     elapsed time is written to `path` (a JSON map, run start -> seconds) every few seconds
     while it searches, so a run killed even with SIGKILL still counts (to within those few
     seconds) when a later run resumes from the checkpoint and finishes. Without a path,
-    just this run's time."""
+    just this run's time. With a `label`, where the search stands is printed every
+    `SAY_EVERY` seconds (a long cell's log shows its progress)."""
 
     EVERY = 5.0
+    SAY_EVERY = 60.0
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, label: str = "") -> None:
         self.path = path
+        self.label = label
         self.started = time.time()
         self.written = 0.0
+        self.said = 0.0
 
     def _earlier(self) -> dict[str, float]:
         if self.path is None or not self.path.exists():
@@ -206,6 +211,9 @@ class _Spent:
                 if k != str(self.started)}
 
     def progress(self, info: dict[str, Any]) -> None:
+        if self.label and info["elapsed"] - self.said >= self.SAY_EVERY:
+            self.said = info["elapsed"]
+            print(f"{self.label}: {progress_text(info)}", flush=True)
         if self.path is None or info["elapsed"] - self.written < self.EVERY:
             return
         self.written = info["elapsed"]
