@@ -288,3 +288,13 @@ class DecisionTree:
 
         visit(0, "")
         return "\n".join(lines)
+
+
+def tree_bytes(tree: DecisionTree) -> bytes:
+    """Return a tree as compressed JSON (how the store and the package keep trees)."""
+    return gzip.compress(json.dumps(tree.to_dict(), separators=(",", ":")).encode(), mtime=0)
+
+
+def tree_from_bytes(data: bytes) -> DecisionTree:
+    """Return the tree stored by `tree_bytes`."""
+    return DecisionTree.from_dict(json.loads(gzip.decompress(data)))

@@ -7,7 +7,6 @@ strategy walk them while a game stays on them (`stored_tree`).
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 from functools import cache
@@ -19,7 +18,7 @@ import numpy as np
 from ..game import GameState
 from ..rules import Rules
 from ..store import Store
-from ..tree import DecisionTree
+from ..tree import DecisionTree, tree_bytes, tree_from_bytes
 from .resume import Checkpoint
 from .search import OptimalResult, check_weights, solve_optimal
 
@@ -43,16 +42,6 @@ def result_key(rules: Rules, *, objective: str = "total", max_guesses: int | Non
     if weights is not None:
         parts.append(weights_digest(weights))
     return "optimal:" + json.dumps(parts, separators=(",", ":"))
-
-
-def tree_bytes(tree: DecisionTree) -> bytes:
-    """Return a tree as compressed JSON."""
-    return gzip.compress(json.dumps(tree.to_dict(), separators=(",", ":")).encode(), mtime=0)
-
-
-def tree_from_bytes(data: bytes) -> DecisionTree:
-    """Return the tree stored by `tree_bytes`."""
-    return DecisionTree.from_dict(json.loads(gzip.decompress(data)))
 
 
 @cache

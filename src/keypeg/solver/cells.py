@@ -24,8 +24,7 @@ from typing import Any
 
 from ..errors import KeypegError
 from ..rules import Rules, find_rules
-from ..tree import DecisionTree
-from .cached import tree_from_bytes
+from ..tree import DecisionTree, tree_from_bytes
 
 CELLS_FILE = "data/cells.json"
 
