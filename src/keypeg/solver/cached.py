@@ -61,11 +61,12 @@ def stored_tree(rules: Rules) -> DecisionTree | None:
     the code space and feedback of `rules`: MM(4,6) and MM(4,7) (`SHIPPED`), or a new
     cell's (`cells.stored_cells`: MM(4,8), MM(5,6), Codebreaker 1-3 and 4-6, ...); else None.
     Its rules are the stored ones (no cap): a caller checks its worst case against a cap."""
-    return None if rules.blanks else _stored_by_key(rules.key)
+    return None if rules.blanks else stored_tree_for_key(rules.key)
 
 
 @cache
-def _stored_by_key(key: str) -> DecisionTree | None:
+def stored_tree_for_key(key: str) -> DecisionTree | None:
+    """`stored_tree` by the code space's key (`Rules.key`), read once per process."""
     for (pegs, colors) in SHIPPED:
         if key == Rules(pegs=pegs, colors=colors).key:
             return shipped_tree(pegs, colors)

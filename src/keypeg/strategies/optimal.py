@@ -152,9 +152,9 @@ def _stored(key: str) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
     """Return the optimal tree shipped for the code space `key` (`cached.stored_tree`) and
     its edges: (parent << _ANSWER_BITS | answer) sorted, and the node each leads to. (Not a
     node x answer table: Codebreaker 4-6's would take 98 MB.)"""
-    from ..solver.cached import _stored_by_key
+    from ..solver.cached import stored_tree_for_key
 
-    tree = _stored_by_key(key)
+    tree = stored_tree_for_key(key)
     if tree is None:
         return None
     nodes = np.flatnonzero(tree.parent >= 0)
