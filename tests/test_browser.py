@@ -856,6 +856,26 @@ def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
     assert page.locator("#explorer-crumbs .crumb.on-path").count() == crumbs.count()
 
 
+def test_a_shipped_optimal_tree_of_a_big_game_is_explored_from_the_lab(page: Page) -> None:
+    """Codebreaker 4-6 (100,000 codes): no one-step tree is built in a web request, but the
+    optimal row (from the tree keypeg ships, a new cell) opens that tree in the explorer;
+    the explorer's secret box asks for a five-digit code."""
+    from keypeg.solver.cells import stored_cells
+
+    cell = next(c for c in stored_cells() if c["rules"] == "codebreaker-4")
+    open_page(page, "codebreaker-4", "lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready", timeout=60_000)
+    assert page.locator("#lab-table tr[data-strategy='entropy'] [data-explore]").count() == 0
+    page.click("#lab-table tr[data-strategy='optimal'] [data-explore]")
+    box = page.locator("#explorer")
+    expect(box).to_have_attribute("data-state", "ready", timeout=60_000)
+    head = page.locator("#explorer-node .node-head")
+    expect(head).to_have_attribute("data-total", str(cell["total"]))
+    expect(head).to_have_attribute("data-guess", cell["first_guess"])
+    assert re.fullmatch(r"e\.g\. \d{5}", page.locator("#explorer-secret").get_attribute(
+        "placeholder") or ""), page.locator("#explorer-secret").get_attribute("placeholder")
+
+
 def test_lab_first_guess_table_is_seed_000s(page: Page) -> None:
     after = published()["optimal"]["classic"]["after_first_guess"]
     open_page(page, mode="lab")

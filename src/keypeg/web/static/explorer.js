@@ -36,6 +36,7 @@ export function resetExplorer() {
   $("#explorer-summary").textContent = "";
   $("#explorer-crumbs").replaceChildren();
   $("#explorer-node").replaceChildren();
+  if (S.rules) $("#explorer-secret").placeholder = `e.g. ${N().example()}`;
 }
 
 /** Open the tree of `strategy` under the selected rules at its first guess. */

@@ -35,9 +35,10 @@ export function setupLab() {
 }
 
 /** The row's button that opens its strategy's tree in the explorer (for games of at most
- * 8,192 codes: the server builds bigger trees only from the command line). */
+ * 8,192 codes: the server builds bigger trees only from the command line; a bigger game's
+ * optimal row comes from a tree keypeg ships, which the server serves). */
 function treeButton(r, res) {
-  if (!res.exact || res.secrets > 8192) return null;
+  if (!res.exact || (res.secrets > 8192 && r.strategy !== "optimal")) return null;
   return el("button", { class: "button small tree-button", type: "button",
     "data-explore": r.strategy, "aria-label": `Explore the ${r.strategy} tree`,
     title: "open this strategy's decision tree in the explorer below",
