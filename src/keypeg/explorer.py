@@ -73,9 +73,7 @@ def explorer_tree(rules: Rules, strategy: str, *, store: Store | None = None,
         from .solver.cached import optimal, stored_tree
 
         # a tree that ships with keypeg (MM(4,6), MM(4,7), the new cells'), within the cap
-        stored = stored_tree(rules)
-        shipped = stored is not None and (rules.max_guesses is None
-                                          or stored.worst <= rules.max_guesses)
+        shipped = stored_tree(rules, rules.max_guesses) is not None
         if not shipped and rules.size > EXACT_HINT_CODES:
             raise _too_big(rules, name)
         try:

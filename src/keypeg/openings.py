@@ -45,8 +45,8 @@ def known_optimum(rules: Rules) -> tuple[str, int, int] | None:
     the optimal row of a shipped lab), or None."""
     from .solver.cached import stored_tree
 
-    tree = stored_tree(rules)  # MM(4,6), MM(4,7) or a new cell's, when it fits the cap
-    if tree is not None and (rules.max_guesses is None or tree.worst <= rules.max_guesses):
+    tree = stored_tree(rules, rules.max_guesses)  # MM(4,6), MM(4,7) or a new cell's
+    if tree is not None:
         return get_space(rules).text(tree.first_guess), tree.total, tree.worst
     lab = shipped_labs().get(rules.key)
     for row in (lab or {}).get("rows", []):

@@ -56,12 +56,14 @@ def shipped_tree(pegs: int, colors: int) -> DecisionTree | None:
     return tree_from_bytes(data.read_bytes())
 
 
-def stored_tree(rules: Rules) -> DecisionTree | None:
+def stored_tree(rules: Rules, cap: int | None = None) -> DecisionTree | None:
     """Return the optimal tree (fewest guesses in total, no cap) that ships with keypeg for
     the code space and feedback of `rules`: MM(4,6) and MM(4,7) (`SHIPPED`), or a new
-    cell's (`cells.stored_cells`: MM(4,8), MM(5,6), Codebreaker 1-3 and 4-6, ...); else None.
-    Its rules are the stored ones (no cap): a caller checks its worst case against a cap."""
-    return None if rules.blanks else stored_tree_for_key(rules.key)
+    cell's (`cells.stored_cells`: MM(4,8), MM(5,6), Codebreaker 1-3 and 4-6, ...); None
+    when there is none, or when its worst case passes `cap` guesses (then it is not the
+    optimum under the cap). Its rules are the stored ones."""
+    tree = None if rules.blanks else stored_tree_for_key(rules.key)
+    return None if tree is None or (cap is not None and tree.worst > cap) else tree
 
 
 @cache
@@ -104,9 +106,8 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
                                      first=first, seconds=s.get("seconds", 0.0),
                                      stats={"nodes": s.get("nodes", 0)},
                                      weights=given), True
-        shipped = stored_tree(rules) if weights is None else None
-        uncapped = max_guesses is None or (shipped is not None and shipped.worst <= max_guesses)
-        if (shipped is not None and objective == "total" and uncapped and not possible_only
+        shipped = stored_tree(rules, max_guesses) if weights is None else None
+        if (shipped is not None and objective == "total" and not possible_only
                 and first is None and (state is None or not state.history)):
             tree = DecisionTree(rules, "optimal", shipped.guess, shipped.parent,
                                 shipped.response, shipped.depth, shipped.size)
