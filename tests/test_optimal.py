@@ -191,6 +191,27 @@ def test_parallel_root_equals_serial_on_small_games(rules, clues):
     parallel.tree.replay(secrets=state.candidates)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=12))
+def test_the_cut_key_of_the_parallel_root_matches_the_parts(pairs):
+    """The parallel root skips a first guess whose cut key it has seen: keys are equal
+    exactly when the two answer rows split the codes into the same parts with the same
+    winning part (4 is the win here), compared as sets of code positions."""
+    from keypeg.solver.parallel import _cut
+
+    def parts(row):
+        groups = {}
+        for j, v in enumerate(row):
+            groups.setdefault(v, set()).add(j)
+        return ({frozenset(g) for g in groups.values()}, frozenset(groups.get(4, ())))
+
+    a = np.array([p[0] for p in pairs], dtype=np.uint8)
+    b = np.array([p[1] for p in pairs], dtype=np.uint8)
+    assert (_cut(a, 4) == _cut(b, 4)) == (parts(a) == parts(b))
+    perm = np.array([2, 0, 3, 1, 4], dtype=np.uint8)  # renames answers, keeps the win
+    assert _cut(perm[a], 4) == _cut(a, 4)
+
+
 # ----------------------------------------------------------------------------- weighted
 def naive_weighted_total(rules, weights, state=None, **kw):
     space = get_space(rules)

@@ -2002,11 +2002,17 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             if opts[OPT_TRACE] != 0 and dist == 0:
                 _trace(trace, stats, TRACE_PRUNED, g, lbs[t], best, 0, 0)
             break
-        # a probe that cuts S exactly like an explored one costs the same
+        # a probe that cuts S exactly like an explored one costs the same. Such a probe has
+        # the same key (bound, and whether it is a candidate): only the explored probes of
+        # this level, the last ones explored, are compared (comparing every explored probe
+        # made the root of MM(6,9)'s 132-candidate position, 59,000 first guesses,
+        # quadratic)
         dup = False
-        for q in range(n_explored):
+        q = n_explored - 1
+        while q >= 0 and keys[explored[q]] == keys[t]:
             o = explored[q]
-            if lbs[o] != lbs[t] or nparts[o] != nparts[t]:
+            q -= 1
+            if nparts[o] != nparts[t]:
                 continue
             if _same_cut(table, g, probes[o], S, is_cand[g], is_cand[probes[o]], win,
                          map_ab, map_ba):

@@ -51,6 +51,18 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
         return _best_guess(main, S, depth, budget, R, 0, history, cost, on_probe)
 
 
+def _cut(row: np.ndarray, win: int) -> tuple[bytes, int]:
+    """How a guess cuts a set, from its answers to the set's codes: the answers renamed in
+    order of first appearance, and the name of the win (-1 when the guess is not one of the
+    codes). Two guesses cut a set into the same parts, the win the same, exactly when these
+    are equal (what `_kernels.optimal._same_cut` checks for a pair)."""
+    values, first, inverse = np.unique(row, return_index=True, return_inverse=True)
+    rank = np.empty(values.size, dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(values.size)
+    won = np.nonzero(values == win)[0]
+    return rank[inverse].astype(np.uint16).tobytes(), int(rank[won[0]]) if won.size else -1
+
+
 def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget: int,
                 kmax: int, history: slots.History, dist: int,
                 lock: threading.Lock | None = None) -> tuple[int, int]:
@@ -161,10 +173,7 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
     order = live[np.argsort(keys[live], kind="stable")]
     best, best_guess = budget, -1
     low = int(low)
-    explored: list[int] = []
-    answers = int(main.options[slots.OPT_ANSWERS])
-    map_ab = np.empty(answers, dtype=np.int64)
-    map_ba = np.empty(answers, dtype=np.int64)
+    cuts: set[tuple[bytes, int]] = set()  # how the guesses tried cut S
     if root:
         main.counters[slots.N_FIRST_GUESSES] = len(order)
     for t in order.tolist():
@@ -179,11 +188,10 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
         if lbs[t] >= best:
             low = min(low, int(lbs[t]))
             break
-        if any(lbs[o] == lbs[t] and nparts[o] == nparts[t] and k._same_cut(
-                main.table, g, int(probes[o]), S, is_cand[g], is_cand[int(probes[o])],
-                space.win, map_ab, map_ba) for o in explored):
+        cut = _cut(main.table[g, S], space.win)
+        if cut in cuts:
             continue  # cuts S like a guess already tried: same cost
-        explored.append(t)
+        cuts.add(cut)
         running = cost(g, int(lbs[t]), best, int(kS), pbs[t] if main.kernel_weighted else None)
         if stop[slots.STOP]:
             break  # parts stopped early are left out of `running`: not a total
