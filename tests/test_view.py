@@ -83,6 +83,22 @@ def test_view_answers_equal_naive_scores(rules, seed):
         assert view.table()[v].tolist() == want
     # and the same as the full table's rows and columns
     assert np.array_equal(view.table(), space.table()[np.ix_(view.order, cands)])
+    # the columns: candidate j's answers to the probes in code order, then (black/white in
+    # bytes) each probe's multiset id, low byte and high byte
+    columns = view.columns()
+    in_code_order = np.sort(view.order)
+    assert columns.shape[1] == view.size
+    for j in range(cands.size):
+        want = [index[naive.score(codes[int(cands[j])], codes[g], rules.feedback)]
+                for g in in_code_order.tolist()]
+        assert columns[j].tolist() == want
+    if view.sets_in_columns:
+        ids = space.multiset[in_code_order]
+        assert columns.shape[0] == cands.size + 2
+        assert np.array_equal(columns[cands.size] + 256 * columns[cands.size + 1].astype(int),
+                              ids)
+    else:
+        assert columns.shape[0] == cands.size
     # the played guesses stay in the view even when the rule would leave them out
     kept = CandidateView(space, cands, extra=[space.size - 1])
     assert kept.inverse[space.size - 1] >= 0

@@ -443,14 +443,17 @@ class CandidateView:
         byte, which the search reads along with the answers (`_kernels.optimal._tiny_scan`)."""
         with self._columns_lock:
             if self._columns is None:
-                table = self._table[self.probe_order]
-                if self.sets_in_columns:
+                sets = self.sets_in_columns
+                n = self.probe_order.size
+                columns = np.empty((self.m + (2 if sets else 0), n), dtype=self._table.dtype)
+                # (one compiled pass: numpy's gather, stack and transpose took 0.4 s for
+                # MM(6,9)'s 132 candidates by 530,000 probes)
+                kpart.gather_columns(self._table, self.probe_order, columns)
+                if sets:
                     ids = self.space.multiset[self.order[self.probe_order]]
-                    rows = np.empty((table.shape[0], 2), dtype=table.dtype)
-                    rows[:, 0] = ids & 255
-                    rows[:, 1] = ids >> 8
-                    table = np.hstack([table, rows])
-                self._columns = np.ascontiguousarray(table.T)
+                    columns[self.m] = ids & 255
+                    columns[self.m + 1] = ids >> 8
+                self._columns = columns
             return self._columns
 
     @property

@@ -224,3 +224,20 @@ def compact_rows(table, rows):  # pragma: no cover - compiled
         r = rows[i]
         if r != i:
             table[i, :] = table[r, :]
+
+
+@jit_parallel
+def gather_columns(table, rows, out):  # pragma: no cover - compiled
+    """Fill ``out[j, i] = table[rows[i], j]`` for the table's columns j: the rows taken in
+    the order given and turned into columns, a block of rows at a time (out may have more
+    rows than the table has columns: those are left as they are)."""
+    n = rows.shape[0]
+    m = table.shape[1]
+    block = 256
+    for b in prange((n + block - 1) // block):
+        lo = b * block
+        hi = min(n, lo + block)
+        for i in range(lo, hi):
+            r = rows[i]
+            for j in range(m):
+                out[j, i] = table[r, j]
