@@ -21,3 +21,13 @@ def no_book():
 
     with without_books():
         yield
+
+
+@pytest.fixture
+def parallel_root(monkeypatch):
+    """Spread the root's parts over the workers however many first guesses it has (by
+    default a root of many, as in most positions, is searched by one worker), for tests of
+    the parallel root on small positions."""
+    from keypeg.solver import search
+
+    monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", 10**9)

@@ -177,9 +177,9 @@ def test_worst_case_optima_match_known_values():
     (Rules(pegs=3, colors=5, feedback="positional"), []),
     (Rules(pegs=4, colors=4), []),
 ])
-def test_parallel_root_equals_serial_on_small_games(rules, clues):
-    """Workers are forced (they only start by default from 2,000 codes): the optimum and
-    the whole tree are the serial search's."""
+def test_parallel_root_equals_serial_on_small_games(parallel_root, rules, clues):
+    """Workers are forced (they only start by default from 2,000 codes, and for roots of
+    few first guesses): the optimum and the whole tree are the serial search's."""
     state = GameState.from_clues(rules, clues)
     serial = solve_optimal(rules, state=state, workers=1)
     parallel = solve_optimal(rules, state=state, workers=2)
@@ -189,6 +189,22 @@ def test_parallel_root_equals_serial_on_small_games(rules, clues):
         assert np.array_equal(a.guess, b.guess) and np.array_equal(a.parent, b.parent)
         assert np.array_equal(a.response, b.response) and a.histogram == b.histogram
     parallel.tree.replay(secrets=state.candidates)
+
+
+def test_a_root_of_many_first_guesses_is_searched_by_one_worker(monkeypatch):
+    """Workers asked for, the root's parts go to them only when it has at most
+    PARALLEL_ROOT_GUESSES first guesses: past that one search runs (with the whole memo),
+    giving the same tree."""
+    from keypeg.solver import search
+
+    state = GameState.from_clues(CLASSIC, ["1122=1B0W"])
+    # 256 codes; 37 first guesses have bounds under the one-step trees' best total
+    serial = solve_optimal(CLASSIC, state=state, workers=1)
+    for most, workers in ((36, 1), (37, 2)):
+        monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", most)
+        got = solve_optimal(CLASSIC, state=state, workers=2)
+        assert got.stats["workers"] == workers
+        assert got.total == serial.total and np.array_equal(got.tree.guess, serial.tree.guess)
 
 
 @settings(max_examples=300, deadline=None)
@@ -346,7 +362,7 @@ def test_weighted_classic_two_or_more_colours(weighted_kernel):
     (Rules(pegs=3, colors=5, feedback="positional"), []),
     (Rules(pegs=4, colors=4), []),
 ])
-def test_weighted_parallel_root_equals_serial(rules, clues):
+def test_weighted_parallel_root_equals_serial(parallel_root, rules, clues):
     state = GameState.from_clues(rules, clues)
     space = get_space(rules)
     weights = np.random.default_rng(5).integers(0, 4, space.size)

@@ -193,7 +193,7 @@ def test_view_leaving_out_absent_colours_equals_the_full_table(monkeypatch, rule
     {"possible_only": True}, {"max_guesses": 5}, {"objective": "worst"}, {"workers": 2},
     {"weights": "ramp"},
 ], ids=["possible-only", "capped", "worst", "workers", "weighted"])
-def test_view_options_equal_the_full_table(monkeypatch, kw):
+def test_view_options_equal_the_full_table(monkeypatch, parallel_root, kw):
     space = get_space(Rules(pegs=4, colors=6))
     state = GameState.from_clues(space, ["1123=1B1W"])
     if kw.get("weights") == "ramp":

@@ -146,6 +146,27 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                            stop=stop, lock=lock)
 
 
+def _score(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
+           history: slots.History) -> tuple:
+    """`_kernels.optimal.score_probes` on S, from the bound its size alone gives."""
+    if main.kernel_weighted:
+        lb0 = int(k.weighted_set_bound(k.weight_prefix(S, main.weights), main.ctab, kmax))
+    else:
+        lb0 = int(main.ltab[kmax, S.size])
+    return k.score_probes(S, depth, budget, kmax, dist, lb0, history, main.game, main.bounds,
+                          main.run_state)
+
+
+def root_guesses(main: _Search, S: np.ndarray, depth: int, budget: int,
+                 guesses: list[int]) -> int:
+    """Return how many first guesses `solve_root` would cost under `budget` (one per
+    symmetry class, those whose bound the budget leaves open)."""
+    S = np.ascontiguousarray(S, dtype=np.int32)
+    R = int(main.options[slots.OPT_ANSWERS])
+    out = _score(main, S, depth, budget, R, 0, main.history_after(guesses, S))
+    return int(out[4].shape[0]) if out[7] < budget else 0
+
+
 def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
                 history: slots.History,
                 cost: Callable[[int, int, int, int, np.ndarray | None], int],
@@ -161,13 +182,9 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
     space = main.space
     root = dist == 0
     S = np.ascontiguousarray(S, dtype=np.int32)
-    if main.kernel_weighted:
-        lb0 = int(k.weighted_set_bound(k.weight_prefix(S, main.weights), main.ctab, kmax))
-    else:
-        lb0 = int(main.ltab[kmax, S.size])
     with contextlib.nullcontext() if lock is None else lock:
-        probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = k.score_probes(
-            S, depth, budget, kmax, dist, lb0, history, main.game, main.bounds, main.run_state)
+        probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = _score(
+            main, S, depth, budget, kmax, dist, history)
     if lb >= budget:
         return int(lb), -1
     order = live[np.argsort(keys[live], kind="stable")]

@@ -44,6 +44,11 @@ from ..space import CandidateView, CodeSpace, get_space, require_table, table_by
 from ..strategy import evaluate
 from ..tree import DecisionTree
 
+#: Most first guesses (symmetry classes under the budget) for which the root's parts are
+#: spread over workers; with more, one search runs (measured: 5-18 first guesses, MM(4,7),
+#: MM(4,8), MM(5,6) and positions leaving MM(4,7) or MM(5,5), were faster on two workers;
+#: 37-130, positions of MM(4,9) and MM(4,10) after one guess, slower).
+PARALLEL_ROOT_GUESSES = 24
 #: Deepest tree the search considers when the number of guesses is not capped.
 DEPTH_UNCAPPED = 40
 #: Most memo entries (sets remembered) and memo codes (over all of them) of one search; the
@@ -729,12 +734,12 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
 
         def new_search(trace: bool = trace, capped: bool = capped,
                        positive: bool = positive, each: int = each,
-                       memo_bytes: int = memo_share) -> _Search:
+                       memo_bytes: int = memo_share, share: int = searches) -> _Search:
             return _Search(where, possible_only=possible_only, capped=capped,
                            first=first_in, symmetry=symmetry, trace=trace,
                            n_max=int(S.size), memo_bytes=memo_bytes, weights=weights_in,
                            positive_sets=positive, group=group, kernel_weighted=not each,
-                           searches=searches)
+                           searches=share)
 
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
@@ -770,12 +775,20 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         fits = [t for t, w in heuristics if cap is None or w <= cap]
         budget = min(fits) - offset + 1 if fits else int(k.INF)
         watch.kernel_scale = each or 1
+        scaled = -(-budget // each) if each and budget < int(k.INF) else budget
+        from .parallel import root_guesses
+
+        if search.helpers and not recorded and root_guesses(
+                search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES:
+            # Many first guesses (a position, its symmetry mostly broken): one search, whose
+            # memo serves the parts of all of them, beats parts spread over workers with a
+            # memo each (MM(4,9) after 1123 (0B1W), 130 first guesses: 58.8 s alone against
+            # 114.7 s on two workers scoring 2.8 times the probes; full games have 5 to 7)
+            search = new_search(memo_bytes=memo_bytes, share=1)
+            watch.searches = [search]
+        cost = _run(search, searched, depth, scaled, guesses_in)
         if each:
-            scaled = -(-budget // each) if budget < int(k.INF) else budget
-            cost = _run(search, searched, depth, scaled, guesses_in)
             cost = cost * each if cost < int(k.INF) else cost
-        else:
-            cost = _run(search, searched, depth, budget, guesses_in)
         watch.check()
         if cost >= budget and budget < int(k.INF):  # cannot happen: the heuristic tree fits
             raise KeypegError("internal error: the search missed the heuristic tree.")
