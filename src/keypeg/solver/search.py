@@ -43,6 +43,7 @@ from ..rules import Rules
 from ..space import CandidateView, CodeSpace, get_space, require_table, table_bytes
 from ..strategy import evaluate
 from ..tree import DecisionTree
+from .parallel import root_guesses, solve_root
 
 #: Most first guesses (symmetry classes under the budget) for which the root's parts are
 #: spread over workers; with more, one search runs (measured: 5-18 first guesses, MM(4,7),
@@ -776,8 +777,6 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         budget = min(fits) - offset + 1 if fits else int(k.INF)
         watch.kernel_scale = each or 1
         scaled = -(-budget // each) if each and budget < int(k.INF) else budget
-        from .parallel import root_guesses
-
         if search.helpers and not recorded and root_guesses(
                 search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES:
             # Many first guesses (a position, its symmetry mostly broken): one search, whose
@@ -904,8 +903,6 @@ def _unit(given: np.ndarray, weights: np.ndarray, S: np.ndarray) -> float:
 
 def _run(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[int]) -> int:
     """Run the search on S, in parallel when it has helpers."""
-    from .parallel import solve_root
-
     if not search.helpers or S.size <= 2:  # (weighted, the codes of positive weight may
         return search.run(S, depth, budget, guesses)  # be that few)
     cost, guess = solve_root(search, search.helpers, S, depth, budget, guesses)
