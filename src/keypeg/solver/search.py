@@ -783,6 +783,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             # memo serves the parts of all of them, beats parts spread over workers with a
             # memo each (MM(4,9) after 1123 (0B1W), 130 first guesses: 58.8 s alone against
             # 114.7 s on two workers scoring 2.8 times the probes; full games have 5 to 7)
+            watch.searches, search = [], None  # (these memos go before the new one comes)
             search = new_search(memo_bytes=memo_bytes, share=1)
             watch.searches = [search]
         cost = _run(search, searched, depth, scaled, guesses_in)
