@@ -38,8 +38,11 @@ def test_table_equals_naive_on_every_pair(rules):
 
 @pytest.mark.parametrize("rules", [find_rules("super"), find_rules("cb1"), find_rules("cb4"),
                                    Rules(pegs=3, colors=35), Rules(pegs=4, colors=26),
-                                   Rules(pegs=4, colors=20, feedback="positional")],
-                         ids=["super", "cb1", "cb4", "many-multisets", "wide-bw", "wide-pos"])
+                                   Rules(pegs=4, colors=20, feedback="positional"),
+                                   find_rules("mm-6-9"), Rules(pegs=8, colors=4),
+                                   Rules(pegs=9, colors=2)],
+                         ids=["super", "cb1", "cb4", "many-multisets", "wide-bw", "wide-pos",
+                              "mm69", "eight-pegs", "nine-pegs"])
 def test_big_spaces_on_random_pairs(rules):
     space = CodeSpace(rules, budget=0)  # no table: answers on the fly
     rng = np.random.default_rng(7)

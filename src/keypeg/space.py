@@ -220,9 +220,8 @@ class CodeSpace:
         elif self._wide:
             kfb.block_blackwhite_wide(self.codes, self.counts, self._lut, probes, secrets, out)
         else:
-            kfb.block_blackwhite(
-                self.codes, self.multiset, self.common, self._lut, probes, secrets, out
-            )
+            block = kfb.block_blackwhite_bytes if self.rules.pegs <= 8 else kfb.block_blackwhite
+            block(self.codes, self.multiset, self.common, self._lut, probes, secrets, out)
         return out
 
     def block(self, probes: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ import numpy as np
 from numba import prange
 
 from ._config import jit, jit_parallel
+from .symmetry import popcount
 
 #: Positional games with more symbols than this use the slower, general amber allocation.
 PACKED_SYMBOLS = 16
@@ -111,6 +112,42 @@ def block_blackwhite(codes, multiset, common, lut, probes, secrets, out):  # pra
         g = probes[i]
         for j in range(secrets.shape[0]):
             out[i, j] = lut[raw_blackwhite(codes, multiset, common, g, secrets[j])]
+
+
+@jit_parallel
+def block_blackwhite_bytes(codes, multiset, common, lut, probes, secrets, out):  # pragma: no cover
+    """The same answers as `block_blackwhite`, for at most 8 pegs: each code packed one peg
+    per byte of a word (the secrets' once, with their multisets, in contiguous arrays), the
+    blacks counted as the zero bytes of guess XOR secret in a few word operations, the
+    whites read from the guess's row of `common`. MM(6,9)'s 531,441 codes by 132 candidates:
+    about 2.5 times faster."""
+    p = codes.shape[1]
+    m = secrets.shape[0]
+    words = np.empty(m, dtype=np.uint64)
+    sets = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        s = secrets[j]
+        w = np.uint64(0)
+        for k in range(p):
+            w |= np.uint64(codes[s, k]) << np.uint64(8 * k)
+        words[j] = w
+        sets[j] = multiset[s]
+    # the bytes past the last peg never match: set in the guess's word, clear in the secret's
+    pad = np.uint64(0)
+    for k in range(p, 8):
+        pad |= np.uint64(0x80) << np.uint64(8 * k)
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+    for i in prange(probes.shape[0]):
+        g = probes[i]
+        gw = pad
+        for k in range(p):
+            gw |= np.uint64(codes[g, k]) << np.uint64(8 * k)
+        row = common[multiset[g]]
+        for j in range(m):
+            x = gw ^ words[j]
+            zero = ~(((x & low7) + low7) | x | low7)  # the top bit of each zero byte
+            black = popcount(zero)
+            out[i, j] = lut[black * (p + 1) + (np.int64(row[sets[j]]) - black)]
 
 
 @jit_parallel
