@@ -50,11 +50,15 @@ def test_big_spaces_on_random_pairs(rules):
     secrets = rng.integers(0, space.size, 50).astype(np.int32)
     codes = [tuple(int(x) for x in row) for row in space.codes]
     block = space.block(guesses, secrets)  # the block kernels, row by row
+    counts = space.count_matrix(guesses, secrets)  # and the part-count kernels
     for i, g in enumerate(guesses):
         got = space.responses(int(g), secrets)
         want = [naive.score(codes[s], codes[g], rules.feedback) for s in secrets]
         assert [space.feedback(r).marks for r in got] == want
         assert [space.feedback(r).marks for r in block[i]] == want
+        index = {space.feedback(r).marks: r for r in range(space.n_responses)}
+        assert counts[i].tolist() == np.bincount([index[w] for w in want],
+                                                 minlength=space.n_responses).tolist()
 
 
 def test_on_the_fly_equals_table():

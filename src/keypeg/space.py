@@ -308,9 +308,9 @@ class CodeSpace:
                 self.codes, self.counts, self._lut, probes, candidates, out
             )
         else:
-            kpart.counts_blackwhite(
-                self.codes, self.multiset, self.common, self._lut, probes, candidates, out
-            )
+            counts = (kpart.counts_blackwhite_bytes if self.rules.pegs <= 8
+                      else kpart.counts_blackwhite)
+            counts(self.codes, self.multiset, self.common, self._lut, probes, candidates, out)
         return out
 
 

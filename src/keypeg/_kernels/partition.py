@@ -6,7 +6,14 @@ import numpy as np
 from numba import prange
 
 from ._config import jit, jit_inline, jit_parallel
-from .feedback import raw_blackwhite, raw_blackwhite_wide, raw_positional
+from .feedback import (
+    byte_answer,
+    byte_words,
+    guess_word,
+    raw_blackwhite,
+    raw_blackwhite_wide,
+    raw_positional,
+)
 
 
 @jit_parallel
@@ -24,6 +31,19 @@ def counts_blackwhite(codes, multiset, common, lut, probes, cands, out):  # prag
         g = probes[i]
         for j in range(cands.shape[0]):
             out[i, lut[raw_blackwhite(codes, multiset, common, g, cands[j])]] += 1
+
+
+@jit_parallel
+def counts_blackwhite_bytes(codes, multiset, common, lut, probes, cands, out):  # pragma: no cover
+    """`counts_blackwhite` for at most 8 pegs, on packed codes (`feedback.byte_answer`)."""
+    p = codes.shape[1]
+    words, sets = byte_words(codes, multiset, cands)
+    for i in prange(probes.shape[0]):
+        g = probes[i]
+        gw = guess_word(codes, g)
+        row = common[multiset[g]]
+        for j in range(cands.shape[0]):
+            out[i, lut[byte_answer(gw, words[j], row, sets[j], p)]] += 1
 
 
 @jit_parallel
