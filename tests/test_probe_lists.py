@@ -131,6 +131,29 @@ def test_a_multiset_bounds_the_answers_of_its_probes(rules, data):
     assert low.shape[0] == shared.shape[0]
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=6, colors=4),
+                        Rules(pegs=4, colors=4, blanks=True)]), st.data())
+def test_the_multiset_bound_follows_its_definition(rules, data):
+    """`_set_excess` per multiset u: m minus, over t, the codes of S sharing t pegs with u
+    capped at the t + 1 blacks they can get (pegs when t is every peg), counted here code
+    by code; S drawn from a few multisets, so that many of its codes share one."""
+    space = get_space(rules)
+    sets, shared = search._Search.multisets(space)
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    few = rng.choice(np.unique(sets), size=data.draw(st.integers(1, 4)), replace=False)
+    pool = np.flatnonzero(np.isin(sets, few))
+    S = np.sort(rng.choice(pool, size=data.draw(st.integers(1, min(40, pool.size))),
+                           replace=False)).astype(np.int32)
+    pegs = rules.pegs
+    want = []
+    for u in range(shared.shape[0]):
+        n = np.bincount(shared[sets[S], u], minlength=pegs + 1)
+        caps = [t + 1 if t < pegs else pegs for t in range(pegs + 1)]
+        want.append(S.size - sum(min(int(n[t]), caps[t]) for t in range(pegs + 1)))
+    assert ko._set_excess(S, sets, shared).tolist() == want
+
+
 def test_no_multisets_for_positional_answers():
     sets, _ = search._Search.multisets(get_space(Rules(pegs=3, colors=4,
                                                        feedback="positional")))

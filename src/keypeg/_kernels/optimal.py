@@ -1248,16 +1248,32 @@ def _set_excess(S, code_sets, set_shared):  # pragma: no cover - compiled
     """Per multiset of symbols u (black/white answers): the fewest codes of S that share an
     answer with another under any probe of multiset u. The codes sharing t pegs with u
     (``set_shared``) get blacks 0 to t (not pegs - 1 when t is every peg): at most that
-    many different answers. Counts per t in bytes of one word (pegs <= 7, codes <= 255)."""
+    many different answers. Counts per t in bytes of one word (pegs <= 7, codes <= 255).
+    Codes of one multiset share their row: each distinct multiset of S is added once, times
+    its codes (the parts of a position's candidates hold few: MM(6,9)'s 132-candidate
+    position, 14.5 codes of 4.5 multisets on average)."""
     m = S.shape[0]
     M = set_shared.shape[0]
     pegs = np.int64(set_shared[0, 0])
-    accs = np.zeros(M, dtype=np.uint64)
-    one = np.uint64(1)
+    ids = np.empty(m, dtype=np.int64)
+    times = np.empty(m, dtype=np.uint64)
+    d = 0
     for j in range(m):
-        row = set_shared[code_sets[S[j]]]
+        v = np.int64(code_sets[S[j]])
+        i = 0
+        while i < d and ids[i] != v:
+            i += 1
+        if i == d:
+            ids[d] = v
+            times[d] = 0
+            d += 1
+        times[i] += np.uint64(1)
+    accs = np.zeros(M, dtype=np.uint64)
+    for i in range(d):
+        row = set_shared[ids[i]]
+        c = times[i]
         for u in range(M):
-            accs[u] += one << np.uint64(8 * row[u])
+            accs[u] += c << np.uint64(8 * row[u])
     # per byte t: min(n_t, cap_t), cap_t = t + 1 (pegs when t is every peg), branch-free
     # (counts under 128: no borrow crosses a byte), then the bytes summed
     caps = np.uint64(0)
