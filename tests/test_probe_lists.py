@@ -131,17 +131,21 @@ def test_a_multiset_bounds_the_answers_of_its_probes(rules, data):
     assert low.shape[0] == shared.shape[0]
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=6, colors=4),
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=5, colors=6),
                         Rules(pegs=4, colors=4, blanks=True)]), st.data())
 def test_the_multiset_bound_follows_its_definition(rules, data):
     """`_set_excess` per multiset u: m minus, over t, the codes of S sharing t pegs with u
     capped at the t + 1 blacks they can get (pegs when t is every peg), counted here code
-    by code; S drawn from a few multisets, so that many of its codes share one."""
+    by code; S drawn from a few multisets, so that many of its codes share one (MM(5,6)
+    has 252 multisets, two blocks of `_least_set_excess`)."""
     space = get_space(rules)
     sets, shared = search._Search.multisets(space)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
-    few = rng.choice(np.unique(sets), size=data.draw(st.integers(1, 4)), replace=False)
+    ids = np.unique(sets)
+    if data.draw(st.booleans()):  # from the later multisets: the least often lies past a block
+        ids = ids[ids.size // 2:]
+    few = rng.choice(ids, size=min(ids.size, data.draw(st.integers(1, 4))), replace=False)
     pool = np.flatnonzero(np.isin(sets, few))
     S = np.sort(rng.choice(pool, size=data.draw(st.integers(1, min(40, pool.size))),
                            replace=False)).astype(np.int32)
@@ -152,6 +156,8 @@ def test_the_multiset_bound_follows_its_definition(rules, data):
         caps = [t + 1 if t < pegs else pegs for t in range(pegs + 1)]
         want.append(S.size - sum(min(int(n[t]), caps[t]) for t in range(pegs + 1)))
     assert ko._set_excess(S, sets, shared).tolist() == want
+    # its least, found a block of multisets at a time (stopping at none)
+    assert ko._least_set_excess(S, sets, shared) == min(want)
 
 
 def test_no_multisets_for_positional_answers():
