@@ -191,20 +191,59 @@ def test_parallel_root_equals_serial_on_small_games(parallel_root, rules, clues)
     parallel.tree.replay(secrets=state.candidates)
 
 
-def test_a_root_of_many_first_guesses_is_searched_by_one_worker(monkeypatch):
-    """Workers asked for, the root's parts go to them only when it has at most
-    PARALLEL_ROOT_GUESSES first guesses: past that one search runs (with the whole memo),
-    giving the same tree."""
+def test_a_root_of_many_first_guesses_is_shared_by_the_workers(monkeypatch):
+    """Workers asked for, the root's parts go to them when it has at most
+    PARALLEL_ROOT_GUESSES first guesses; past that they share the first guesses in turn
+    (`parallel.share_root`), each with a memo of its own: the same optimum and tree as one
+    search, with two workers or three; weighted, one search runs instead."""
     from keypeg.solver import search
 
+    calls = []
+
+    def spy(name, real):
+        def wrapped(*args, **kwargs):
+            calls.append(name)
+            return real(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(search, "solve_root", spy("parts", search.solve_root))
+    monkeypatch.setattr(search, "share_root", spy("shared", search.share_root))
     state = GameState.from_clues(CLASSIC, ["1122=1B0W"])
     # 256 codes; 37 first guesses have bounds under the one-step trees' best total
     serial = solve_optimal(CLASSIC, state=state, workers=1)
-    for most, workers in ((36, 1), (37, 2)):
+    assert calls == []
+    for most, workers, way in ((36, 2, "shared"), (37, 2, "parts"), (36, 3, "shared")):
+        calls.clear()
         monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", most)
-        got = solve_optimal(CLASSIC, state=state, workers=2)
-        assert got.stats["workers"] == workers
-        assert got.total == serial.total and np.array_equal(got.tree.guess, serial.tree.guess)
+        got = solve_optimal(CLASSIC, state=state, workers=workers)
+        assert calls == [way] and got.stats["workers"] == workers
+        assert got.total == serial.total
+        for f in ("guess", "parent", "response", "depth", "size"):
+            assert np.array_equal(getattr(got.tree, f), getattr(serial.tree, f))
+    monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", 0)
+    weights = np.arange(1, 1297, dtype=np.int64) % 3 + 1
+    calls.clear()
+    alone = solve_optimal(CLASSIC, state=state, weights=weights, workers=1)
+    got = solve_optimal(CLASSIC, state=state, weights=weights, workers=2)
+    assert calls == [] and got.stats["workers"] == 1 and got.total == alone.total
+
+
+def test_a_shared_root_breaks_ties_by_rank():
+    """Searches sharing the root (`Run.root_best`): a first guess must cost less than the
+    best total any has found, or as much when that one comes later in the search's order;
+    never more than the budget; any budget before a total is found."""
+    from keypeg._kernels import optimal as ko
+    from keypeg._kernels import slots
+
+    none = slots.ROOT_NONE
+    best = np.array([(788 << slots.ROOT_RANK_BITS) | 10, none], dtype=np.int64)
+    assert ko._shared_best(best, 4, 10**6) == 789  # an earlier guess wins a tie
+    assert ko._shared_best(best, 12, 10**6) == 788  # a later one must cost less
+    assert ko._shared_best(best, 4, 700) == 700
+    best[1] = (787 << slots.ROOT_RANK_BITS) | 30  # the least of the searches' totals
+    assert ko._shared_best(best, 12, 10**6) == 788
+    assert ko._shared_best(best, 40, 10**6) == 787
+    assert ko._shared_best(np.array([none, none], dtype=np.int64), 3, 555) == 555
 
 
 @settings(max_examples=300, deadline=None)

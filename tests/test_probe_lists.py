@@ -80,7 +80,8 @@ def _run(room, columns):
     opts = np.zeros(slots.OPTION_SLOTS, dtype=np.int64)
     opts[slots.OPT_PROBE_CODES] = room
     return slots.Run(opts, np.zeros(slots.COUNTER_SLOTS, dtype=np.int64), None,
-                     ko.new_probe_cache(), ko.new_column_cache(columns), ko.new_use_counts())
+                     ko.new_probe_cache(), ko.new_column_cache(columns), ko.new_use_counts(),
+                     np.zeros(0, dtype=np.int64))
 
 
 def test_a_full_probe_cache_keeps_the_lists_looked_up_most():

@@ -79,12 +79,15 @@ from .slots import (
     OPT_POSSIBLE_ONLY,
     OPT_PROBE_CODES,
     OPT_REPEATS,
+    OPT_ROOT_WORKER,
     OPT_SYMBOLS,
     OPT_SYMMETRIC_TABLE,
     OPT_SYMMETRY,
     OPT_TRACE,
     OPT_WEIGHTED,
     OPT_WIN,
+    ROOT_NONE,
+    ROOT_RANK_BITS,
     STOP,
     TRACE_DONE,
     TRACE_PART,
@@ -2021,6 +2024,13 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
     if dist == 0:
         stats[N_FIRST_GUESSES] = P
     child_dkey = depth - 1 if opts[OPT_CAPPED] else 0
+    # Several searches sharing the root's first guesses (`Run.root_best`): this one explores
+    # those whose rank in the order below is its number modulo theirs, each under the best
+    # total any has found (one of a lower rank wins a tie, as serially). Only the best of all
+    # is S's cost: the caller takes it and S is not stored here.
+    root_best = run.root_best
+    split = dist == 0 and root_best.shape[0] > 1
+    rank = np.int64(-1)
     # Take the probes cheapest first (ties in code order), a level of equal keys at a time:
     # one scan gathers the live probes of the least key above the last level taken. Most
     # nodes stop within the first level or two, so a full sort would be wasted.
@@ -2049,11 +2059,18 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         t = level_of[at]
         at += 1
         g = probes[t]
-        if dist == 0 and stats[STOP] == 0 and min(lbs[t], best) > stats[LOWER_BOUND]:
-            # every probe before this one costs at least `best`, every later one at least
-            # its bound (probes are taken cheapest bound first); not once told to stop, as
-            # the last probe's parts may then have returned before proving their bounds
-            stats[LOWER_BOUND] = min(lbs[t], best)
+        if split:
+            rank += 1
+            if rank % root_best.shape[0] != opts[OPT_ROOT_WORKER]:
+                continue
+            best = _shared_best(root_best, rank, budget)
+        # every probe before this one costs at least `best`, every later one at least its
+        # bound (probes are taken cheapest bound first); not once told to stop, as the last
+        # probe's parts may then have returned before proving their bounds. (Shared: of
+        # this search's first guesses, at least the best total found, tie or not.)
+        proven = best if not split else _shared_best(root_best, ROOT_NONE, budget)
+        if dist == 0 and stats[STOP] == 0 and min(lbs[t], proven) > stats[LOWER_BOUND]:
+            stats[LOWER_BOUND] = min(lbs[t], proven)
         if lbs[t] >= best:
             if lbs[t] < low:
                 low = lbs[t]
@@ -2170,6 +2187,8 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         # part solved exactly, whatever the order), only how soon a losing one is dropped.
         backwards = dist == 0 and n_order > 0 and cnt[order[n_order - 1]] <= R
         for pj in range(n_order):
+            if split:  # another search may have found a better total meanwhile
+                best = min(best, _shared_best(root_best, rank, budget))
             if running >= best:
                 break
             pi = n_order - 1 - pj if backwards else pj
@@ -2224,6 +2243,8 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         if running < best:
             best = running
             best_guess = g
+            if split:
+                root_best[opts[OPT_ROOT_WORKER]] = (running << ROOT_RANK_BITS) | rank
             if dist == 0 and stats[STOP] == 0:
                 # (not once told to stop: the caller may be reading the pair by then)
                 stats[BEST_TOTAL] = best
@@ -2232,6 +2253,8 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             low = running
         if dist == 0:
             stats[N_FIRST_GUESSES_DONE] += 1
+    if split:  # the best of this search's first guesses, or a bound on them only
+        return best if best_guess >= 0 else max(lb, low)
     if best_guess >= 0:
         memo_store_at(S, dkey, h, best, best_guess, mheads, ment, mpool, mmeta, stats)
         if canon:
@@ -2246,6 +2269,23 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         _store_image(img_key, dkey, h_img, result, np.int64(-1), img_pe, img_phi, game, opts, memo,
                      stats)
     return result
+
+
+@jit_inline
+def _shared_best(root_best, rank, budget):  # pragma: no cover - compiled
+    """What a first guess of this `rank` must cost less than to win, among searches sharing
+    the root (`Run.root_best`): the least total any has found (plus one when that one's rank
+    is higher: the lower rank wins a tie), at most `budget`."""
+    key = root_best[0]
+    for w in range(1, root_best.shape[0]):
+        if root_best[w] < key:
+            key = root_best[w]
+    if key >= ROOT_NONE:
+        return budget
+    total = key >> ROOT_RANK_BITS
+    if rank < (key & ((np.int64(1) << ROOT_RANK_BITS) - 1)):
+        total += 1
+    return min(total, budget)
 
 
 @jit

@@ -30,7 +30,9 @@ OPT_IMAGES_FROM = 12  # sets this far from the root or further are also looked u
 #                      set that was answered that way
 OPT_COLUMN_COPIES = 13  # codes the copies of a view's columns may hold (its share of them)
 OPT_PROBE_CODES = 14  # codes the cache of canonical probes may hold (Run.probe_cache)
-OPTION_SLOTS = 15
+OPT_ROOT_WORKER = 15  # which of the searches sharing the root's first guesses this one is
+#                       (`Run.root_best`): it explores those of rank = this mod their number
+OPTION_SLOTS = 16
 
 # ----------------------------------------------------------------------------- counters
 # Slots of a search's `counters` array (int64), read by Python while the search runs.
@@ -104,9 +106,14 @@ Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
 #: One search's options (OPT_*), counters (N_* and friends), trace rows, the cache of
 #: canonical probes per (played, absent colours), and of a candidate view's columns for
 #: those probes under the same keys, and the lookups counted per key (which lists the
-#: cache keeps when full).
+#: cache keeps when full); and, when several searches share the root's first guesses (one
+#: each, in turn: OPT_ROOT_WORKER), the best each has found, as (total << ROOT_RANK_BITS) |
+#: the guess's rank in the order of exploration (ROOT_NONE before any), read by all (an
+#: array of one entry or none otherwise).
 Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache", "column_cache",
-                         "probe_uses"])
+                         "probe_uses", "root_best"])
+ROOT_RANK_BITS = 26
+ROOT_NONE = 1 << 62
 #: The codes, as the one-step kernels need them: each code's symbols and colour mask,
 #: whether symbols may repeat, how many symbols a peg can take, and the position
 #: permutations of the symmetry group with their inverses and each answer's marks (as in

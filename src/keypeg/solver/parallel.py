@@ -51,6 +51,27 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
         return _best_guess(main, S, depth, budget, R, 0, history, cost, on_probe)
 
 
+def share_root(main: _Search, shared: np.ndarray, S: np.ndarray, depth: int, budget: int,
+               guesses: list[int]) -> tuple[int, int]:
+    """Return (cost, best first guess) of S, or (lower bound >= budget, -1), found by `main`
+    and its helpers sharing the root's first guesses: each explores those of its turn (rank
+    in the search's order modulo their number) in a thread of its own, with a memo of its
+    own, under the best total any has found so far (`shared`: see `slots.Run`). A guess
+    wins only by costing less, or as much with a lower rank, so the optimum and the guess
+    are those of the serial search. The caller rebuilds the tree from all their memos."""
+    team = [main, *main.helpers]
+    shared[:] = slots.ROOT_NONE
+    for i, search in enumerate(team):
+        search.share_root(shared, i)
+    with ThreadPoolExecutor(max_workers=len(team)) as pool:
+        costs = list(pool.map(lambda search: search.run(S, depth, budget, guesses), team))
+    key = int(shared.min())
+    if key >= slots.ROOT_NONE:  # none under the budget: each bounds its own guesses
+        return min(costs), -1
+    winner = int(shared.argmin())
+    return key >> slots.ROOT_RANK_BITS, int(team[winner].counters[slots.BEST_GUESS])
+
+
 def _cut(row: np.ndarray, win: int) -> tuple[bytes, int]:
     """How a guess cuts a set, from its answers to the set's codes: the answers renamed in
     order of first appearance, and the name of the win (-1 when the guess is not one of the

@@ -43,7 +43,7 @@ from ..rules import Rules
 from ..space import CandidateView, CodeSpace, get_space, require_table, table_bytes
 from ..strategy import evaluate
 from ..tree import DecisionTree
-from .parallel import root_guesses, solve_root
+from .parallel import root_guesses, share_root, solve_root
 
 #: Most first guesses (symmetry classes under the budget) for which the root's parts are
 #: spread over workers; with more, one search runs (measured: 5-18 first guesses, MM(4,7),
@@ -248,7 +248,7 @@ class _Search:
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
         self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache,
                                    k.new_column_cache(self.game.columns),
-                                   k.new_use_counts())
+                                   k.new_use_counts(), np.zeros(0, dtype=np.int64))
         #: Searches run by workers on parts of the root, and the root's optimal guess they
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
@@ -350,6 +350,12 @@ class _Search:
             gperm, gphi = k.clue_group(gperm, gphi, g, r, self.space.codes, self.perms, marks)
         return slots.History(gperm, gphi, np.uint64(history.played | self.space.colmask[g]))
 
+    def share_root(self, root_best: np.ndarray, index: int) -> None:
+        """Make this search the `index`-th of those sharing the root's first guesses, their
+        best totals in `root_best` (see `slots.Run`)."""
+        self.options[slots.OPT_ROOT_WORKER] = index
+        self.run_state = self.run_state._replace(root_best=root_best)
+
     def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
         """Solve S after `guesses`."""
         return self.run_part(S, depth, budget, int(self.options[slots.OPT_ANSWERS]),
@@ -447,6 +453,9 @@ class _Search:
 
 def _counters(search: _Search) -> dict[str, int]:
     everyone = [search, *search.helpers]
+    # (searches sharing the root's first guesses: all work; else the helpers, when any)
+    workers = (len(everyone) if search.run_state.root_best.shape[0] > 1
+               else len(search.helpers) or 1)
 
     def total(i: int) -> int:
         return sum(int(x.counters[i]) for x in everyone)
@@ -454,7 +463,7 @@ def _counters(search: _Search) -> dict[str, int]:
     return {"nodes": total(slots.N_SETS), "probes": total(slots.N_PROBES),
             "memo_hits": total(slots.N_MEMO_HITS), "shortcuts": total(slots.N_SHORTCUTS),
             "memo_entries": sum(int(x.mmeta[slots.MEMO_USED_ENTRIES]) for x in everyone),
-            "memo_resets": total(slots.N_MEMO_RESETS), "workers": len(search.helpers) or 1,
+            "memo_resets": total(slots.N_MEMO_RESETS), "workers": workers,
             "parts_reused": sum(int(getattr(x, "reused", 0)) for x in search.helpers),
             "parts_solved": sum(int(getattr(x, "solved", 0)) for x in search.helpers)}
 
@@ -777,16 +786,30 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         budget = min(fits) - offset + 1 if fits else int(k.INF)
         watch.kernel_scale = each or 1
         scaled = -(-budget // each) if each and budget < int(k.INF) else budget
+        shared = None
         if search.helpers and not recorded and root_guesses(
                 search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES:
-            # Many first guesses (a position, its symmetry mostly broken): one search, whose
-            # memo serves the parts of all of them, beats parts spread over workers with a
-            # memo each (MM(4,9) after 1123 (0B1W), 130 first guesses: 58.8 s alone against
-            # 114.7 s on two workers scoring 2.8 times the probes; full games have 5 to 7)
-            watch.searches, search = [], None  # (these memos go before the new one comes)
-            search = new_search(memo_bytes=memo_bytes, share=1)
-            watch.searches = [search]
-        cost = _run(search, searched, depth, scaled, guesses_in)
+            # Many first guesses (a position, its symmetry mostly broken): parts spread over
+            # workers with a memo each lose (MM(4,9) after 1123 (0B1W), 130 first guesses:
+            # 58.8 s alone against 114.7 s on two workers scoring 2.8 times the probes; full
+            # games have 5 to 7). The first guesses are shared instead, in turn, each worker
+            # searching its own under the best total any has found (unweighted kernel; else
+            # one search, whose memo serves the parts of all of them)
+            watch.searches, search = [], None  # (these memos go before the new ones come)
+            if each or weights_in is None:
+                team = [new_search(memo_bytes=memo_bytes // n_workers, share=n_workers)
+                        for _ in range(n_workers)]
+                search, search.helpers = team[0], team[1:]
+                shared = np.full(n_workers, slots.ROOT_NONE, dtype=np.int64)
+            else:
+                search = new_search(memo_bytes=memo_bytes, share=1)
+            watch.searches = [search, *search.helpers]
+        watch.shared = shared
+        if shared is not None:
+            cost, search.root_guess = share_root(search, shared, searched, depth, scaled,
+                                                 guesses_in)
+        else:
+            cost = _run(search, searched, depth, scaled, guesses_in)
         if each:
             cost = cost * each if cost < int(k.INF) else cost
         watch.check()
@@ -794,7 +817,10 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             raise KeypegError("internal error: the search missed the heuristic tree.")
         if cost >= int(k.INF):
             continue
-        if watch.code_of is not None and int(search.counters[slots.BEST_TOTAL]) == cost:
+        if watch.code_of is not None and shared is not None:
+            if search.root_guess >= 0:
+                watch.proven = search.root_guess, cost
+        elif watch.code_of is not None and int(search.counters[slots.BEST_TOTAL]) == cost:
             watch.proven = int(search.counters[slots.BEST_GUESS]), cost
         watch.phase = "rebuilding the tree"
         tree = _rebuild(search, S_in, depth, guesses_in, state)
@@ -938,6 +964,33 @@ class _Watch:
         self.code_of: Callable[[int], int] | None = None
         self.text_of: Callable[[int], str] | None = None  # a code's text, by space index
         self.proven: tuple[int, int] | None = None
+        #: the best totals of searches sharing the root's first guesses (see
+        #: `parallel.share_root`), or None
+        self.shared: np.ndarray | None = None
+
+    def root_counters(self) -> np.ndarray:
+        """Return the root's counters: the main search's, or, for searches sharing the
+        root's first guesses, theirs merged: the best total and guess of the one whose best
+        wins, the least of their lower bounds (each holds for its own first guesses) and the
+        first guesses done by all."""
+        if not self.searches:
+            return np.zeros(slots.COUNTER_SLOTS, np.int64)
+        main = self.searches[0].counters
+        shared = self.shared
+        if shared is None or len(self.searches) < 2:
+            return main
+        out = main.copy()
+        team = [x.counters for x in self.searches]
+        out[slots.LOWER_BOUND] = min(int(c[slots.LOWER_BOUND]) for c in team)
+        out[slots.N_FIRST_GUESSES_DONE] = sum(int(c[slots.N_FIRST_GUESSES_DONE]) for c in team)
+        winner = int(np.argmin(shared))
+        if int(shared[winner]) < slots.ROOT_NONE:
+            # (its counters may trail its entry by a moment: read them, not the entry)
+            out[slots.BEST_TOTAL] = team[winner][slots.BEST_TOTAL]
+            out[slots.BEST_GUESS] = team[winner][slots.BEST_GUESS]
+        else:
+            out[slots.BEST_TOTAL] = 0
+        return out
 
     def check(self) -> None:
         """Raise `LimitExceededError` when the time limit has passed."""
@@ -960,7 +1013,7 @@ class _Watch:
         if self.proven is not None:
             guess, total = self.proven
             return self.code_of(guess), total, total
-        main = self.searches[0].counters
+        main = self.root_counters()
         total = int(main[slots.BEST_TOTAL])
         if total <= 0 or not self.phase.startswith("searching"):
             return None
@@ -982,8 +1035,7 @@ class _Watch:
 
     def report(self) -> dict[str, Any]:
         """Return where the search stands (what `progress` receives)."""
-        main = (self.searches[0].counters if self.searches
-                else np.zeros(slots.COUNTER_SLOTS, np.int64))
+        main = self.root_counters()
         best = int(main[slots.BEST_TOTAL]) * self.kernel_scale
         upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
         lower = int(main[slots.LOWER_BOUND]) * self.kernel_scale
