@@ -195,7 +195,8 @@ def test_a_root_of_many_first_guesses_is_shared_by_the_workers(monkeypatch):
     """Workers asked for, the root's parts go to them when it has at most
     PARALLEL_ROOT_GUESSES first guesses; past that they share the first guesses in turn
     (`parallel.share_root`), each with a memo of its own: the same optimum and tree as one
-    search, with two workers or three; weighted, one search runs instead."""
+    search, with two workers or three; by default from SHARED_ROOT_MIN_CODES codes on;
+    weighted, one search runs instead."""
     from keypeg.solver import search
 
     calls = []
@@ -220,12 +221,35 @@ def test_a_root_of_many_first_guesses_is_shared_by_the_workers(monkeypatch):
         assert got.total == serial.total
         for f in ("guess", "parent", "response", "depth", "size"):
             assert np.array_equal(getattr(got.tree, f), getattr(serial.tree, f))
+    # by default on two cores: shared from SHARED_ROOT_MIN_CODES codes (256 here), else one
+    # search (classic after 1234 (1B0W) and 5678 (0B0W): 9 codes)
+    monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", 24)
+    monkeypatch.setattr(search, "usable_cores", lambda: 2)
+    calls.clear()
+    got = solve_optimal(CLASSIC, state=state)
+    assert calls == ["shared"] and got.stats["workers"] == 2
+    small = GameState.from_clues(CLASSIC, ["1234=1B0W", "1156=0B1W"])
+    assert 2 < small.count < search.SHARED_ROOT_MIN_CODES
+    calls.clear()
+    assert solve_optimal(CLASSIC, state=small).stats["workers"] == 1 and calls == []
     monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", 0)
     weights = np.arange(1, 1297, dtype=np.int64) % 3 + 1
     calls.clear()
     alone = solve_optimal(CLASSIC, state=state, weights=weights, workers=1)
     got = solve_optimal(CLASSIC, state=state, weights=weights, workers=2)
     assert calls == [] and got.stats["workers"] == 1 and got.total == alone.total
+
+
+def test_the_bound_tables_are_made_once_and_handed_out_as_copies():
+    """`bound_tables` keeps the tables it made per arguments; each search gets copies."""
+    from keypeg._kernels import optimal as ko
+
+    ltab, ctab = ko.bound_tables(50, 14, False)
+    kept = ltab.copy(), ctab.copy()
+    ltab[1, 1] = ctab[2, 2] = -5  # a search's copy, changed: the next one is not
+    again = ko.bound_tables(50, 14, False)
+    assert np.array_equal(again[0], kept[0]) and np.array_equal(again[1], kept[1])
+    assert ko.bound_tables(60, 14, False)[0].shape == (15, 61)  # other arguments: other tables
 
 
 def test_a_shared_root_breaks_ties_by_rank():

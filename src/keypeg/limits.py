@@ -100,6 +100,9 @@ MAX_GUESSES_PER_GAME = 60
 CONFLICT_WORK = 20_000_000
 #: Sets at least this big are solved with the parts of each first guess on both cores.
 PARALLEL_MIN_CODES = 2000
+#: Sets at least this big whose root has many first guesses (a position) share them out
+#: between both cores (`solver.parallel.share_root`); smaller ones take milliseconds.
+SHARED_ROOT_MIN_CODES = 100
 
 # ----------------------------------------------------------------------------- web caches
 #: Positions and hints each server process keeps in memory.

@@ -29,6 +29,7 @@ from ..errors import KeypegError, LimitExceededError, TimeLimitError
 from ..game import GameState
 from ..limits import (
     PARALLEL_MIN_CODES,
+    SHARED_ROOT_MIN_CODES,
     SMALL_SPACE,
     bytes_text,
     check_max_seconds,
@@ -708,7 +709,9 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     offset = len(guesses) * (int(S.size) if weights is None else int(weights[S].sum()))
     watch.offset = offset
     n_workers = workers if workers is not None else (
-        min(2, usable_cores()) if S.size >= PARALLEL_MIN_CODES else 1)
+        min(2, usable_cores()) if S.size >= SHARED_ROOT_MIN_CODES else 1)
+    # the parts of a root of few first guesses on workers: asked for, or a set this big
+    parts_too = workers is not None or S.size >= PARALLEL_MIN_CODES
     n_workers = n_workers if n_workers > 1 and not trace and S.size > 2 else 1
     searches = 1 + (n_workers if n_workers > 1 else 0)
     memo_share = memo_bytes // searches
@@ -775,8 +778,6 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 checkpoint=None if checkpoint is None else checkpoint.scoped(scope),
                 splitter=lambda: new_search(trace=False, memo_bytes=0),
                 root_codes=int(searched.size), view_codes=view_codes)
-        elif n_workers > 1:
-            search.helpers = [new_search(trace=False) for _ in range(n_workers)]
         watch.searches = [search, *search.helpers]
         watch.proven, watch.code_of, watch.text_of = None, None, None
         if objective == "total" and cap == need and weights_in is None:
@@ -787,8 +788,14 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         watch.kernel_scale = each or 1
         scaled = -(-budget // each) if each and budget < int(k.INF) else budget
         shared = None
-        if search.helpers and not recorded and root_guesses(
-                search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES:
+        many = n_workers > 1 and not recorded and root_guesses(
+            search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES
+        if n_workers > 1 and not recorded and not many and parts_too:
+            # the parts of each first guess on workers (few first guesses in a set smaller
+            # than that: this one search; its memo is sized by the set, not the budget)
+            search.helpers = [new_search(trace=False) for _ in range(n_workers)]
+            watch.searches = [search, *search.helpers]
+        if many:
             # Many first guesses (a position, its symmetry mostly broken): parts spread over
             # workers with a memo each lose (MM(4,9) after 1123 (0B1W), 130 first guesses:
             # 58.8 s alone against 114.7 s on two workers scoring 2.8 times the probes; full
