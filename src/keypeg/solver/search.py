@@ -47,9 +47,11 @@ from ..tree import DecisionTree
 from .parallel import root_guesses, share_root, solve_root
 
 #: Most first guesses (symmetry classes under the budget) for which the root's parts are
-#: spread over workers; with more, one search runs (measured: 5-18 first guesses, MM(4,7),
-#: MM(4,8), MM(5,6) and positions leaving MM(4,7) or MM(5,5), were faster on two workers;
-#: 37-130, positions of MM(4,9) and MM(4,10) after one guess, slower).
+#: spread over workers; with more, the workers take the first guesses in turn
+#: (`parallel.share_root`). Measured: 5-18 first guesses, MM(4,7), MM(4,8), MM(5,6) and
+#: positions leaving MM(4,7) or MM(5,5), were faster with their parts on two workers; 37-130,
+#: positions of MM(4,9) and MM(4,10) after one guess, slower that way than one search, and
+#: faster with their first guesses shared.
 PARALLEL_ROOT_GUESSES = 24
 #: Deepest tree the search considers when the number of guesses is not capped.
 DEPTH_UNCAPPED = 40
