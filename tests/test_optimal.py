@@ -240,6 +240,29 @@ def test_a_root_of_many_first_guesses_is_shared_by_the_workers(monkeypatch):
     assert calls == [] and got.stats["workers"] == 1 and got.total == alone.total
 
 
+def test_a_root_of_few_first_guesses_in_a_small_set_gets_one_search_with_the_whole_memo(
+        monkeypatch):
+    """Two cores, a set under PARALLEL_MIN_CODES whose root has few first guesses (classic
+    after 1111 (0B0W): 625 codes): one search runs, its memo the whole budget, as with one
+    worker asked for."""
+    from keypeg.limits import memo_budget
+    from keypeg.solver import search
+
+    made = []
+    real = search._Search.__init__
+
+    def init(self, *args, **kwargs):
+        made.append(kwargs["memo_bytes"])
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(search._Search, "__init__", init)
+    monkeypatch.setattr(search, "usable_cores", lambda: 2)
+    state = GameState.from_clues(CLASSIC, ["1111=0B0W"])
+    assert search.SHARED_ROOT_MIN_CODES <= state.count < search.PARALLEL_MIN_CODES
+    got = solve_optimal(CLASSIC, state=state)
+    assert got.stats["workers"] == 1 and made == [memo_budget()]
+
+
 def test_the_bound_tables_are_made_once_and_handed_out_as_copies():
     """`bound_tables` keeps the tables it made per arguments; each search gets copies."""
     from keypeg._kernels import optimal as ko

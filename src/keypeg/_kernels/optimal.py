@@ -2078,9 +2078,10 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         # bound (probes are taken cheapest bound first); not once told to stop, as the last
         # probe's parts may then have returned before proving their bounds. (Shared: of
         # this search's first guesses, at least the best total found, tie or not.)
-        proven = best if not split else _shared_best(root_best, ROOT_NONE, budget)
-        if dist == 0 and stats[STOP] == 0 and min(lbs[t], proven) > stats[LOWER_BOUND]:
-            stats[LOWER_BOUND] = min(lbs[t], proven)
+        if dist == 0 and stats[STOP] == 0:
+            proven = best if not split else _shared_best(root_best, ROOT_NONE, budget)
+            if min(lbs[t], proven) > stats[LOWER_BOUND]:
+                stats[LOWER_BOUND] = min(lbs[t], proven)
         if lbs[t] >= best:
             if lbs[t] < low:
                 low = lbs[t]

@@ -759,7 +759,10 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
         watch.searches, search = [], None  # the last attempt's memos go before these come
-        search = new_search()
+        # (with no parts for workers, this search runs alone unless the root's first guesses
+        # are shared, when new ones replace it: its memo gets the whole budget)
+        alone = not recorded and not parts_too
+        search = new_search(memo_bytes=memo_bytes, share=1) if alone else new_search()
         if recorded:
             from .roots import PartViews, build_search, part_workers
 
@@ -794,7 +797,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES
         if n_workers > 1 and not recorded and not many and parts_too:
             # the parts of each first guess on workers (few first guesses in a set smaller
-            # than that: this one search; its memo is sized by the set, not the budget)
+            # than that: this one search)
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
             watch.searches = [search, *search.helpers]
         if many:
