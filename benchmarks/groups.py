@@ -859,3 +859,39 @@ def cb4cluster() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["cb4cluster"] = cb4cluster
+
+
+def positions() -> tuple[list[dict], list[str]]:
+    """Issue 11: positions whose root has many first guesses, solved by `solve_optimal` on
+    one worker and with the default options (two cores: the first guesses shared in turn,
+    `parallel.share_root`), one run each (the opening book off), the same optimum
+    required of both."""
+    from keypeg.book import without_books
+    from keypeg.game import GameState
+    from keypeg.solver import solve_optimal
+
+    cases = [("MM(6,9)", find_rules("mm-6-9"), ["174424=1B1W", "315156=2B2W", "655467=1B3W"]),
+             ("bulls-and-cows", find_rules("bulls-and-cows"), ["3291=0B1W", "5089=0B2W"]),
+             ("MM(4,9)", Rules(pegs=4, colors=9), ["1123=0B1W"]),
+             ("MM(4,10)", Rules(pegs=4, colors=10), ["1122=0B1W"])]
+    rows: list[dict] = []
+    solve_optimal(Rules(pegs=3, colors=4), workers=2)  # untimed: the kernels loaded
+    for label, rules, clues in cases:
+        state = GameState.from_clues(rules, clues)
+        totals = []
+        with without_books():
+            for workers, how in ((1, "one worker"), (None, "default (shared root)")):
+                started = time.perf_counter()
+                result = solve_optimal(state.space, state=state, workers=workers)
+                took = time.perf_counter() - started
+                totals.append(result.total)
+                rows.append({"job": f"optimal after {' '.join(clues)}, {label} "
+                                    f"({state.count} candidates) = {result.total:,}, {how}, "
+                                    f"{result.stats['workers']} search(es), one run",
+                             "seconds": took})
+        if totals[0] != totals[1]:
+            raise SystemExit(f"{label}: {totals[0]} alone but {totals[1]} shared")
+    return rows, []
+
+
+GROUPS["positions"] = positions
