@@ -167,6 +167,38 @@ def test_no_multisets_for_positional_answers():
     assert sets.shape[0] == 0
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([Rules(pegs=5, colors=7), Rules(pegs=5, colors=6, repeats=False),
+                        Rules(pegs=4, colors=4, blanks=True)]),
+       st.integers(0, 2**32 - 1), st.data())
+def test_the_probes_read_by_multiset_are_those_within_the_limit(rules, seed, data):
+    """`_set_hits`, on a view's answers grouped by multiset, lists in probe order exactly
+    the probes whose multiset's least excess on S is within m - floor and whose answers on
+    S take at least `floor` values, each with those answers as bits (plain Python)."""
+    space = get_space(rules)
+    state = None
+    while state is None:  # (a draw that misses takes the next seed)
+        state = random_state(space, seed, low=10, high=60)
+        seed += 1
+    view = CandidateView(space, np.asarray(state.candidates))
+    sets, shared = search._Search.multisets(view)
+    m = data.draw(st.integers(6, min(view.m, space.n_responses)))
+    rng = np.random.default_rng(seed)
+    S = np.sort(rng.choice(view.m, size=m, replace=False)).astype(np.int32)
+    floor = data.draw(st.integers(1, m))
+    low_excess = ko._set_excess(S, sets, shared)
+    grouped, starts, ranks = view.columns_by_set()
+    hit_t, hit_seen = ko._set_hits(S.astype(np.uint64), low_excess, floor, grouped, starts,
+                                   ranks, np.zeros(slots.COUNTER_SLOTS, np.int64))
+    table = view.table()
+    want = []
+    for t, g in enumerate(view.probe_order.tolist()):
+        answers = {int(table[g, s]) for s in S.tolist()}
+        if low_excess[sets[g]] <= m - floor and len(answers) >= floor:
+            want.append((t, sum(1 << a for a in answers)))
+    assert [(int(t), int(b)) for t, b in zip(hit_t, hit_seen, strict=True)] == want
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([Rules(pegs=5, colors=7), Rules(pegs=5, colors=6, repeats=False),
                         Rules(pegs=4, colors=4, blanks=True)]),
@@ -197,11 +229,19 @@ def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
     reach = 2 * m + ko.TINY_REACH
     none = np.zeros((0, 0), dtype=table.dtype)
     no_sets = np.zeros(0, dtype=np.int32)
-    results = {cols.shape[0] > 0: [tuple(int(x) for x in ko._tiny_scan(
-        S, probes, table, cols, s, sh, is_cand, budget, reach, 4,
-        np.zeros(slots.COUNTER_SLOTS, np.int64))) for s, sh in ((no_sets, shared), (sets, shared))]
-        for cols in (none, columns)}
+    ungrouped = (none, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+
+    def scan(cols, s, by_set=ungrouped):
+        return tuple(int(x) for x in ko._tiny_scan(
+            S, probes, table, cols, s, shared, by_set, is_cand, budget, reach, 4,
+            np.zeros(slots.COUNTER_SLOTS, np.int64)))
+
+    results = {cols.shape[0] > 0: [scan(cols, s) for s in (no_sets, sets)]
+               for cols in (none, columns)}
     assert results[True] == results[False]  # rows or columns: the same
+    # the columns again with the probes grouped by multiset: the same, probes scanned too
+    assert columns.shape[0] == view.m + 2
+    assert scan(columns, sets, view.columns_by_set()) == results[True][1]
     plain, with_sets = results[True]
     if plain[0]:  # found: the same choice, value and parts
         assert with_sets == plain

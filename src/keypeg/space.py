@@ -410,6 +410,7 @@ class CandidateView:
         #: answers ``[probe (view index), candidate (0..m-1)]``
         self._table = np.ascontiguousarray(table)
         self._columns: np.ndarray | None = None
+        self._by_sets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._columns_lock = threading.Lock()
         self.symmetric_table = False  # not square: only the candidates are columns
 
@@ -454,6 +455,28 @@ class CandidateView:
                     columns[self.m + 1] = ids >> 8
                 self._columns = columns
             return self._columns
+
+    def columns_by_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the answers by candidate again, with the probes grouped by multiset
+        (`CodeSpace.multiset`; probe order within a multiset), for `_kernels.optimal.
+        _tiny_scan`, which then reads only the probes of the multisets it cannot rule out,
+        in runs: (columns ``[candidate, i]``, where each multiset's probes start (one entry
+        per multiset and one past the last), and each grouped probe's place in probe order
+        (i of `columns`)). Made once and shared, like `columns`; black/white answers in
+        bytes only (`sets_in_columns`)."""
+        columns = self.columns()
+        with self._columns_lock:
+            if self._by_sets is None:
+                ids = columns[self.m].astype(np.uint16) | (
+                    columns[self.m + 1].astype(np.uint16) << np.uint16(8))
+                # (a stable sort of 16-bit keys: numpy's radix sort)
+                ranks = np.argsort(ids, kind="stable").astype(np.int32)
+                starts = np.zeros(self.space.common.shape[0] + 1, dtype=np.int64)
+                np.cumsum(np.bincount(ids, minlength=starts.size - 1), out=starts[1:])
+                grouped = np.empty((self.m, ranks.size), dtype=self._table.dtype)
+                kpart.gather_along(columns, ranks, grouped)
+                self._by_sets = (grouped, starts, ranks)
+            return self._by_sets
 
     @property
     def sets_in_columns(self) -> bool:

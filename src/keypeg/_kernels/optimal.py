@@ -570,8 +570,9 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             and dist > 0 and depth >= 3 and TINY_MIN <= m and m <= R and R <= 64
             and opts[OPT_SYMMETRIC_TABLE] == 0 and lb >= 2 * m and lb < 2 * m + TINY_REACH)
     if tiny:
+        by_set = (game.set_columns, game.set_starts, game.set_ranks)
         done, lb, out = _tiny_path(S, probes, table, columns, game.code_sets, game.set_shared,
-                                   is_cand, budget, depth, lb, kmax, R, stats)
+                                   by_set, is_cand, budget, depth, lb, kmax, R, stats)
         if done:
             return out
     # Unweighted on a table read probe by probe (positional answers, a candidate view):
@@ -1394,15 +1395,15 @@ AHEAD = 8
 
 
 @jit
-def _tiny_path(S, probes, table, columns, code_sets, set_shared, is_cand, budget, depth, lb,
-               kmax, R, stats):  # pragma: no cover - compiled
+def _tiny_path(S, probes, table, columns, code_sets, set_shared, by_set, is_cand, budget,
+               depth, lb, kmax, R, stats):  # pragma: no cover - compiled
     """`score_probes` on a small set through `_tiny_scan` (compiled on its own, so that the
     commoner nodes' inlined scoring stays as it was): (done, lb, what score_probes returns
     when done): the one probe to explore, or no probe when the raised lb reaches the
     budget; when not done, every probe is to be counted (the tuple is not read)."""
     m = S.shape[0]
     found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, columns, code_sets,
-                                                      set_shared, is_cand, budget,
+                                                      set_shared, by_set, is_cand, budget,
                                                       2 * m + TINY_REACH, depth, stats)
     stats[N_PROBES] += scanned
     no_counts = np.zeros((0, R), dtype=np.int32)
@@ -1425,8 +1426,8 @@ def _tiny_path(S, probes, table, columns, code_sets, set_shared, is_cand, budget
 
 
 @jit
-def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget, reach,
-               depth, stats):  # pragma: no cover - compiled
+def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand, budget,
+               reach, depth, stats):  # pragma: no cover - compiled
     """The search's choice on a small set S (m codes, m <= answers <= 64) that no candidate
     tells apart nor splits leaving a single pair, when it costs less than `reach` and
     `budget`: the first probe, in the search's order (cheapest bound 3m - w - k first,
@@ -1453,7 +1454,12 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
     different answers (the blacks, 0 to t; pegs of them only when t is every peg, all but
     pegs - 1), so a probe whose multiset leaves too many codes sharing answers is passed
     over without reading its answers at all; on a view scoring every probe, a block whose
-    probes that bound mostly rules out reads the columns of the others only."""
+    probes that bound mostly rules out reads the columns of the others only. Where the
+    view's answers are also kept with the probes grouped by multiset (`by_set`: columns,
+    where each multiset's probes start, their places in probe order), the probes of the
+    multisets that bound does not rule out are read from those, in runs, and the few whose
+    answers seen leave them within the loosest limit are then taken in probe order as above
+    (`_set_hits`): the same probes read, the same choice."""
     m = S.shape[0]
     P = probes.shape[0]
     one = np.uint64(1)
@@ -1472,13 +1478,22 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
     # (a view's columns may end with each probe's multiset id, read along: no gathers)
     ids_at = table.shape[1]
     ids_along = use_sets and columns.shape[0] == ids_at + 2
+    set_columns, set_starts, set_ranks = by_set
+    grouped = by_columns and ids_along and set_columns.shape[1] == P
+    cols = np.empty(m, dtype=np.uint64)
+    for j in range(m):
+        cols[j] = np.uint64(S[j])
+    if grouped:  # every probe within the loosest limit, in probe order, with its answers
+        hit_t, hit_seen = _set_hits(cols, low_excess, 3 * m - best_v - 1, set_columns,
+                                    set_starts, set_ranks, stats)
+    else:
+        hit_t = np.empty(0, dtype=np.int64)
+        hit_seen = np.empty(0, dtype=np.uint64)
+    q = 0
     best_t = -1
     best_key = np.int64(-1)
     best_k = 0
     open_low = INF  # the least bound of a probe whose cost is not in closed form
-    cols = np.empty(m, dtype=np.uint64)
-    for j in range(m):
-        cols[j] = np.uint64(S[j])
     flat = table.reshape(-1)
     width = np.int64(table.shape[1])
     seen_all = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.uint64)
@@ -1486,10 +1501,20 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
     n_hits = h = 0
     block_start = block_end = 0
     t = 0
+    seen_t = np.uint64(0)  # the answers seen of probe t (columns read)
     while t < P:
         if (t & 255) == 0 and stats[STOP] != 0:
             break
-        if by_columns:
+        if grouped:
+            if q == hit_t.shape[0]:
+                t = P
+                break
+            if (q & 255) == 0 and stats[STOP] != 0:
+                break
+            t = hit_t[q]
+            seen_t = hit_seen[q]
+            q += 1
+        elif by_columns:
             if t >= block_end:
                 # the next block's answers seen, as bits; its probes whose excess is within
                 # the largest limit the best so far allows (it only shrinks) listed
@@ -1543,11 +1568,17 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
                 t = block_end
                 continue
             t = block_start + hits[h]
+            seen_t = seen_all[t - block_start]
         g = np.uint64(probes[t])
         if not by_columns and t + AHEAD < P:  # start loading a later row (past the caches)
-            ahead = np.int64(probes[t + AHEAD]) * width
-            for c in range(0, width, 64):
-                prefetch(flat, ahead + c)
+            later = probes[t + AHEAD]
+            # unless its multiset alone will pass it over (the loosest limit any probe can
+            # have from now on: best_v only shrinks): loading rows never read stalled the
+            # scan (a sixth of its time at MM(6,9)'s 132 candidates)
+            if not use_sets or low_excess[code_sets[later]] <= best_v - 2 * m + 1:
+                ahead = np.int64(later) * width
+                for c in range(0, width, 64):
+                    prefetch(flat, ahead + c)
         w = 1 if is_cand[g] else 0
         # the largest bound still worth reading: best_v, when a probe of that bound would
         # come first in the search's order (a candidate against a non-candidate), else less
@@ -1557,7 +1588,7 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
             t += 1
             continue
         if by_columns:
-            if m - _popcount(seen_all[t - block_start]) > limit:
+            if m - _popcount(seen_t) > limit:
                 t += 1  # its excess is past the limit (what reading its row would find)
                 continue
         elif use_sets and low_excess[code_sets[g]] > limit:
@@ -1633,6 +1664,50 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, is_cand, budget
         return True, best_t, best_v, best_k, np.int64(0), t
     # undecided: every probe costs at least the least of these
     return False, 0, 0, 0, np.int64(min(best_v, open_low)), t
+
+
+@jit
+def _set_hits(cols, low_excess, floor, set_columns, set_starts, set_ranks,
+              stats):  # pragma: no cover - compiled
+    """`_tiny_scan`'s probes worth reading on a view whose answers are kept grouped by
+    multiset (`CandidateView.columns_by_set`): those of each multiset u whose least excess
+    on the set (`low_excess[u]`) leaves them within `m - floor`, with at least `floor`
+    answers seen on the set's codes (view indices `cols`), as (their places in probe
+    order, ascending; the answers seen by each, as bits). Each multiset's probes are read
+    in runs, a block of COLUMN_BLOCK at a time; nothing when the search is stopped."""
+    m = cols.shape[0]
+    one = np.uint64(1)
+    out_t = np.empty(1024, dtype=np.int64)
+    out_seen = np.empty(1024, dtype=np.uint64)
+    n_out = 0
+    seen = np.empty(COLUMN_BLOCK, dtype=np.uint64)
+    cap = m - floor
+    for u in range(set_starts.shape[0] - 1):
+        if low_excess[u] > cap:
+            continue
+        a = set_starts[u]
+        b = set_starts[u + 1]
+        while a < b:
+            if stats[STOP] != 0:
+                return out_t[:0], out_seen[:0]
+            n = min(COLUMN_BLOCK, b - a)
+            seen[:n] = 0
+            for j in range(m):
+                block = set_columns[cols[j]][a:a + n]
+                for i in range(n):
+                    seen[i] |= one << np.uint64(block[i])
+            for i in range(n):
+                if _popcount(seen[i]) >= floor:
+                    if n_out == out_t.shape[0]:
+                        out_t = np.concatenate((out_t, np.empty(n_out, dtype=np.int64)))
+                        out_seen = np.concatenate((out_seen,
+                                                   np.empty(n_out, dtype=np.uint64)))
+                    out_t[n_out] = set_ranks[a + i]
+                    out_seen[n_out] = seen[i]
+                    n_out += 1
+            a += n
+    order = np.argsort(out_t[:n_out])
+    return out_t[:n_out][order], out_seen[:n_out][order]
 
 
 #: Counts in bytes (see `score_probes`): 8-bit fields, answers 0-7 in one word and 8-15 in

@@ -261,3 +261,14 @@ def gather_columns(table, rows, out):  # pragma: no cover - compiled
             r = rows[i]
             for j in range(m):
                 out[j, i] = table[r, j]
+
+
+@jit_parallel
+def gather_along(rows, at, out):  # pragma: no cover - compiled
+    """Fill ``out[j, i] = rows[j, at[i]]`` for out's rows j (each row of `rows` read
+    within itself, a row per thread at a time)."""
+    for j in prange(out.shape[0]):
+        src = rows[j]
+        dst = out[j]
+        for i in range(at.shape[0]):
+            dst[i] = src[at[i]]

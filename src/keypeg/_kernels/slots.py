@@ -89,10 +89,14 @@ TRACE_COLUMNS = 6
 #: `probe_order[t]` against candidate s), else an array with no columns; with black/white
 #: answers, each code's multiset of symbols (int32, by table row; no entries else) and the
 #: pegs two multisets share (uint8 [multiset, multiset]); each code's inversions of first
-#: appearance (``symmetry.first_inversions``; no entries when not kept).
+#: appearance (``symmetry.first_inversions``; no entries when not kept); and on a candidate
+#: view with those multisets, its answers by column once more with the probes grouped by
+#: multiset, where each multiset's probes start and each grouped probe's place in probe
+#: order (``CandidateView.columns_by_set``; no columns otherwise).
 Game = namedtuple("Game", ["table", "codes", "colours", "perms", "inverse_perms",
                            "probe_order", "marks", "code_at", "columns", "code_sets",
-                           "set_shared", "inversions"])
+                           "set_shared", "inversions", "set_columns", "set_starts",
+                           "set_ranks"])
 #: What the guesses played so far leave: the group elements that fix them (position
 #: permutation index, colour map; -1 for colours free to map anywhere new), and the
 #: mask of the colours played.

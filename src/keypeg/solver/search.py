@@ -245,7 +245,8 @@ class _Search:
         self.game = slots.Game(table, space.codes, space.colmask, perms, self.iperms,
                                probe_order, self.answer_marks(space),
                                self.image_lookup(space, symmetry, weights, group), columns,
-                               *self.multisets(space), self.inversions(space, table))
+                               *self.multisets(space), self.inversions(space, table),
+                               *self.columns_by_set(space, table, columns))
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
         self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
@@ -268,6 +269,19 @@ class _Search:
                 or (2 + k.COLUMN_COPIES) * table.nbytes > space.space.budget):
             return np.zeros((0, 0), dtype=table.dtype)
         return space.columns()
+
+    @staticmethod
+    def columns_by_set(space: CodeSpace | CandidateView, table: np.ndarray,
+                       columns: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return a candidate view's answers by column with the probes grouped by multiset
+        (`CandidateView.columns_by_set`), which `_tiny_scan` reads instead of `columns`,
+        where those end with the multiset ids and one more copy of the answers stays
+        within the table budget; else empty arrays."""
+        if (isinstance(space, CandidateView) and columns.shape[0] == space.m + 2
+                and (3 + k.COLUMN_COPIES) * table.nbytes <= space.space.budget):
+            return space.columns_by_set()
+        return (np.zeros((0, 0), dtype=table.dtype), np.zeros(1, dtype=np.int64),
+                np.zeros(0, dtype=np.int32))
 
     @staticmethod
     def multisets(space: CodeSpace | CandidateView) -> tuple[np.ndarray, np.ndarray]:
