@@ -4,6 +4,7 @@ up most when full), and the bound a probe's multiset of symbols puts on its answ
 which `_tiny_scan` passes probes over (against the answers counted plainly)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -276,3 +277,16 @@ def test_the_excess_bound_is_below_every_probe(rules, seed, data):
     sets, shared = search._Search.multisets(space)
     got = int(ko._excess_bound(S, space.table(), sets, shared))
     assert 2 * m - 1 <= got <= naive
+
+
+def test_only_black_white_views_group_their_columns_by_multiset():
+    space = get_space(Rules(pegs=4, colors=6, feedback="positional"))
+    state = None
+    seed = 0
+    while state is None:
+        state = random_state(space, seed, low=10, high=60)
+        seed += 1
+    view = CandidateView(space, np.asarray(state.candidates))
+    assert not view.sets_in_columns
+    with pytest.raises(ValueError, match="black/white"):
+        view.columns_by_set()

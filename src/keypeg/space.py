@@ -464,6 +464,9 @@ class CandidateView:
         per multiset and one past the last), and each grouped probe's place in probe order
         (i of `columns`)). Made once and shared, like `columns`; black/white answers in
         bytes only (`sets_in_columns`)."""
+        if not self.sets_in_columns:
+            raise ValueError("a view's columns are grouped by multiset only with black/white "
+                             "answers in bytes and at most 65,536 multisets.")
         columns = self.columns()
         with self._columns_lock:
             if self._by_sets is None:
