@@ -168,6 +168,16 @@ def test_no_multisets_for_positional_answers():
     assert sets.shape[0] == 0
 
 
+def _random_view(space, seed):
+    """A view of the candidates of a position of 10-60 of them reached by random play from
+    `seed` (a draw that misses takes the next seed), and the seed that reached it."""
+    state = None
+    while state is None:
+        state = random_state(space, seed, low=10, high=60)
+        seed += 1
+    return CandidateView(space, np.asarray(state.candidates)), seed
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from([Rules(pegs=5, colors=7), Rules(pegs=5, colors=6, repeats=False),
                         Rules(pegs=4, colors=4, blanks=True)]),
@@ -177,11 +187,7 @@ def test_the_probes_read_by_multiset_are_those_within_the_limit(rules, seed, dat
     the probes whose multiset's least excess on S is within m - floor and whose answers on
     S take at least `floor` values, each with those answers as bits (plain Python)."""
     space = get_space(rules)
-    state = None
-    while state is None:  # (a draw that misses takes the next seed)
-        state = random_state(space, seed, low=10, high=60)
-        seed += 1
-    view = CandidateView(space, np.asarray(state.candidates))
+    view, seed = _random_view(space, seed)
     sets, shared = search._Search.multisets(view)
     m = data.draw(st.integers(6, min(view.m, space.n_responses)))
     rng = np.random.default_rng(seed)
@@ -211,11 +217,7 @@ def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
     finds no choice, its bound is at least the one found without, having scanned at most
     as many probes (none when the multisets alone rule every probe out)."""
     space = get_space(rules)
-    state = None
-    while state is None:  # (a draw that misses takes the next seed)
-        state = random_state(space, seed, low=10, high=60)
-        seed += 1
-    view = CandidateView(space, np.asarray(state.candidates))
+    view, seed = _random_view(space, seed)
     table = view.table()
     sets, shared = search._Search.multisets(view)
     assert sets.shape[0] == view.size
@@ -280,13 +282,7 @@ def test_the_excess_bound_is_below_every_probe(rules, seed, data):
 
 
 def test_only_black_white_views_group_their_columns_by_multiset():
-    space = get_space(Rules(pegs=4, colors=6, feedback="positional"))
-    state = None
-    seed = 0
-    while state is None:
-        state = random_state(space, seed, low=10, high=60)
-        seed += 1
-    view = CandidateView(space, np.asarray(state.candidates))
+    view, _ = _random_view(get_space(Rules(pegs=4, colors=6, feedback="positional")), 0)
     assert not view.sets_in_columns
     with pytest.raises(ValueError, match="black/white"):
         view.columns_by_set()

@@ -1552,11 +1552,7 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
                         hits[n_hits] = i
                         n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
                 else:
-                    seen_all[:n] = 0
-                    for j in range(m):
-                        block = columns[cols[j]][t:t + n]
-                        for i in range(n):
-                            seen_all[i] |= one << np.uint64(block[i])
+                    _answers_seen(columns, cols, t, n, seen_all)
                     for i in range(n):
                         hits[n_hits] = i
                         n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
@@ -1666,6 +1662,18 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     return False, 0, 0, 0, np.int64(min(best_v, open_low)), t
 
 
+@jit_inline
+def _answers_seen(columns, cols, lo, n, seen):  # pragma: no cover - compiled
+    """Fill ``seen[i]`` with the answers probes lo + i (columns of a view, by candidate)
+    meet on the codes `cols`, as bits, for i < n: one column at a time (vector code)."""
+    one = np.uint64(1)
+    seen[:n] = 0
+    for j in range(cols.shape[0]):
+        block = columns[cols[j]][lo:lo + n]
+        for i in range(n):
+            seen[i] |= one << np.uint64(block[i])
+
+
 @jit
 def _set_hits(cols, low_excess, floor, set_columns, set_starts, set_ranks,
               stats):  # pragma: no cover - compiled
@@ -1676,7 +1684,6 @@ def _set_hits(cols, low_excess, floor, set_columns, set_starts, set_ranks,
     order, ascending; the answers seen by each, as bits). Each multiset's probes are read
     in runs, a block of COLUMN_BLOCK at a time; nothing when the search is stopped."""
     m = cols.shape[0]
-    one = np.uint64(1)
     out_t = np.empty(1024, dtype=np.int64)
     out_seen = np.empty(1024, dtype=np.uint64)
     n_out = 0
@@ -1691,11 +1698,7 @@ def _set_hits(cols, low_excess, floor, set_columns, set_starts, set_ranks,
             if stats[STOP] != 0:
                 return out_t[:0], out_seen[:0]
             n = min(COLUMN_BLOCK, b - a)
-            seen[:n] = 0
-            for j in range(m):
-                block = set_columns[cols[j]][a:a + n]
-                for i in range(n):
-                    seen[i] |= one << np.uint64(block[i])
+            _answers_seen(set_columns, cols, a, n, seen)
             for i in range(n):
                 if _popcount(seen[i]) >= floor:
                     if n_out == out_t.shape[0]:
