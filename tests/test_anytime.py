@@ -4,6 +4,7 @@ bound on the optimum (`TimeLimitError.best_guess`, `best_total`, `lower`)."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -15,6 +16,7 @@ from keypeg.errors import TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import hint
 from keypeg.rules import find_rules
+from keypeg.solver.parallel import root_guesses
 from keypeg.solver.search import _Watch, solve_optimal
 from keypeg.space import get_space
 
@@ -146,3 +148,67 @@ def test_progress_names_the_best_first_guess_so_far(bulls):
     if named[-1]["best"] == error.best_total:
         assert named[-1]["best_guess"] == space.text(error.best_guess)
     assert "(best first guess so far " in progress_text(named[-1])
+
+
+# ----------------------------------------------------------------------------- stopping
+def test_searches_made_after_the_time_is_up_are_told_to_stop():
+    watch = _watch(0, 0, 0)
+    _stopped(watch)
+    late = _Counters(0, 0, 0)
+    watch.attach([late])
+    assert late.counters[slots.STOP] == 1
+    fresh = _Watch(60.0, None)
+    early = _Counters(0, 0, 0)
+    fresh.attach([early])
+    assert early.counters[slots.STOP] == 0
+
+
+@pytest.fixture(scope="module")
+def mm69():
+    rules = find_rules("mm-6-9")
+    # 127 candidates, solved in about a second (the kernels compiled first)
+    warm = GameState.from_clues(rules, ["236165=0B2W", "236989=0B4W", "973366=1B1W",
+                                        "328195=0B3W"])
+    solve_optimal(warm.space, state=warm)
+    # 213 candidates: its view takes about 0.5 s to build, its search minutes
+    return GameState.from_clues(rules, ["138838=1B3W", "167474=0B1W", "432119=1B1W"])
+
+
+def _ends(before: set[threading.Thread], seconds: float) -> bool:
+    """Whether every thread not in `before` ends within `seconds`."""
+    deadline = time.perf_counter() + seconds
+    while set(threading.enumerate()) - before and time.perf_counter() < deadline:
+        time.sleep(0.05)
+    return not set(threading.enumerate()) - before
+
+
+def test_a_search_out_of_time_while_its_view_is_built_stops_there(mm69):
+    """The caller does not wait for the view (a hint then took 2 s instead of 1), and
+    nothing runs after it."""
+    before = set(threading.enumerate())
+    started = time.perf_counter()
+    with pytest.raises(TimeLimitError):
+        solve_optimal(mm69.space, state=mm69, time_limit=0.05)
+    assert time.perf_counter() - started < 0.05 + 0.4  # (GRACE, and room for a slow machine)
+    assert _ends(before, 10.0), "the search ran on after its time"
+
+
+def test_searches_made_after_the_time_limit_do_not_run_on(mm69, monkeypatch):
+    """The time runs out while the root's first guesses are counted, before the searches
+    that share them are made: nothing told those to stop, and they ran on in the background
+    for minutes after the caller had its answer."""
+    limit = 3.0
+    started = time.perf_counter()
+    counted = []
+
+    def slow_count(*args, **kwargs):
+        counted.append(time.perf_counter() - started)
+        time.sleep(max(0.0, started + limit + 0.3 - time.perf_counter()))
+        return root_guesses(*args, **kwargs)
+
+    monkeypatch.setattr("keypeg.solver.search.root_guesses", slow_count)
+    before = set(threading.enumerate())
+    with pytest.raises(TimeLimitError):
+        solve_optimal(mm69.space, state=mm69, time_limit=limit, workers=2)
+    assert counted and counted[0] < limit, "the time ran out before the root was counted"
+    assert _ends(before, 10.0), "the search ran on after its time"

@@ -772,7 +772,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
 
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
-        watch.searches, search = [], None  # the last attempt's memos go before these come
+        search = None  # the last attempt's memos go before these come
+        watch.attach([])
         # (with no parts for workers, this search runs alone unless the root's first guesses
         # are shared, when new ones replace it: its memo gets the whole budget)
         alone = not recorded and not parts_too
@@ -797,7 +798,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 checkpoint=None if checkpoint is None else checkpoint.scoped(scope),
                 splitter=lambda: new_search(trace=False, memo_bytes=0),
                 root_codes=int(searched.size), view_codes=view_codes)
-        watch.searches = [search, *search.helpers]
+        watch.attach([search, *search.helpers])
         watch.proven, watch.code_of, watch.text_of = None, None, None
         if objective == "total" and cap == need and weights_in is None:
             watch.code_of = int if view is None else (lambda i: int(view.order[i]))
@@ -813,7 +814,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             # the parts of each first guess on workers (few first guesses in a set smaller
             # than that: this one search)
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
-            watch.searches = [search, *search.helpers]
+            watch.attach([search, *search.helpers])
         if many:
             # Many first guesses (a position, its symmetry mostly broken): parts spread over
             # workers with a memo each lose (MM(4,9) after 1123 (0B1W), 130 first guesses:
@@ -821,7 +822,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             # games have 5 to 7). The first guesses are shared instead, in turn, each worker
             # searching its own under the best total any has found (unweighted kernel; else
             # one search, whose memo serves the parts of all of them)
-            watch.searches, search = [], None  # (these memos go before the new ones come)
+            search = None  # (these memos go before the new ones come)
+            watch.attach([])
             if each or weights_in is None:
                 team = [new_search(memo_bytes=memo_bytes // n_workers, share=n_workers)
                         for _ in range(n_workers)]
@@ -829,7 +831,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 shared = np.full(n_workers, slots.ROOT_NONE, dtype=np.int64)
             else:
                 search = new_search(memo_bytes=memo_bytes, share=1)
-            watch.searches = [search, *search.helpers]
+            watch.attach([search, *search.helpers])
         watch.shared = shared
         if shared is not None:
             cost, search.root_guess = share_root(search, shared, searched, depth, scaled,
@@ -968,8 +970,13 @@ class _Watch:
     reports progress and enforces the time limit: past it, every search is told to stop
     (the kernels check between candidate rows) and `LimitExceededError` is raised."""
 
-    #: Seconds a search has to stop after being told to, before the caller stops waiting.
-    GRACE = 1.0
+    #: Seconds a search has to stop after being told to, before the caller stops waiting:
+    #: the kernels stop within milliseconds, and a step they cannot interrupt (a candidate
+    #: view's table, 1.2 s for MM(6,9)'s 551-candidate positions) is not waited for, so a
+    #: hint answers in its time; that step ends in the background, and no search runs after
+    #: it (`_solve` checks the time before it makes its searches, and `attach` tells any
+    #: made after the limit to stop).
+    GRACE = 0.1
 
     def __init__(self, time_limit: float | None,
                  progress: Callable[[dict[str, Any]], None] | None) -> None:
@@ -993,6 +1000,16 @@ class _Watch:
         #: the best totals of searches sharing the root's first guesses (see
         #: `parallel.share_root`), or None
         self.shared: np.ndarray | None = None
+
+    def attach(self, searches: list[Any]) -> None:
+        """Make `searches` the ones this watch stops and reads. Searches made after the
+        time ran out (while a view or the heuristic trees were being built, say) are told
+        to stop at once: nothing else would tell them, and they would run on in the
+        background long after the caller got its answer."""
+        self.searches = list(searches)
+        if self.stopped:
+            for search in self.searches:
+                search.counters[slots.STOP] = 1
 
     def root_counters(self) -> np.ndarray:
         """Return the root's counters: the main search's, or, for searches sharing the
@@ -1107,7 +1124,7 @@ class _Watch:
                 for search in self.searches:
                     search.counters[slots.STOP] = 1
                 # a search stops within milliseconds; a one-step bound or a table build
-                # cannot be interrupted, and is left to finish in the background
+                # cannot be interrupted, and is left to finish in the background (GRACE)
                 worker.join(self.GRACE)
                 self.check()
         if error:
