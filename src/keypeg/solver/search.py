@@ -1115,7 +1115,10 @@ class _Watch:
         worker = threading.Thread(target=target, daemon=True)
         worker.start()
         while worker.is_alive():
-            worker.join(0.2)
+            wait = 0.2  # (a report every 0.2 s; the stop at the limit, not up to 0.2 s past it)
+            if self.time_limit is not None:
+                wait = max(0.0, min(wait, self.started + self.time_limit - time.perf_counter()))
+            worker.join(wait)
             if self.progress is not None and worker.is_alive():
                 self.progress(self.report())
             if worker.is_alive() and self.time_limit is not None and (
