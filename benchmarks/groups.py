@@ -895,3 +895,49 @@ def positions() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["positions"] = positions
+
+
+#: The MM(6,9) positions of bighints' seeded run whose optimal hint took a second or more
+#: there (and one just under), in the order that run met them.
+SLOW_HINTS = (("174424=1B1W", "315156=2B2W", "655467=1B3W"),
+              ("138838=1B3W", "167474=0B1W", "432119=1B1W"),
+              ("673377=0B1W", "885564=0B3W", "414581=0B3W", "675925=0B3W"),
+              ("236165=0B2W", "236989=0B4W", "973366=1B1W", "328195=0B3W"))
+
+
+def slowhints() -> tuple[list[dict], list[str]]:
+    """Issue 11: the optimal hint itself (`hints.optimal_hint`, a search of at most
+    `HINT_OPTIMAL_SECONDS`) at MM(6,9)'s slow positions: how long it takes to answer, three
+    times each (after one untimed hint elsewhere, so no timed call loads a kernel), and
+    what it says: the optimum, the best guess its search had found (how far its total is
+    above the proven bound), or only that the optimum takes longer."""
+    import statistics
+
+    from keypeg.game import GameState
+    from keypeg.hints import optimal_hint
+    from keypeg.limits import HINT_OPTIMAL_SECONDS
+
+    rules = find_rules("mm-6-9")
+    optimal_hint(GameState.from_clues(rules, [*SLOW_HINTS[0], "356254=0B3W"]))  # untimed
+    rows: list[dict] = []
+    for clues in SLOW_HINTS:
+        state = GameState.from_clues(rules, list(clues))
+        times, said = [], []
+        for _ in range(3):
+            started = time.perf_counter()
+            outcome = optimal_hint(state)
+            times.append(time.perf_counter() - started)
+            found = outcome.found
+            said.append(f"the optimum {outcome.optimal.guess}" if outcome.optimal is not None
+                        else "no guess" if found is None
+                        else f"{found.guess} ({100 * (found.total / found.lower - 1):.1f} % "
+                             "above the bound)")
+        rows.append({"job": f"optimal hint after {' '.join(clues)} ({state.count} "
+                            f"candidates): median of 3; it said: {'; '.join(said)}",
+                     "seconds": statistics.median(times)})
+    return rows, [f"The hint's search has {HINT_OPTIMAL_SECONDS:g} s; past it the hint says "
+                  "that the optimum takes longer, with the best guess found when it has one "
+                  "(the page then offers a longer search)."]
+
+
+GROUPS["slowhints"] = slowhints
