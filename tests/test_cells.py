@@ -10,6 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from keypeg.cli import app
+from keypeg.published import published
+from keypeg.rules import Rules
+from keypeg.solver import solve_optimal
 from keypeg.solver.cells import cell_rules, cell_tree, check_cells, stored_cells
 from keypeg.solver.ledger import two_peg_closed_form
 from keypeg.space import get_space
@@ -168,6 +171,38 @@ def _new_cells_script():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.mark.parametrize("pegs,colors,repeats", [(2, 5, True), (2, 6, False), (4, 4, False),
+                                                 (2, 8, False)])
+def test_w_by_caps_equals_the_naive_search(pegs, colors, repeats):
+    """`new_cells.py --variants` finds W cap by cap when the optimal tree is deeper than
+    the depth bound: caps proven empty, then the optimal first guess under the next cap
+    reaching the uncapped optimum (the least total under any cap); against the exhaustive
+    reference (each of these games' W-trees costs what its optimal tree does)."""
+    rules = Rules(pegs=pegs, colors=colors, repeats=repeats)
+    codes = [c for c in itertools.product(range(colors), repeat=pegs)
+             if repeats or len(set(c)) == pegs]
+    memo: dict = {}
+    w = next(d for d in itertools.count(1)
+             if naive.naive_optimal(codes, codes, "blackwhite", depth=d, memo=memo) < float("inf"))
+    optimum = solve_optimal(rules)
+    cell = {"label": str(rules), "total": optimum.total, "worst": optimum.worst,
+            "first_guess": optimum.first_guess}
+    assert optimum.worst > w  # (the case the caps serve)
+    got = _new_cells_script()._worst_by_caps(cell, rules, 60.0)
+    assert (got["worst"], got["total"]) == (w, naive.naive_optimal(codes, codes, "blackwhite",
+                                                                   depth=w, memo=memo))
+
+
+def test_w_by_caps_searches_a_cap_in_full_when_the_first_guess_falls_short():
+    """MM(4,6): within 5 guesses no tree reaches the optimum's 5,625 (1123 first costs more),
+    so the cap is searched in full: 5,626, Koyama and Lai's (published)."""
+    classic = published()["optimal"]["classic"]
+    cell = {"label": "MM(4,6)", "total": classic["total"], "worst": classic["worst"],
+            "first_guess": classic["first_guess"]}
+    got = _new_cells_script()._worst_by_caps(cell, Rules(pegs=4, colors=6), 60.0)
+    assert (got["worst"], got["total"]) == (5, classic["max5_total"])
 
 
 def test_a_resumed_cell_counts_the_seconds_of_its_earlier_runs(tmp_path):
