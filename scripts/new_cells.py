@@ -256,10 +256,12 @@ def _variants(cell: dict[str, Any], limit: float) -> bool:
         started = time.perf_counter()
         if key == "worst_first" and cell["worst"] > _lowest_cap(rules):
             found = _worst_by_caps(cell, rules, limit)
-            if found is not None:
-                cell[key] = found
-                changed = True
-                continue
+            if found is None:  # (the worst-case search would only start over)
+                found = {"seconds": limit}
+                print(f"{cell['label']} {key}: not within {limit:g} s", flush=True)
+            cell[key] = found
+            changed = True
+            continue
         try:
             first = solve_optimal(rules, time_limit=limit, **options)
         except LimitExceededError:
@@ -295,7 +297,7 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str
     full capped search decides: no tree within the cap (proven twice: the second search
     with the other root) and the next cap is tried, or its optimum under the cap is W's.
     Returns the variant's entry, or None when a search does not finish within `limit`
-    seconds (the worst-case search then runs as for any cell)."""
+    seconds."""
     started = time.perf_counter()
     label = cell["label"]
     for cap in range(_lowest_cap(rules), cell["worst"]):
