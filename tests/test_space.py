@@ -61,6 +61,35 @@ def test_big_spaces_on_random_pairs(rules):
                                                  minlength=space.n_responses).tolist()
 
 
+@pytest.mark.parametrize("rules", [find_rules("mm-6-9"), Rules(pegs=8, colors=4),
+                                   Rules(pegs=9, colors=2), Rules(pegs=5, colors=8),
+                                   Rules(pegs=5, colors=7, repeats=False),
+                                   Rules(pegs=4, colors=5, blanks=True)],
+                         ids=["mm69", "eight-pegs", "nine-pegs", "odd-pegs", "norepeat",
+                              "blanks"])
+def test_many_probes_by_halves(rules):
+    """A block of many probes (as a candidate view builds) is summed from the tables of
+    each half's symbols (`block_blackwhite_halves`): every answer equals the per-pair
+    kernel's, and a sample of rows the naive scorer's."""
+    from keypeg._kernels import feedback as kfb
+
+    space = CodeSpace(rules, budget=0)
+    rng = np.random.default_rng(11)
+    count = min(space.size, 12_000)
+    probes = np.sort(rng.choice(space.size, count, replace=False)).astype(np.int32)
+    secrets = rng.choice(space.size, 25, replace=False).astype(np.int32)
+    assert space._by_halves(count)  # the path under test
+    block = space.block(probes, secrets)
+    pairwise = np.empty_like(block)
+    kfb.block_blackwhite(space.codes, space.multiset, space.common, space.alphabet.lut,
+                         probes, secrets, pairwise)
+    assert np.array_equal(block, pairwise)
+    codes = [tuple(int(x) for x in row) for row in space.codes]
+    for i in rng.choice(count, 150, replace=False):
+        want = [naive.score(codes[s], codes[probes[i]], rules.feedback) for s in secrets]
+        assert [space.feedback(r).marks for r in block[i]] == want
+
+
 def test_on_the_fly_equals_table():
     rules = find_rules("cb1")
     small = Rules(pegs=4, colors=5, feedback="positional")

@@ -219,10 +219,23 @@ class CodeSpace:
             kfb.block_positional(self.codes, self.packed, self._lut, probes, secrets, out)
         elif self._wide:
             kfb.block_blackwhite_wide(self.codes, self.counts, self._lut, probes, secrets, out)
+        elif self._by_halves(probes.shape[0]):
+            kfb.block_blackwhite_halves(self.codes, self.multiset, self.common, self._lut,
+                                        self.rules.symbols, probes, secrets, out)
         else:
             block = kfb.block_blackwhite_bytes if self.rules.pegs <= 8 else kfb.block_blackwhite
             block(self.codes, self.multiset, self.common, self._lut, probes, secrets, out)
         return out
+
+    def _by_halves(self, probes: int) -> bool:
+        """Whether `block_blackwhite_halves` answers `probes` guesses (black/white, the
+        multisets numbered) faster than a pass per pair: its tables (each half's symbol
+        tuples and the multisets, a row each) are small, and there are many more probes
+        than their rows (MM(6,9)'s 531,441 codes by 213 candidates: 0.05 s against 0.34 s)."""
+        pegs, symbols = self.rules.pegs, self.rules.symbols
+        hi, lo = symbols ** (pegs // 2), symbols ** (pegs - pegs // 2)
+        return (lo <= kfb.HALF_CODES and pegs * (pegs + 1) < 256
+                and probes >= 2 * (hi + lo + self.common.shape[0]))
 
     def block(self, probes: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         """Return ``out[i, j]``, the answer to guess ``probes[i]`` (every code when None)
