@@ -88,20 +88,46 @@ _FNV_PRIME = np.uint64(1099511628211)
 
 
 @jit_inline
+def _renamed_name(a, names, k):  # pragma: no cover - compiled
+    """Answer a's name in `_renamed_hash` (the next, k, on its first appearance) and the
+    next name."""
+    if names[a] < 0:
+        names[a] = k
+        k += 1
+    return np.uint64(names[a]), k
+
+
+@jit_inline
 def _renamed_hash(table, i, names):  # pragma: no cover - compiled
     """The hash of row i with its answers renamed in order of first appearance (alike rows
-    hash alike); `names` (-1 for every answer) is left as it was found."""
-    h = _FNV_START
+    hash alike); `names` (-1 for every answer) is left as it was found. Four hashes over
+    every fourth answer, combined at the end: four multiplications at a time, not one
+    chain (0.08 s against 0.11 s for MM(6,9)'s 531,441 probes by 213 candidates)."""
+    row = table[i]
+    m = row.shape[0]
+    h0 = _FNV_START
+    h1 = _FNV_START ^ np.uint64(1)
+    h2 = _FNV_START ^ np.uint64(2)
+    h3 = _FNV_START ^ np.uint64(3)
     k = 0
-    for j in range(table.shape[1]):
-        a = table[i, j]
-        if names[a] < 0:
-            names[a] = k
-            k += 1
-        h = (h ^ np.uint64(names[a])) * _FNV_PRIME
-    for j in range(table.shape[1]):
-        names[table[i, j]] = -1
-    return h
+    j = 0
+    while j + 4 <= m:
+        x, k = _renamed_name(row[j], names, k)
+        h0 = (h0 ^ x) * _FNV_PRIME
+        x, k = _renamed_name(row[j + 1], names, k)
+        h1 = (h1 ^ x) * _FNV_PRIME
+        x, k = _renamed_name(row[j + 2], names, k)
+        h2 = (h2 ^ x) * _FNV_PRIME
+        x, k = _renamed_name(row[j + 3], names, k)
+        h3 = (h3 ^ x) * _FNV_PRIME
+        j += 4
+    while j < m:
+        x, k = _renamed_name(row[j], names, k)
+        h0 = (h0 ^ x) * _FNV_PRIME
+        j += 1
+    for j in range(m):
+        names[row[j]] = -1
+    return (((h0 ^ h1) * _FNV_PRIME ^ h2) * _FNV_PRIME ^ h3) * _FNV_PRIME
 
 
 @jit_inline
