@@ -206,6 +206,25 @@ def test_the_probes_read_by_multiset_are_those_within_the_limit(rules, seed, dat
     assert [(int(t), int(b)) for t, b in zip(hit_t, hit_seen, strict=True)] == want
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["few", "many"]), st.integers(1, 200_000), st.floats(0.0, 1.0),
+       st.integers(0, 2**32 - 1))
+def test_hits_are_put_in_probe_order(how, P, share, seed):
+    """`_in_probe_order` sorts `_set_hits`' hits (distinct places below P, one ascending run
+    per multiset) by place, keeping what each saw: by sorting when there are few (under
+    P/512), through a bitmap of the places when there are many."""
+    rng = np.random.default_rng(seed)
+    n = int(share * ((P - 1) // 512)) if how == "few" else P // 512 + int(share * (P - P // 512))
+    places = rng.choice(P, size=n, replace=False)
+    runs = np.sort(rng.choice(n + 1, size=min(n, 5), replace=False)) if n else []
+    hit_t = np.concatenate([np.sort(part) for part in np.split(places, runs)]).astype(np.int64)
+    hit_seen = rng.integers(1, 2**63, size=n).astype(np.uint64)
+    out_t, out_seen = ko._in_probe_order(hit_t, hit_seen, P)
+    order = np.argsort(hit_t)
+    assert out_t.tolist() == hit_t[order].tolist()
+    assert out_seen.tolist() == hit_seen[order].tolist()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([Rules(pegs=5, colors=7), Rules(pegs=5, colors=6, repeats=False),
                         Rules(pegs=4, colors=4, blanks=True)]),
