@@ -1480,6 +1480,15 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     ids_along = use_sets and columns.shape[0] == ids_at + 2
     set_columns, set_starts, set_ranks = by_set
     grouped = by_columns and ids_along and set_columns.shape[1] == P
+    if grouped:
+        # read by multiset only when the bound leaves out most probes: when it leaves in
+        # most, the blocks in probe order read as much and need no putting back in order
+        cap = m - (3 * m - best_v - 1)
+        left_in = 0
+        for u in range(set_starts.shape[0] - 1):
+            if low_excess[u] <= cap:
+                left_in += set_starts[u + 1] - set_starts[u]
+        grouped = 2 * left_in <= P
     cols = np.empty(m, dtype=np.uint64)
     for j in range(m):
         cols[j] = np.uint64(S[j])
