@@ -256,8 +256,7 @@ def _variants(cell: dict[str, Any], limit: float) -> bool:
         started = time.perf_counter()
         if key == "worst_first" and cell["worst"] > _lowest_cap(rules):
             found = _worst_by_caps(cell, rules, limit)
-            if found is None:  # (the worst-case search would only start over)
-                found = {"seconds": limit}
+            if "total" not in found:  # (the worst-case search would only start over)
                 print(f"{cell['label']} {key}: not within {limit:g} s", flush=True)
             cell[key] = found
             changed = True
@@ -296,17 +295,23 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str
     under it (a search of one first guess); a tree of the cell's total ends it. Else the
     full capped search decides: no tree within the cap (proven twice: the second search
     with the other root) and the next cap is tried, or its optimum under the cap is W's.
-    Returns the variant's entry, or None when a search does not finish within `limit`
-    seconds."""
+    Returns the variant's entry; when a search does not finish within `limit` seconds,
+    ``{"seconds": limit}`` with, where caps were proven empty, the largest
+    (``none_within``: W is more)."""
     started = time.perf_counter()
     label = cell["label"]
-    for cap in range(_lowest_cap(rules), cell["worst"]):
+    lowest = _lowest_cap(rules)
+
+    def out_of_time(cap: int) -> dict[str, Any]:
+        return {"seconds": limit, **({"none_within": cap - 1} if cap > lowest else {})}
+
+    for cap in range(lowest, cell["worst"]):
         left = limit - (time.perf_counter() - started)
         try:
             forced = solve_optimal(rules, max_guesses=cap, first=cell["first_guess"],
                                    time_limit=max(left, 1.0))
         except LimitExceededError:
-            return None
+            return out_of_time(cap)
         except KeypegError:
             forced = None
         if forced is not None and forced.total == cell["total"]:
@@ -323,7 +328,7 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str
         try:
             capped = solve_optimal(rules, max_guesses=cap, time_limit=max(left, 1.0))
         except LimitExceededError:
-            return None
+            return out_of_time(cap)
         except KeypegError:  # no tree within the cap: proven again by the other root
             try:
                 again, _ = _second_search(rules, max_guesses=cap)

@@ -449,8 +449,10 @@ def render_new_cells(_: dict[str, Any]) -> str:
         if got is None:
             return "-"  # not tried
         if "total" not in got:
+            none = (f"; no tree within {got['none_within']} guesses, two searches each"
+                    if "none_within" in got else "")
             missed.append(f"{c['label']} {'W' if key == 'worst_first' else 'MM*'} "
-                          f"(not within {got['seconds']:g} s)")
+                          f"(not within {got['seconds']:g} s{none})")
             return "?"
         return text(got)
 

@@ -221,3 +221,26 @@ def test_a_resumed_cell_counts_the_seconds_of_its_earlier_runs(tmp_path):
     resumed.clear()
     assert not path.exists()
     assert spent_cls(None).total(3.0) == 3.0
+
+
+def test_w_by_caps_out_of_time_keeps_the_caps_proven_empty(monkeypatch):
+    """A W search past its time is noted with the largest cap proven to hold no tree: MM(4,6)
+    has none within 4 guesses (proven by two searches; five are needed, Knuth); the search
+    within 5 made to run out of time."""
+    from keypeg.errors import LimitExceededError
+
+    script = _new_cells_script()
+    rules = Rules(pegs=4, colors=6)
+    assert script._lowest_cap(rules) == 4
+    real = script.solve_optimal
+
+    def solve(rules, **options):
+        if (options.get("max_guesses") or 0) >= 5:
+            raise LimitExceededError("out of time (test).")
+        return real(rules, **options)
+
+    monkeypatch.setattr(script, "solve_optimal", solve)
+    optimum = real(rules)
+    cell = {"label": str(rules), "total": optimum.total, "worst": optimum.worst,
+            "first_guess": optimum.first_guess}
+    assert script._worst_by_caps(cell, rules, 60.0) == {"seconds": 60.0, "none_within": 4}
