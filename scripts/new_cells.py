@@ -324,6 +324,9 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str
                     "proof": f"no tree within {cap - 1} guesses (two searches); within {cap}, "
                              f"the optimal first guess {cell['first_guess']} reaches the "
                              "uncapped optimum (tree replayed)"}
+        print(f"{label} worst_first: within {cap} guesses, {cell['first_guess']} first "
+              + ("finds no tree" if forced is None else f"costs {forced.total:,}")
+              + "; the cap searched in full", flush=True)
         left = limit - (time.perf_counter() - started)
         try:
             capped = solve_optimal(rules, max_guesses=cap, time_limit=max(left, 1.0))
