@@ -16,7 +16,7 @@ from keypeg.errors import TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import hint
 from keypeg.rules import find_rules
-from keypeg.solver.parallel import root_guesses
+from keypeg.solver.search import _many_first_guesses as many
 from keypeg.solver.search import _Watch, solve_optimal
 from keypeg.space import get_space
 
@@ -204,9 +204,9 @@ def test_searches_made_after_the_time_limit_do_not_run_on(mm69, monkeypatch):
     def slow_count(*args, **kwargs):
         counted.append(time.perf_counter() - started)
         time.sleep(max(0.0, started + limit + 0.3 - time.perf_counter()))
-        return root_guesses(*args, **kwargs)
+        return many(*args, **kwargs)
 
-    monkeypatch.setattr("keypeg.solver.search.root_guesses", slow_count)
+    monkeypatch.setattr("keypeg.solver.search._many_first_guesses", slow_count)
     before = set(threading.enumerate())
     with pytest.raises(TimeLimitError):
         solve_optimal(mm69.space, state=mm69, time_limit=limit, workers=2)

@@ -484,3 +484,33 @@ def test_searches_on_a_view_share_its_columns_and_their_copies():
     assert np.array_equal(columns[view.m] + 256 * columns[view.m + 1].astype(int), ids)
     share = [int(s.options[slots.OPT_COLUMN_COPIES]) for s in made]
     assert share == [ko.COLUMN_COPIES * view.size, ko.COLUMN_COPIES * view.size // 3]
+
+
+@settings(max_examples=20, deadline=None)
+@given(rules=st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=5, colors=4),
+                              Rules(pegs=3, colors=5, feedback="positional"),
+                              Rules(pegs=4, colors=7, repeats=False)]),
+       seed=st.integers(0, 2**32 - 1))
+def test_first_guesses_told_without_scoring_agree_with_the_count(rules, seed):
+    """`_fewest_first_guesses` (which decides the shared root without scoring it) never
+    counts more first guesses than `root_guesses`, which scores the root, and at most the
+    probes that leave the candidates whole fewer (one, and the guesses played); it says
+    nothing under a budget or when only the candidates are tried."""
+    from keypeg._kernels import optimal as ko
+    from keypeg.solver.parallel import root_guesses
+
+    space = get_space(rules)
+    state = random_state(space, seed, low=space.n_responses + 1, high=400)
+    if state is None:
+        state = GameState.start(space).after(space.code(0), space.feedback(0))
+    guesses = [c.guess.index for c in state.history]
+    view = CandidateView(space, state.candidates, guesses)
+    made = search._Search(view, possible_only=False, capped=False, first=-1, symmetry=True,
+                          trace=False, n_max=view.m)
+    S = np.arange(view.m, dtype=np.int32)
+    inside = view.inverse[guesses].tolist()
+    n = root_guesses(made, S, 8, int(ko.INF), inside)
+    fewest = search._fewest_first_guesses(made, view, S, int(ko.INF), inside, False)
+    assert fewest is not None and n - 1 - len(guesses) <= fewest <= n, (n, fewest)
+    assert search._fewest_first_guesses(made, view, S, n, inside, False) is None
+    assert search._fewest_first_guesses(made, view, S, int(ko.INF), inside, True) is None

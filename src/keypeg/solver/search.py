@@ -808,8 +808,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         watch.kernel_scale = each or 1
         scaled = -(-budget // each) if each and budget < int(k.INF) else budget
         shared = None
-        many = n_workers > 1 and not recorded and root_guesses(
-            search, searched, depth, scaled, guesses_in) > PARALLEL_ROOT_GUESSES
+        many = n_workers > 1 and not recorded and _many_first_guesses(
+            search, view, searched, depth, scaled, guesses_in, possible_only or first_in >= 0)
         if n_workers > 1 and not recorded and not many and parts_too:
             # the parts of each first guess on workers (few first guesses in a set smaller
             # than that: this one search)
@@ -926,6 +926,38 @@ def _depth_lower_bound(space: CodeSpace, n: int, possible_only: bool) -> int:
     _, ctab = k.bound_tables(1, space.n_responses, possible_only)
     R = space.n_responses
     return int(np.argmax(ctab[R] >= n))
+
+
+def _many_first_guesses(search: _Search, view: CandidateView | None, S: np.ndarray,
+                        depth: int, budget: int, guesses: list[int], narrowed: bool) -> bool:
+    """Whether the search of S would take more than PARALLEL_ROOT_GUESSES first guesses:
+    plainly so (`_fewest_first_guesses`), else counted (`root_guesses`)."""
+    fewest = _fewest_first_guesses(search, view, S, budget, guesses, narrowed)
+    return ((fewest is not None and fewest > PARALLEL_ROOT_GUESSES)
+            or root_guesses(search, S, depth, budget, guesses) > PARALLEL_ROOT_GUESSES)
+
+
+def _fewest_first_guesses(search: _Search, view: CandidateView | None, S: np.ndarray,
+                          budget: int, guesses: list[int], narrowed: bool) -> int | None:
+    """The fewest first guesses the search of S takes (`root_guesses` counts them),
+    told without scoring the root (a fifth of an optimal hint's second at MM(6,9)'s
+    213-candidate position), or None where that is not plain. It is on a candidate view,
+    under no budget, every probe tried (not `narrowed` to the candidates or a first
+    guess), and more codes than answers (no early stop): then each probe the root lists
+    (`_kernels.optimal._canonical_pool`, the kernel's own) is a first guess of its own,
+    since the view keeps one code of each cut, except those that leave S whole: at most
+    one, and the guesses played."""
+    if (view is None or budget < int(k.INF) or narrowed or search.group is not None
+            or S.size <= view.n_responses):
+        return None
+    history = search.history_after(guesses, S)
+    game, options = search.game, search.options
+    _, is_zero, free, n_free, zero, _ = ksym.colour_classes(
+        game.colours, S, np.uint64(history.played), int(options[slots.OPT_SYMBOLS]))
+    pool = k._canonical_pool(game.codes, game.probe_order, history.perms,
+                             history.colour_maps, game.inverse_perms, free, n_free, zero,
+                             is_zero, options, game.colours, game.inversions)
+    return max(0, int(pool.size) - 1 - len(guesses))
 
 
 def _heuristic_trees(space: CodeSpace, state: GameState, possible_only: bool,
