@@ -182,35 +182,33 @@ def half_tables(codes, multiset, common, symbols, secrets):  # pragma: no cover 
     p = codes.shape[1]
     ph = p // 2
     m = secrets.shape[0]
-    nh = symbols ** ph
-    nl = symbols ** (p - ph)
-    hi = np.zeros((nh, m), dtype=np.uint8)
-    lo = np.zeros((nl, m), dtype=np.uint8)
-    for t in range(nh):
-        for j in range(m):
-            s = secrets[j]
-            rest = t
-            b = 0
-            for k in range(ph - 1, -1, -1):
-                if codes[s, k] == rest % symbols:
-                    b += 1
-                rest //= symbols
-            hi[t, j] = b * p
-    for t in range(nl):
-        for j in range(m):
-            s = secrets[j]
-            rest = t
-            b = 0
-            for k in range(p - 1, ph - 1, -1):
-                if codes[s, k] == rest % symbols:
-                    b += 1
-                rest //= symbols
-            lo[t, j] = b * p
+    hi = _half_blacks(codes, symbols, secrets, 0, ph)
+    lo = _half_blacks(codes, symbols, secrets, ph, p)
     shared = np.empty((common.shape[0], m), dtype=np.uint8)
     for u in range(common.shape[0]):
         for j in range(m):
             shared[u, j] = common[u, multiset[secrets[j]]]
     return hi, lo, shared
+
+
+@jit_inline
+def _half_blacks(codes, symbols, secrets, first, last):  # pragma: no cover - compiled
+    """``out[t, j]``: the blacks of pegs first..last-1 read as the base-`symbols` number t
+    (the first of them its top digit) against secret j, times the pegs (`half_tables`)."""
+    p = codes.shape[1]
+    m = secrets.shape[0]
+    out = np.zeros((symbols ** (last - first), m), dtype=np.uint8)
+    for t in range(out.shape[0]):
+        for j in range(m):
+            s = secrets[j]
+            rest = t
+            b = 0
+            for k in range(last - 1, first - 1, -1):
+                if codes[s, k] == rest % symbols:
+                    b += 1
+                rest //= symbols
+            out[t, j] = b * p
+    return out
 
 
 @jit_parallel

@@ -1480,10 +1480,11 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     ids_along = use_sets and columns.shape[0] == ids_at + 2
     set_columns, set_starts, set_ranks = by_set
     grouped = by_columns and ids_along and set_columns.shape[1] == P
+    loosest = 3 * m - best_v - 1  # fewest answers any probe read can have (best_v shrinks)
     if grouped:
         # read by multiset only when the bound leaves out most probes: when it leaves in
         # most, the blocks in probe order read as much and need no putting back in order
-        cap = m - (3 * m - best_v - 1)
+        cap = m - loosest
         left_in = 0
         for u in range(set_starts.shape[0] - 1):
             if low_excess[u] <= cap:
@@ -1493,7 +1494,7 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     for j in range(m):
         cols[j] = np.uint64(S[j])
     if grouped:  # every probe within the loosest limit, in probe order, with its answers
-        hit_t, hit_seen = _set_hits(cols, low_excess, 3 * m - best_v - 1, set_columns,
+        hit_t, hit_seen = _set_hits(cols, low_excess, loosest, set_columns,
                                     set_starts, set_ranks, stats)
     else:
         hit_t = np.empty(0, dtype=np.int64)
