@@ -514,3 +514,30 @@ def test_first_guesses_told_without_scoring_agree_with_the_count(rules, seed):
     assert fewest is not None and n - 1 - len(guesses) <= fewest <= n, (n, fewest)
     assert search._fewest_first_guesses(made, view, S, n, inside, False) is None
     assert search._fewest_first_guesses(made, view, S, int(ko.INF), inside, True) is None
+
+
+def test_a_view_root_shared_without_scoring_it_gives_the_serial_tree(monkeypatch):
+    """On a candidate view under no budget the root is shared by the workers on the plain
+    count of its first guesses, the root never scored for it (`root_guesses` not called),
+    and the optimum and tree are those of one search on the full table."""
+    from keypeg.solver import parallel
+
+    space = get_space(Rules(pegs=4, colors=6))
+    state = GameState.from_clues(space, ["1123=1B1W", "3345=0B2W"])
+    assert state.count > space.n_responses
+    serial = solve_optimal(space, state=state, workers=1)
+    calls = []
+
+    def spy(name, real):
+        def wrapped(*args, **kwargs):
+            calls.append(name)
+            return real(*args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(search, "root_guesses", spy("counted", parallel.root_guesses))
+    monkeypatch.setattr(search, "share_root", spy("shared", parallel.share_root))
+    monkeypatch.setattr(search, "_use_view", lambda *_: True)
+    got = solve_optimal(space, state=state, workers=2)
+    assert calls == ["shared"] and got.stats["workers"] == 2
+    assert got.total == serial.total
+    same_tree(got.tree, serial.tree)
