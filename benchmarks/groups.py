@@ -960,3 +960,45 @@ def slowhints() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["slowhints"] = slowhints
+
+
+def images() -> tuple[list[dict], list[str]]:
+    """The search's canonical images (small sets keyed by their permuted copy) by pegs: the
+    whole optimum on one worker with images (the default up to `IMAGE_PEGS` pegs) and
+    without, median of 3 each, the same optimum required of both."""
+    import statistics
+
+    from keypeg.solver import search
+
+    def without(*_args: object) -> np.ndarray:
+        return np.zeros(0, dtype=np.int32)
+
+    keep = search.IMAGE_PEGS, search._Search.__dict__["image_lookup"]
+    rows: list[dict] = []
+    search.solve_optimal(Rules(pegs=3, colors=4), workers=1)  # untimed: the kernels loaded
+    try:
+        for pegs, colors in ((6, 4), (7, 3)):
+            rules = Rules(pegs=pegs, colors=colors)
+            get_space(rules).table()
+            totals = set()
+            for how in ("with images", "without"):
+                search.IMAGE_PEGS = 99
+                search._Search.image_lookup = (staticmethod(without) if how == "without"
+                                               else keep[1])
+                times = []
+                for _ in range(3):
+                    started = time.perf_counter()
+                    result = search.solve_optimal(rules, workers=1)
+                    times.append(time.perf_counter() - started)
+                    totals.add(result.total)
+                rows.append({"job": f"MM({pegs},{colors}) optimum = {result.total:,}, one "
+                                    f"worker, {how}: {result.stats['probes']:,} probes, "
+                                    "median of 3", "seconds": statistics.median(times)})
+            if len(totals) != 1:
+                raise SystemExit(f"MM({pegs},{colors}): totals {sorted(totals)}")
+    finally:
+        search.IMAGE_PEGS, search._Search.image_lookup = keep[0], keep[1]
+    return rows, [f"The search keys sets by their images up to {search.IMAGE_PEGS} pegs."]
+
+
+GROUPS["images"] = images

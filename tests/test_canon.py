@@ -95,3 +95,21 @@ def test_weighted_and_blank_searches_key_sets_by_themselves():
     assert _Search.image_lookup(space, False, None, None).size == 0
     blanks = get_space(Rules(pegs=3, colors=2, blanks=True, feedback="positional"))
     assert _Search.image_lookup(blanks, True, None, None).size == 0
+
+
+def test_seven_pegs_and_more_key_sets_by_themselves():
+    """Past six pegs the 5,040 and more position permutations of each set cost more than
+    their memo hits save: the lookup is empty there (six pegs keep it), and the search from
+    positions of MM(7,2) still finds the exhaustive reference's optimum."""
+    assert _Search.image_lookup(get_space(Rules(pegs=6, colors=2)), True, None, None).size
+    seven = get_space(Rules(pegs=7, colors=2))
+    assert _Search.image_lookup(seven, True, None, None).size == 0
+    codes = [tuple(int(x) for x in row) for row in seven.codes]
+    states = [s for s in (random_state(seven, seed, low=6, high=14) for seed in range(12))
+              if s is not None]
+    assert len(states) >= 3
+    for state in states:
+        cands = [codes[x] for x in state.candidates.tolist()]
+        found = solve_optimal(seven, state=state, workers=1)
+        want = naive.naive_optimal(codes, cands, "blackwhite")
+        assert found.total == want + len(state.history) * state.count

@@ -66,6 +66,11 @@ REBUILD_PASSES = 64
 #: Most base-symbols keys the code lookup of `_Search.image_lookup` may have (64 MiB).
 CANON_CODE_KEYS = 1 << 24
 _CODE_BYTES = 4
+#: Most pegs for which keying small sets by their permuted image pays: past it, trying the
+#: 5,040 and more position permutations of each set costs more than its memo hits save
+#: (benchmarks/RESULTS.md, group images: MM(7,3) about twice as fast without them; at six
+#: pegs, MM(6,4), the fewer probes about pay for the permutations).
+IMAGE_PEGS = 6
 #: Weights are whole numbers of at most this in the search (see `solve_optimal`).
 WEIGHT_SCALE = 1 << 30
 #: Most elements (position permutation x colour permutation) tried for the symmetry group
@@ -326,11 +331,12 @@ class _Search:
                      group: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
         """Return the code lookup that lets the kernel key small sets by their permuted
         image (`_kernels/canon.py`), or an empty one where the image's cost may differ:
-        weights (a permuted copy may weigh otherwise), blanks (not a colour to rename), or a
-        candidate view (not every code is there)."""
+        weights (a permuted copy may weigh otherwise), blanks (not a colour to rename), a
+        candidate view (not every code is there), or more than `IMAGE_PEGS` pegs (too many
+        permutations to try per set)."""
         rules = space.rules
         if (not symmetry or weights is not None or group is not None or rules.blanks
-                or not isinstance(space, CodeSpace)
+                or not isinstance(space, CodeSpace) or rules.pegs > IMAGE_PEGS
                 or rules.symbols ** rules.pegs > CANON_CODE_KEYS):
             return np.zeros(0, dtype=np.int32)
         return code_lookup(space.codes, rules.symbols)
