@@ -191,6 +191,49 @@ def test_parallel_root_equals_serial_on_small_games(parallel_root, rules, clues)
     parallel.tree.replay(secrets=state.candidates)
 
 
+def test_workers_pool_what_they_proved_between_first_guesses(parallel_root, monkeypatch):
+    """A set one worker solved is in the other's memo after `pool_memos` (the same value and
+    guess, so the other solves it again without expanding a set), sets of fewer than
+    POOL_MIN_CODES codes stay behind, nothing is sent twice; the root pools them after each
+    first guess."""
+    from keypeg._kernels import memo as km
+    from keypeg._kernels import optimal as kopt
+    from keypeg._kernels import slots
+    from keypeg.solver import parallel
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+
+    space = get_space(CLASSIC)
+    made = [_Search(space, possible_only=False, capped=False, first=-1, symmetry=True,
+                    trace=False, n_max=space.size, memo_bytes=64 << 20) for _ in range(2)]
+    a, b = made
+    state = GameState.from_clues(CLASSIC, ["1122=1B0W"])
+    S = np.ascontiguousarray(state.candidates, dtype=np.int32)
+    guesses = [space.index("1122")]
+    cost = a.run(S, DEPTH_UNCAPPED, int(kopt.INF), guesses)
+    used = int(a.mmeta[slots.MEMO_USED_ENTRIES])
+    lengths = a.ment[:used, km.ENTRY_LENGTH]
+    assert (lengths < parallel.POOL_MIN_CODES).any()  # small sets to leave behind
+    marks: dict = {}
+    parallel.pool_memos(made, marks)
+    got = int(b.mmeta[slots.MEMO_USED_ENTRIES])
+    assert got == int((lengths >= parallel.POOL_MIN_CODES).sum()) > 0
+    assert (b.ment[:got, km.ENTRY_LENGTH] >= parallel.POOL_MIN_CODES).all()
+    assert tuple(km.lookup_guess(S, 0, b.mheads, b.ment, b.mpool)) == tuple(
+        km.lookup_guess(S, 0, a.mheads, a.ment, a.mpool))
+    parallel.pool_memos(made, marks)  # nothing new: nothing sent
+    assert int(b.mmeta[slots.MEMO_USED_ENTRIES]) == got
+    assert int(a.mmeta[slots.MEMO_USED_ENTRIES]) == used
+    assert b.run(S, DEPTH_UNCAPPED, int(kopt.INF), guesses) == cost
+    assert int(b.counters[slots.N_SETS]) == 0
+    # the root pools its workers' memos after each first guess
+    calls = []
+    pool = parallel.pool_memos
+    monkeypatch.setattr(parallel, "pool_memos",
+                        lambda workers, marks: calls.append(len(workers)) or pool(workers, marks))
+    result = solve_optimal(CLASSIC, workers=2)
+    assert result.total == 5625 and len(calls) >= 2 and set(calls) == {2}
+
+
 def test_a_root_of_many_first_guesses_is_shared_by_the_workers(monkeypatch):
     """Workers asked for, the root's parts go to them when it has at most
     PARALLEL_ROOT_GUESSES first guesses; past that they share the first guesses in turn

@@ -26,7 +26,7 @@ from .slots import (
 )
 
 __all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_find_at", "memo_hash",
-           "memo_store", "memo_store_at", "rebuild", "settled_guess"]
+           "memo_merge", "memo_store", "memo_store_at", "rebuild", "settled_guess"]
 
 
 @jit
@@ -118,6 +118,23 @@ def memo_store_at(S, depth, h, value, guess, mheads, ment, mpool, mmeta,
     ment[e, ENTRY_GUESS] = guess
     ment[e, ENTRY_HASH] = np.int64(h)
     mheads[b] = e
+
+
+@jit
+def memo_merge(sment, spool, first, stop, least, mheads, ment, mpool, mmeta,
+               stats):  # pragma: no cover - compiled
+    """Record the entries `first` to `stop` - 1 of another memo (`sment`, `spool`) of sets
+    of `least` codes or more in this one, as `memo_store_at` would: a set's value and bound
+    do not depend on the search that proved them, so searches of the same game (same
+    options) may pool what they found. The other memo must not change meanwhile."""
+    for e in range(first, stop):
+        if sment[e, ENTRY_LENGTH] < least:
+            continue
+        off = sment[e, ENTRY_OFFSET]
+        S = spool[off:off + sment[e, ENTRY_LENGTH]]
+        memo_store_at(S, sment[e, ENTRY_GUESSES_LEFT], np.uint64(sment[e, ENTRY_HASH]),
+                      sment[e, ENTRY_VALUE], sment[e, ENTRY_GUESS], mheads, ment, mpool,
+                      mmeta, stats)
 
 
 #: A full memo starts over keeping the exact entries of its biggest sets, at most this share
