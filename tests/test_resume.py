@@ -90,6 +90,28 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     assert capped.stats["parts_reused"] == 0
 
 
+def test_a_local_root_lends_no_worker_to_a_big_part(tmp_path, small_roots, monkeypatch):
+    """On local threads (roots.LEND_LOCAL off) the root's idle workers are not offered to a
+    big part solved a guess at a time: no loan is ever made, and the tree is the plain one."""
+    monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", 20)
+    offered = []
+    offer = roots_module.PartLog.offer
+
+    def watched_offer(self, workers):
+        offered.append(len(workers))
+        offer(self, workers)
+
+    monkeypatch.setattr(roots_module.PartLog, "offer", watched_offer)
+    rules = Rules(pegs=4, colors=6)
+    plain = solve_optimal(rules, workers=2)
+    got = solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
+    assert got.total == plain.total and same_tree(got.tree, plain.tree)
+    assert offered == []
+    monkeypatch.setattr(roots_module, "LEND_LOCAL", True)  # the cluster's way: it lends
+    solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "l.db"), "x"))
+    assert offered
+
+
 @pytest.mark.parametrize("rules,options,split", [
     (Rules(pegs=4, colors=6), {}, 20),
     (Rules(pegs=4, colors=6), {"max_guesses": 5}, 20),
@@ -108,6 +130,7 @@ def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small
     solve_optimal(rules, workers=2, checkpoint=whole, **options)
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
     monkeypatch.setattr(roots_module, "RECORD_MIN_SECONDS", 0.0)
+    monkeypatch.setattr(roots_module, "LEND_LOCAL", True)  # (a cluster's root always lends)
     lent = []
     borrow = roots_module.PartLog.borrow
 

@@ -342,7 +342,8 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
     main.counters[slots.N_PARTS] = len(tasks)
     main.counters[slots.N_PARTS_DONE] = 0
     # recording workers (roots.PartWorker) share a log: once every part has a worker, the
-    # idle ones are lent to a worker solving a big part a guess at a time (solve_split)
+    # idle ones are lent to a worker solving a big part a guess at a time (solve_split),
+    # where the log allows it (`roots.PartLog.lending`)
     lend = getattr(workers[0], "log", None)
     offered: list[_Search] = []
     while pending or running:
@@ -354,7 +355,7 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
             future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
                                  part_history(main, child, g, task.answer))
             running[future] = (task, search)
-        if lend is not None and free and not pending:
+        if lend is not None and lend.lending and free and not pending:
             lend.offer(free)
             offered += free
             free = []
