@@ -191,6 +191,29 @@ def test_parallel_root_equals_serial_on_small_games(parallel_root, rules, clues)
     parallel.tree.replay(secrets=state.candidates)
 
 
+def test_a_loose_cap_builds_only_the_minimax_tree(monkeypatch):
+    """With a cap the minimax tree's depth leaves loose (MM(4,6)'s ten rows: it needs 5) no
+    other one-step tree is built, and the optimum is the uncapped one (Koyama and Lai's);
+    with a cap it leaves close (5 guesses) the other two are built too, and the optimum is
+    the capped one (5,626, worst 5)."""
+    from keypeg.solver import search as search_module
+
+    built = []
+    trees = search_module._heuristic_trees
+
+    def watched(space, state, possible_only, first, names, weights=None):
+        built.extend(names)
+        return trees(space, state, possible_only, first, names, weights)
+
+    monkeypatch.setattr(search_module, "_heuristic_trees", watched)
+    loose = solve_optimal(CLASSIC, max_guesses=10, workers=1)
+    assert built == ["maxsize"] and loose.total == PUB["optimal"]["classic"]["total"]
+    built.clear()
+    close = solve_optimal(CLASSIC, max_guesses=5, workers=1)
+    assert sorted(built) == ["entropy", "maxsize", "parts"]
+    assert (close.total, close.worst) == (PUB["optimal"]["classic"]["max5_total"], 5)
+
+
 def test_workers_pool_what_they_proved_between_first_guesses(parallel_root, monkeypatch):
     """A set one worker solved is in the other's memo after `pool_memos` (the same value and
     guess, so the other solves it again without expanding a set), sets of fewer than
