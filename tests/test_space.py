@@ -3,6 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from keypeg._kernels import feedback as kfb
 from keypeg.rules import Rules, find_rules
 from keypeg.space import CodeSpace, get_space
 from tests import naive
@@ -164,3 +165,34 @@ def test_filtering_matches_naive(case):
     for (g, _), (_, marks) in zip(pairs, clues, strict=True):
         cands = space.filter(cands, g, index[marks])
     assert [codes[i] for i in cands] == naive.naive_filter(codes, clues, rules.feedback)
+
+
+@pytest.mark.parametrize("rules", [find_rules("classic"), find_rules("bulls-and-cows"),
+                                   Rules(pegs=4, colors=3, blanks=True),
+                                   Rules(pegs=2, colors=18, feedback="positional"),
+                                   Rules(pegs=2, colors=30, repeats=False)],
+                         ids=["classic", "bulls", "blanks", "wide-pos", "no-repeat-wide"])
+@pytest.mark.parametrize("marked", [True, False], ids=["marked", "sorted"])
+def test_code_stats_equal_plain_python(rules, marked, monkeypatch):
+    """The per-code tables a space builds in one compiled pass (`kfb.code_stats`,
+    `kfb.multisets`) against plain Python: symbol counts, their 4-bit packing, symbol mask,
+    base-n value, the multisets numbered in order of their sorted symbols, and
+    the pegs two multisets share; multisets numbered both ways `kfb.multisets` can."""
+    monkeypatch.setattr(kfb, "MARKED_KEYS", 2**20 if marked else -(2**62))
+    space = CodeSpace(rules, disk_cache=False)
+    n = rules.symbols
+    codes = naive.all_codes(rules.pegs, n, rules.repeats)
+    sorted_sets = sorted({tuple(sorted(c)) for c in codes})
+    number = {m: i for i, m in enumerate(sorted_sets)}
+    for i, code in enumerate(codes):
+        assert space.counts[i].tolist() == [code.count(c) for c in range(n)]
+        assert int(space.packed[i]) == (sum(code.count(c) << (4 * c) for c in range(n))
+                                        if n <= kfb.PACKED_SYMBOLS else 0)
+        assert int(space.colmask[i]) == sum(1 << c for c in set(code))
+        assert int(space._values[i]) == sum(c * n ** (rules.pegs - 1 - k)
+                                            for k, c in enumerate(code))
+        assert int(space.multiset[i]) == number[tuple(sorted(code))]
+    for a, sa in enumerate(sorted_sets):
+        for b, sb in enumerate(sorted_sets):
+            assert int(space.common[a, b]) == sum(min(sa.count(c), sb.count(c))
+                                                  for c in range(n))

@@ -84,20 +84,10 @@ class CodeSpace:
         self.alphabet: ResponseAlphabet = response_alphabet(rules)
         self.codes = enumerate_codes(rules)
         self.size = int(self.codes.shape[0])
-        self.counts = np.zeros((self.size, rules.symbols), dtype=np.uint8)
-        rows = np.arange(self.size)
-        for k in range(rules.pegs):  # each (row, symbol) pair once per peg: no np.add.at
-            self.counts[rows, self.codes[:, k]] += 1
-        del rows
-        self.packed = kfb.pack_counts(self.counts)
-        self.multiset, self.common = kfb.multisets(self.codes, self.counts)
-        self.colmask = np.zeros(self.size, dtype=np.uint64)
-        for c in range(rules.symbols):
-            self.colmask |= (self.counts[:, c] > 0).astype(np.uint64) << np.uint64(c)
-        self._values = np.zeros(self.size, dtype=np.int64)  # base-n value of each code
-        for column in self.codes.T:
-            self._values *= rules.symbols
-            self._values += column
+        self.counts, self.packed, self.colmask, self._values, keys = kfb.code_stats(
+            self.codes, rules.symbols)  # _values: each code read as a base-n number
+        self.multiset, self.common = kfb.multisets(self.counts, keys)
+        del keys
         self._budget = table_budget() if budget is None else budget
         self._disk_cache = disk_cache
         self._table: np.ndarray | None = None
