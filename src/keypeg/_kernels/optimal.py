@@ -459,7 +459,7 @@ def lbs_empty(P):  # pragma: no cover - compiled
     return np.full(P, INF, dtype=np.int64)
 
 
-@jit_inline
+@jit
 def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                  run):  # pragma: no cover
     """Choose the probes worth scoring on S (one per symmetry class), count how each cuts S,
