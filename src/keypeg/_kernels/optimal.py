@@ -1398,7 +1398,7 @@ AHEAD = 8
 def _tiny_path(S, probes, table, columns, code_sets, set_shared, by_set, is_cand, budget,
                depth, lb, kmax, R, stats):  # pragma: no cover - compiled
     """`score_probes` on a small set through `_tiny_scan` (compiled on its own, so that the
-    commoner nodes' inlined scoring stays as it was): (done, lb, what score_probes returns
+    commoner nodes' scoring stays as it was): (done, lb, what score_probes returns
     when done): the one probe to explore, or no probe when the raised lb reaches the
     budget; when not done, every probe is to be counted (the tuple is not read)."""
     m = S.shape[0]
