@@ -218,10 +218,9 @@ class OneStepStrategy(Strategy):
         if space.has_table or space.size <= SMALL_SPACE:
             table = space.table()
             if table is not None:
-                return int(k.choose(
-                    table, table_t, np.arange(space.size),
-                    np.arange(space.size, dtype=np.int32), cands, history, is_cand,
-                    code_set, scoring))
+                # (int32 probes, as below: one compiled signature for both)
+                return int(k.choose(table, table_t, space.all(), space.all(), cands,
+                                    history, is_cand, code_set, scoring))
         if self.symmetry and scoring.kind != k.CONSISTENT:
             probes = k.canonical_probes(space.codes, space.colmask, cands, played,
                                         space.rules.symbols, space.rules.repeats,
