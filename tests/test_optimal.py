@@ -191,6 +191,57 @@ def test_parallel_root_equals_serial_on_small_games(parallel_root, rules, clues)
     parallel.tree.replay(secrets=state.candidates)
 
 
+@pytest.mark.parametrize("rules,clues,workers", [
+    (CLASSIC, [], 2),
+    (CLASSIC, [], 3),
+    (Rules(pegs=3, colors=5, feedback="positional"), [], 2),
+    (Rules(pegs=4, colors=5, repeats=False), [], 2),
+    (Rules(pegs=4, colors=4), ["1122=0B1W"], 3),
+])
+def test_idle_workers_join_the_parts_still_solved(parallel_root, monkeypatch, rules, clues,
+                                                  workers):
+    """Once every part of a first guess has a worker, an idle one joins the biggest part
+    still solved, the part's probes dealt out to them as they come free (`PartTask.share`,
+    `slots.team_array`); the part's cost found by the team is recorded in a memo for the
+    tree. Joining allowed for every part of three codes or more, and the first part of all
+    held back until every worker has joined it: the optimum and whole tree are still the
+    serial search's."""
+    import time
+
+    from keypeg.solver import parallel
+    from keypeg.solver.search import _Search
+
+    monkeypatch.setattr(parallel, "TEAM_MIN_CODES", 3)
+    teams = []
+    tasks: dict = {}
+    share = parallel.PartTask.share
+
+    def spy(task, search):
+        share(task, search)
+        tasks.setdefault("first", task)  # the biggest part of the first first guess
+        teams.append((id(task), len(task.sharers)))
+    monkeypatch.setattr(parallel.PartTask, "share", spy)
+    run_part = _Search.run_part
+
+    def late(self, *args, **kwargs):
+        task = tasks.get("first")
+        if task is not None and self is task.sharers[0] and "held" not in tasks:
+            tasks["held"] = task
+            until = time.monotonic() + 10
+            while len(task.sharers) < workers and time.monotonic() < until:
+                time.sleep(0.002)
+        return run_part(self, *args, **kwargs)
+    monkeypatch.setattr(_Search, "run_part", late)
+    state = GameState.from_clues(rules, clues)
+    serial = solve_optimal(rules, state=state, workers=1)
+    got = solve_optimal(rules, state=state, workers=workers)
+    assert got.stats["workers"] == workers and got.total == serial.total
+    assert max(n for _, n in teams) == workers  # some part had all of them
+    for f in ("guess", "parent", "response", "depth", "size"):
+        assert np.array_equal(getattr(got.tree, f), getattr(serial.tree, f))
+    got.tree.replay(secrets=state.candidates)
+
+
 def test_a_loose_cap_builds_only_the_minimax_tree(monkeypatch):
     """With a cap the minimax tree's depth leaves loose (MM(4,6)'s ten rows: it needs 5) no
     other one-step tree is built, and the optimum is the uncapped one (Koyama and Lai's);
@@ -348,15 +399,19 @@ def test_a_shared_root_breaks_ties_by_rank():
     from keypeg._kernels import optimal as ko
     from keypeg._kernels import slots
 
-    none = slots.ROOT_NONE
-    best = np.array([(788 << slots.ROOT_RANK_BITS) | 10, none], dtype=np.int64)
+    best = slots.team_array(2)
+    assert ko._shared_best(best, 3, 555) == 555  # none found yet
+    assert slots.team_best(best) == (-1, -1)
+    best[0], best[2] = (788 << slots.ROOT_RANK_BITS) | 10, 91
     assert ko._shared_best(best, 4, 10**6) == 789  # an earlier guess wins a tie
     assert ko._shared_best(best, 12, 10**6) == 788  # a later one must cost less
     assert ko._shared_best(best, 4, 700) == 700
-    best[1] = (787 << slots.ROOT_RANK_BITS) | 30  # the least of the searches' totals
+    best[1], best[3] = (787 << slots.ROOT_RANK_BITS) | 30, 57  # the least of their totals
     assert ko._shared_best(best, 12, 10**6) == 788
     assert ko._shared_best(best, 40, 10**6) == 787
-    assert ko._shared_best(np.array([none, none], dtype=np.int64), 3, 555) == 555
+    assert slots.team_best(best) == (787, 57)
+    best[4] = 10**9  # the claim counter is not a total
+    assert ko._shared_best(best, 40, 10**6) == 787 and slots.team_best(best) == (787, 57)
 
 
 @settings(max_examples=300, deadline=None)

@@ -82,6 +82,7 @@ from .slots import (
     OPT_PROBE_CODES,
     OPT_REPEATS,
     OPT_ROOT_WORKER,
+    OPT_SHARE_DIST,
     OPT_SYMBOLS,
     OPT_SYMMETRIC_TABLE,
     OPT_SYMMETRY,
@@ -2152,13 +2153,17 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
     if dist == 0:
         stats[N_FIRST_GUESSES] = P
     child_dkey = depth - 1 if opts[OPT_CAPPED] else 0
-    # Several searches sharing the root's first guesses (`Run.root_best`): this one explores
-    # those whose rank in the order below is its number modulo theirs, each under the best
-    # total any has found (one of a lower rank wins a tie, as serially). Only the best of all
-    # is S's cost: the caller takes it and S is not stored here.
+    # Several searches sharing the probes of S (`Run.root_best`, a `slots.team_array`: the
+    # root's first guesses, or a part of the root's): each explores the ranks in the order
+    # below that it claims as it comes free, under the best total any has found (one of a
+    # lower rank wins a tie, as serially). Only the best of all is S's cost: the caller
+    # takes it and S is not stored here.
     root_best = run.root_best
-    split = dist == 0 and root_best.shape[0] > 1
+    split = dist == opts[OPT_SHARE_DIST] and root_best.shape[0] > 1
+    team = root_best.shape[0] // 2
     rank = np.int64(-1)
+    mine = np.int64(0)  # the rank this search claimed last
+    claim = True
     # Take the probes cheapest first (ties in code order), a level of equal keys at a time:
     # one scan gathers the live probes of the least key above the last level taken. Most
     # nodes stop within the first level or two, so a full sort would be wasted.
@@ -2191,8 +2196,13 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
         g = probes[t]
         if split:
             rank += 1
-            if rank % root_best.shape[0] != opts[OPT_ROOT_WORKER]:
+            if claim:  # free: claim the next rank no search has (not one passed already)
+                mine = max(root_best[2 * team], rank)
+                root_best[2 * team] = mine + 1
+                claim = False
+            if rank < mine:
                 continue
+            claim = True
             best = _shared_best(root_best, rank, budget)
         # every probe before this one costs at least `best`, every later one at least its
         # bound (probes are taken cheapest bound first); not once told to stop, as the last
@@ -2375,6 +2385,7 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             best = running
             best_guess = g
             if split:
+                root_best[team + opts[OPT_ROOT_WORKER]] = g
                 root_best[opts[OPT_ROOT_WORKER]] = (running << ROOT_RANK_BITS) | rank
             if dist == 0 and stats[STOP] == 0:
                 # (not once told to stop: the caller may be reading the pair by then)
@@ -2404,11 +2415,12 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
 
 @jit_inline
 def _shared_best(root_best, rank, budget):  # pragma: no cover - compiled
-    """What a first guess of this `rank` must cost less than to win, among searches sharing
-    the root (`Run.root_best`): the least total any has found (plus one when that one's rank
-    is higher: the lower rank wins a tie), at most `budget`."""
+    """What a probe of this `rank` must cost less than to win, among searches sharing a
+    set's probes (`Run.root_best`, a `slots.team_array`): the least total any has found
+    (plus one when that one's rank is higher: the lower rank wins a tie), at most
+    `budget`."""
     key = root_best[0]
-    for w in range(1, root_best.shape[0]):
+    for w in range(1, root_best.shape[0] // 2):
         if root_best[w] < key:
             key = root_best[w]
     if key >= ROOT_NONE:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
+
 # ----------------------------------------------------------------------------- options
 # Slots of a search's `options` array (int64), set once by the Python side.
 OPT_ANSWERS = 0  # how many answers a guess can get (R)
@@ -30,9 +32,10 @@ OPT_IMAGES_FROM = 12  # sets this far from the root or further are also looked u
 #                      set that was answered that way
 OPT_COLUMN_COPIES = 13  # codes the copies of a view's columns may hold (its share of them)
 OPT_PROBE_CODES = 14  # codes the cache of canonical probes may hold (Run.probe_cache)
-OPT_ROOT_WORKER = 15  # which of the searches sharing the root's first guesses this one is
-#                       (`Run.root_best`): it explores those of rank = this mod their number
-OPTION_SLOTS = 16
+OPT_ROOT_WORKER = 15  # which of the searches sharing a set's probes this one is (`Run.root_best`)
+OPT_SHARE_DIST = 16  # the distance from the root of the set whose probes are shared: 0 for a
+#                      position's first guesses, 1 for a part of the root (`parallel._probe`)
+OPTION_SLOTS = 17
 
 # ----------------------------------------------------------------------------- counters
 # Slots of a search's `counters` array (int64), read by Python while the search runs.
@@ -110,14 +113,37 @@ Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
 #: One search's options (OPT_*), counters (N_* and friends), trace rows, the cache of
 #: canonical probes per (played, absent colours), and of a candidate view's columns for
 #: those probes under the same keys, and the lookups counted per key (which lists the
-#: cache keeps when full); and, when several searches share the root's first guesses (one
-#: each, in turn: OPT_ROOT_WORKER), the best each has found, as (total << ROOT_RANK_BITS) |
-#: the guess's rank in the order of exploration (ROOT_NONE before any), read by all (an
-#: array of one entry or none otherwise).
+#: cache keeps when full); and, when several searches share the probes of one set (the
+#: root's first guesses, or a part of the root's: OPT_SHARE_DIST), a team array
+#: (`team_array`) read and written by all, else an array of one entry or none.
 Run = namedtuple("Run", ["options", "counters", "trace", "probe_cache", "column_cache",
                          "probe_uses", "root_best"])
 ROOT_RANK_BITS = 26
 ROOT_NONE = 1 << 62
+
+
+def team_array(n: int) -> np.ndarray:
+    """Return the array `n` searches sharing a set's probes read and write (`Run.root_best`):
+    entry i < n is the best search i has found, as (total << ROOT_RANK_BITS) | the probe's
+    rank in the order of exploration (ROOT_NONE before any); entry n + i its probe; entry
+    2n the next rank no search has claimed. Each search claims the next rank when it is
+    free to explore one, so the probes are dealt out as the searches come free, and a
+    search may join while the others run. (Claims are plain reads and writes: two searches
+    may claim the same rank, which costs time, never a rank.)"""
+    out = np.full(2 * n + 1, ROOT_NONE, dtype=np.int64)
+    out[n:2 * n] = -1
+    out[2 * n] = 0
+    return out
+
+
+def team_best(team: np.ndarray) -> tuple[int, int]:
+    """Return (total, probe) of the best any search of `team` has found, or (-1, -1)."""
+    n = team.shape[0] // 2
+    winner = int(np.argmin(team[:n]))
+    key = int(team[winner])
+    if key >= ROOT_NONE:
+        return -1, -1
+    return key >> ROOT_RANK_BITS, int(team[n + winner])
 #: The codes, as the one-step kernels need them: each code's symbols and colour mask,
 #: whether symbols may repeat, how many symbols a peg can take, and the position
 #: permutations of the symmetry group with their inverses and each answer's marks (as in

@@ -33,13 +33,42 @@ if TYPE_CHECKING:
 POOL_MIN_CODES = 16
 
 
+#: The least part a worker with nothing left to do joins while another solves it (`_probe`):
+#: a joining worker first scores the part's probes, and a small part is over by then.
+TEAM_MIN_CODES = 100
+
+
 class PartTask:
-    """One part of one first guess, handed to a worker."""
+    """One part of one first guess, handed to a worker (and to those that join it)."""
 
     def __init__(self, part: np.ndarray, plb: int, answer: int = -1) -> None:
         self.part = part
         self.plb = plb
         self.answer = answer
+        self.args: tuple = ()  # run_part's arguments after the part
+        self.team: np.ndarray | None = None  # `slots.team_array` of the searches on it
+        self.sharers: list[Any] = []  # the searches that ran on it, in team order
+        self.costs: list[int] = []  # what each that finished returned
+        self.stopped = False
+
+    def share(self, search: Any) -> None:
+        """Make `search` the next of those sharing this part's probes."""
+        assert self.team is not None
+        search.share_root(self.team, len(self.sharers), 1)
+        self.sharers.append(search)
+
+    def value(self, search: Any, dkey: int) -> int:
+        """Return the part's cost (or lower bound) once every search on it has finished,
+        and record a cost found by the team in the memo of `search` (one of them, idle now),
+        where the kernel would have stored it and the tree's rebuild looks for it."""
+        low = min(self.costs)
+        total, guess = slots.team_best(self.team)
+        if guess < 0 or total > low:  # none found under the budget, or from a memo
+            return low
+        part = np.ascontiguousarray(self.part, dtype=np.int32)
+        km.memo_store(part, dkey, total, guess, search.mheads, search.ment, search.mpool,
+                      search.mmeta, search.counters)
+        return total
 
 
 def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int, budget: int,
@@ -95,22 +124,22 @@ def pool_memos(workers: list[Any], marks: dict[int, tuple[int, int]]) -> None:
 def share_root(main: _Search, shared: np.ndarray, S: np.ndarray, depth: int, budget: int,
                guesses: list[int]) -> tuple[int, int]:
     """Return (cost, best first guess) of S, or (lower bound >= budget, -1), found by `main`
-    and its helpers sharing the root's first guesses: each explores those of its turn (rank
-    in the search's order modulo their number) in a thread of its own, with a memo of its
-    own, under the best total any has found so far (`shared`: see `slots.Run`). A guess
-    wins only by costing less, or as much with a lower rank, so the optimum and the guess
-    are those of the serial search. The caller rebuilds the tree from all their memos."""
+    and its helpers sharing the root's first guesses: each explores the next in the
+    search's order that none has claimed, as it comes free, in a thread of its own, with a
+    memo of its own, under the best total any has found so far (`shared`: a
+    `slots.team_array`). A guess wins only by costing less, or as much with a lower rank,
+    so the optimum and the guess are those of the serial search. The caller rebuilds the
+    tree from all their memos."""
     team = [main, *main.helpers]
-    shared[:] = slots.ROOT_NONE
+    shared[:] = slots.team_array(len(team))
     for i, search in enumerate(team):
         search.share_root(shared, i)
     with ThreadPoolExecutor(max_workers=len(team)) as pool:
         costs = list(pool.map(lambda search: search.run(S, depth, budget, guesses), team))
-    key = int(shared.min())
-    if key >= slots.ROOT_NONE:  # none under the budget: each bounds its own guesses
+    total, guess = slots.team_best(shared)
+    if guess < 0:  # none under the budget: each bounds its own guesses
         return min(costs), -1
-    winner = int(shared.argmin())
-    return key >> slots.ROOT_RANK_BITS, int(team[winner].counters[slots.BEST_GUESS])
+    return total, guess
 
 
 def _cut(row: np.ndarray, win: int) -> tuple[bytes, int]:
@@ -346,15 +375,37 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
     # where the log allows it (`roots.PartLog.lending`)
     lend = getattr(workers[0], "log", None)
     offered: list[_Search] = []
+    # searches of their own (unweighted): once every part has a worker, an idle one joins
+    # the biggest part still solved, sharing its probes (`slots.team_array`)
+    teams = (len(workers) > 1 and not main.kernel_weighted
+             and all(hasattr(w, "share_root") for w in workers))
+    dkey = depth - 1 if main.options[slots.OPT_CAPPED] else 0
+
+    def start(task: PartTask, search: _Search) -> None:
+        search.counters[slots.STOP] = 0
+        if teams:
+            task.share(search)
+        future = pool.submit(search.run_part, task.part, *task.args)
+        running[future] = (task, search)
+
     while pending or running:
         while pending and free and lbg + extra < best and not main.counters[slots.STOP]:
             task = pending.pop(0)
-            search = free.pop()
-            search.counters[slots.STOP] = 0
             part_budget = best - (lbg + extra - task.plb)
-            future = pool.submit(search.run_part, task.part, depth - 1, part_budget, kS,
-                                 part_history(main, child, g, task.answer))
-            running[future] = (task, search)
+            task.args = (depth - 1, part_budget, kS,
+                         part_history(main, child, g, task.answer))
+            if teams:
+                task.team = slots.team_array(len(workers))
+            start(task, free.pop())
+        if teams and free and not pending and lbg + extra < best and not main.counters[
+                slots.STOP]:
+            for search in list(free):
+                open_ = [t for t, _ in running.values() if t.part.size >= TEAM_MIN_CODES
+                         and search not in t.sharers and len(t.sharers) < len(workers)]
+                if not open_:
+                    continue  # (it has shared each: another may not have)
+                free.remove(search)
+                start(max(open_, key=lambda t: t.part.size), search)
         if lend is not None and lend.lending and free and not pending:
             lend.offer(free)
             offered += free
@@ -365,16 +416,29 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
         for future in done:
             task, search = running.pop(future)
             free.append(search)
-            if search.counters[slots.STOP]:
-                continue  # stopped on purpose: its value means nothing
-            extra += future.result() - task.plb
+            cost = future.result()
+            stopped = bool(search.counters[slots.STOP])  # on purpose: its value means nothing
+            if teams:
+                search.share_none()
+                task.costs.append(cost)
+                task.stopped = task.stopped or stopped
+                if any(other is task for other, _ in running.values()):
+                    continue  # others still share it
+                stopped = task.stopped
+                if not stopped:
+                    cost = task.value(search, dkey)
+            if stopped:
+                continue
+            extra += cost - task.plb
             main.counters[slots.N_PARTS_DONE] += 1
         if lbg + extra >= best:
             for _task, search in running.values():
                 search.counters[slots.STOP] = 1
             pending.clear()
-    for future in list(running):
+    for future, (_task, search) in list(running.items()):
         future.result()
+        if teams:
+            search.share_none()
     if offered:
         lend.reclaim(offered)  # back once their borrowers are done (their parts are)
     return lbg + extra

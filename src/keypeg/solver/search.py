@@ -258,6 +258,7 @@ class _Search:
         self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache,
                                    k.new_column_cache(self.game.columns),
                                    k.new_use_counts(), np.zeros(0, dtype=np.int64))
+        self.alone = self.run_state.root_best  # (no team: `share_none`)
         #: Searches run by workers on parts of the root, and the root's optimal guess they
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
@@ -373,11 +374,17 @@ class _Search:
             gperm, gphi = k.clue_group(gperm, gphi, g, r, self.space.codes, self.perms, marks)
         return slots.History(gperm, gphi, np.uint64(history.played | self.space.colmask[g]))
 
-    def share_root(self, root_best: np.ndarray, index: int) -> None:
-        """Make this search the `index`-th of those sharing the root's first guesses, their
-        best totals in `root_best` (see `slots.Run`)."""
+    def share_root(self, root_best: np.ndarray, index: int, dist: int = 0) -> None:
+        """Make this search the `index`-th of those sharing the probes of the set at `dist`
+        from the root (its first guesses at 0, a part of the root's at 1), their best totals
+        in `root_best` (`slots.team_array`)."""
         self.options[slots.OPT_ROOT_WORKER] = index
+        self.options[slots.OPT_SHARE_DIST] = dist
         self.run_state = self.run_state._replace(root_best=root_best)
+
+    def share_none(self) -> None:
+        """Make this search explore every probe itself again (after `share_root`)."""
+        self.share_root(self.alone, 0)
 
     def run(self, S: np.ndarray, depth: int, budget: int, guesses: list[int], dist: int = 0) -> int:
         """Solve S after `guesses`."""
@@ -841,7 +848,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 team = [new_search(memo_bytes=memo_bytes // n_workers, share=n_workers)
                         for _ in range(n_workers)]
                 search, search.helpers = team[0], team[1:]
-                shared = np.full(n_workers, slots.ROOT_NONE, dtype=np.int64)
+                shared = slots.team_array(n_workers)
             else:
                 search = new_search(memo_bytes=memo_bytes, share=1)
             watch.attach([search, *search.helpers])
@@ -1071,7 +1078,7 @@ class _Watch:
         team = [x.counters for x in self.searches]
         out[slots.LOWER_BOUND] = min(int(c[slots.LOWER_BOUND]) for c in team)
         out[slots.N_FIRST_GUESSES_DONE] = sum(int(c[slots.N_FIRST_GUESSES_DONE]) for c in team)
-        winner = int(np.argmin(shared))
+        winner = int(np.argmin(shared[:shared.shape[0] // 2]))
         if int(shared[winner]) < slots.ROOT_NONE:
             # (its counters may trail its entry by a moment: read them, not the entry)
             out[slots.BEST_TOTAL] = team[winner][slots.BEST_TOTAL]
