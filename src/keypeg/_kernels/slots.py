@@ -136,14 +136,18 @@ def team_array(n: int) -> np.ndarray:
     return out
 
 
+def team_winner(team: np.ndarray) -> int:
+    """Return which search of `team` has found the best total so far, or -1 (none yet)."""
+    winner = int(np.argmin(team[:team.shape[0] // 2]))
+    return winner if int(team[winner]) < ROOT_NONE else -1
+
+
 def team_best(team: np.ndarray) -> tuple[int, int]:
     """Return (total, probe) of the best any search of `team` has found, or (-1, -1)."""
-    n = team.shape[0] // 2
-    winner = int(np.argmin(team[:n]))
-    key = int(team[winner])
-    if key >= ROOT_NONE:
+    winner = team_winner(team)
+    if winner < 0:
         return -1, -1
-    return key >> ROOT_RANK_BITS, int(team[n + winner])
+    return int(team[winner]) >> ROOT_RANK_BITS, int(team[team.shape[0] // 2 + winner])
 #: The codes, as the one-step kernels need them: each code's symbols and colour mask,
 #: whether symbols may repeat, how many symbols a peg can take, and the position
 #: permutations of the symmetry group with their inverses and each answer's marks (as in

@@ -1078,8 +1078,8 @@ class _Watch:
         team = [x.counters for x in self.searches]
         out[slots.LOWER_BOUND] = min(int(c[slots.LOWER_BOUND]) for c in team)
         out[slots.N_FIRST_GUESSES_DONE] = sum(int(c[slots.N_FIRST_GUESSES_DONE]) for c in team)
-        winner = int(np.argmin(shared[:shared.shape[0] // 2]))
-        if int(shared[winner]) < slots.ROOT_NONE:
+        winner = slots.team_winner(shared)
+        if winner >= 0:
             # (its counters may trail its entry by a moment: read them, not the entry)
             out[slots.BEST_TOTAL] = team[winner][slots.BEST_TOTAL]
             out[slots.BEST_GUESS] = team[winner][slots.BEST_GUESS]
