@@ -18,6 +18,7 @@ import pytest
 
 import keypeg.solver.roots as roots_module
 import keypeg.solver.search as search_module
+from keypeg.game import GameState
 from keypeg.published import published
 from keypeg.rules import Rules
 from keypeg.solver.cached import optimal, shipped_tree
@@ -243,3 +244,36 @@ def test_a_killed_run_resumes_with_the_same_result(tmp_path, split):
         assert data["parts_reused"] > whole + 100 and done >= 400
     else:
         assert data["parts_reused"] >= done >= 4
+
+
+def test_a_part_worker_stopped_while_it_rebuilds_a_subtree_gives_none():
+    """A part worker's search is told to stop (STOP set from another thread: its first
+    guess was beaten) while it compiles a part's subtree and re-solves a set its memo does
+    not hold: the subtree is dropped (None), not reported as a lost guess (CI saw
+    "internal error: the optimal guess of a set was lost" from that race)."""
+    from keypeg._kernels import slots
+    from keypeg.solver.roots import part_subtree
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+    from keypeg.space import get_space
+
+    space = get_space(Rules(pegs=4, colors=5))
+    state = GameState.from_clues(Rules(pegs=4, colors=5), ["1122=1B0W"])
+    S = np.ascontiguousarray(state.candidates, dtype=np.int32)
+
+    def new() -> _Search:  # an empty memo: the rebuild re-solves S
+        return _Search(space, possible_only=False, capped=False, first=-1, symmetry=True,
+                       trace=False, n_max=space.size, memo_bytes=16 << 20)
+
+    history = new().history_after([space.index("1122")], S)
+    rows = part_subtree(new(), S, DEPTH_UNCAPPED, history)  # not stopped: the whole tree
+    assert rows is not None and rows.shape[1] >= S.size
+    assert int(rows[0, 0]) >= 0 and int(rows[4, 0]) == S.size
+    stopped = new()
+    solve = stopped.run_part
+
+    def stop_then_solve(*args, **kwargs):
+        stopped.counters[slots.STOP] = 1  # the root beat this part's first guess just now
+        return solve(*args, **kwargs)
+
+    stopped.run_part = stop_then_solve
+    assert part_subtree(stopped, S, DEPTH_UNCAPPED, history) is None

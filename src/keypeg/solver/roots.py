@@ -27,6 +27,7 @@ import numpy as np
 from .._kernels import slots
 from ..rules import Rules
 from ..space import CandidateView, get_space
+from .search import SearchStopped
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -90,7 +91,10 @@ def part_subtree(search: _Search, part: np.ndarray, depth: int,
     told to stop."""
     if search.counters[slots.STOP]:
         return None
-    rows = search.subtree(part, depth, history)
+    try:
+        rows = search.subtree(part, depth, history)
+    except SearchStopped:  # stopped while re-solving a set the memo lost
+        return None
     return None if search.counters[slots.STOP] else rows
 
 

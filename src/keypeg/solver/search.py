@@ -170,6 +170,12 @@ def _weighted_sum(tree: DecisionTree, weights: np.ndarray, depths: bool = True) 
     return math.fsum((w * d).tolist())
 
 
+class SearchStopped(Exception):
+    """Raised by `_Search.subtree` when its search is told to stop (its STOP slot set from
+    another thread) while it re-solves a set the memo does not hold: the tree is not
+    wanted then (`roots.part_subtree`)."""
+
+
 class _Search:
     """One search context: tables, symmetry group, memo and counters."""
 
@@ -430,6 +436,10 @@ class _Search:
         self.options[slots_] = saved
         guess = self.known_guess(S, depth)
         if guess < 0:
+            if self.counters[slots.STOP]:
+                # told to stop while solving S (a part worker's first guess was beaten):
+                # its run proved nothing and the tree is no longer wanted
+                raise SearchStopped
             raise KeypegError("internal error: the optimal guess of a set was lost.")
         return guess
 
