@@ -18,6 +18,7 @@ import pytest
 
 import keypeg.solver.roots as roots_module
 import keypeg.solver.search as search_module
+from keypeg._kernels import slots
 from keypeg.game import GameState
 from keypeg.published import published
 from keypeg.rules import Rules
@@ -91,26 +92,52 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     assert capped.stats["parts_reused"] == 0
 
 
-def test_a_local_root_lends_no_worker_to_a_big_part(tmp_path, small_roots, monkeypatch):
-    """On local threads (roots.LEND_LOCAL off) the root's idle workers are not offered to a
-    big part solved a guess at a time: no loan is ever made, and the tree is the plain one."""
+def test_a_local_root_teams_its_idle_workers_on_a_big_part(tmp_path, small_roots,
+                                                           monkeypatch):
+    """On local threads (roots.LEND_LOCAL off, TEAM_LOCAL on) the root's idle workers join
+    a big part solved a guess at a time as members of its team, each costing whole guesses
+    (no worker is lent a part of a guess): the tree is the plain one. With TEAM_LOCAL off as
+    well, no idle worker is offered at all."""
+    from keypeg.solver import parallel
+
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", 20)
-    offered = []
-    offer = roots_module.PartLog.offer
+    monkeypatch.setattr(parallel, "TEAM_POLL_SECONDS", 0.0005)
+    offered, lent, teams = [], [], []
+    offer, borrow = roots_module.PartLog.offer, roots_module.PartLog.borrow
+    guess_cost, team_split = parallel._guess_cost, parallel._team_split
 
     def watched_offer(self, workers):
         offered.append(len(workers))
         offer(self, workers)
 
+    def watched_borrow(self):
+        worker = borrow(self)
+        lent.append(worker is not None)
+        return worker
+
+    def watched_cost(*args, lend=None, **kwargs):
+        assert lend is None  # no part of a guess goes to another worker
+        return guess_cost(*args, lend=lend, **kwargs)
+
+    def watched_team(*args):
+        teams.append(1)
+        return team_split(*args)
+
     monkeypatch.setattr(roots_module.PartLog, "offer", watched_offer)
+    monkeypatch.setattr(roots_module.PartLog, "borrow", watched_borrow)
+    monkeypatch.setattr(parallel, "_guess_cost", watched_cost)
+    monkeypatch.setattr(parallel, "_team_split", watched_team)
     rules = Rules(pegs=4, colors=6)
     plain = solve_optimal(rules, workers=2)
     got = solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
     assert got.total == plain.total and same_tree(got.tree, plain.tree)
-    assert offered == []
-    monkeypatch.setattr(roots_module, "LEND_LOCAL", True)  # the cluster's way: it lends
-    solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "l.db"), "x"))
-    assert offered
+    assert offered and teams and any(lent)
+    monkeypatch.setattr(roots_module, "TEAM_LOCAL", False)
+    offered.clear()
+    teams.clear()
+    again = solve_optimal(rules, workers=2,
+                          checkpoint=Checkpoint(Store(tmp_path / "l.db"), "x"))
+    assert same_tree(again.tree, plain.tree) and offered == [] and teams == []
 
 
 @pytest.mark.parametrize("rules,options,split", [
@@ -119,19 +146,24 @@ def test_a_local_root_lends_no_worker_to_a_big_part(tmp_path, small_roots, monke
     (Rules(pegs=4, colors=6), {"possible_only": True}, 20),
     (Rules(pegs=4, colors=6, feedback="positional"), {}, 6),  # its root's parts are small
 ])
+@pytest.mark.parametrize("lend", [True, False])
 def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small_roots,
                                                                    monkeypatch, rules, options,
-                                                                   split):
+                                                                   split, lend):
     """A part of at least SPLIT_MIN_CODES codes is solved a guess at a time, each of its
-    own parts recorded (here all, however quick) and some solved by the other worker: the
-    same optimum and tree as one call of the search, and a run that lost the root's parts
-    solves them again from those."""
+    own parts recorded (here all, however quick) and some solved by the other worker (lent
+    parts of a guess, as a cluster's root does, or a member of the part's team costing
+    whole guesses, as local threads do): the same optimum and tree as one call of the
+    search, and a run that lost the root's parts solves them again from those."""
+    from keypeg.solver import parallel
+
+    monkeypatch.setattr(parallel, "TEAM_POLL_SECONDS", 0.0005)
     plain = solve_optimal(rules, workers=2, **options)
     whole = Checkpoint(Store(tmp_path / "whole.db"), "demo")
     solve_optimal(rules, workers=2, checkpoint=whole, **options)
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
     monkeypatch.setattr(roots_module, "RECORD_MIN_SECONDS", 0.0)
-    monkeypatch.setattr(roots_module, "LEND_LOCAL", True)  # (a cluster's root always lends)
+    monkeypatch.setattr(roots_module, "LEND_LOCAL", lend)  # (a cluster's root always lends)
     lent = []
     borrow = roots_module.PartLog.borrow
 
@@ -251,7 +283,6 @@ def test_a_part_worker_stopped_while_it_rebuilds_a_subtree_gives_none():
     guess was beaten) while it compiles a part's subtree and re-solves a set its memo does
     not hold: the subtree is dropped (None), not reported as a lost guess (CI saw
     "internal error: the optimal guess of a set was lost" from that race)."""
-    from keypeg._kernels import slots
     from keypeg.solver.roots import part_subtree
     from keypeg.solver.search import DEPTH_UNCAPPED, _Search
     from keypeg.space import get_space
@@ -277,3 +308,40 @@ def test_a_part_worker_stopped_while_it_rebuilds_a_subtree_gives_none():
 
     stopped.run_part = stop_then_solve
     assert part_subtree(stopped, S, DEPTH_UNCAPPED, history) is None
+
+
+def test_a_team_settles_its_guesses_as_the_serial_search_would():
+    """`parallel._Claims`, as a team reports out of order: guesses are claimed in order
+    under the best so far; an earlier guess reported after a later one of the same cost
+    wins (the serial search's choice), a later one of the same cost does not; a guess
+    cutting the set as one claimed before is passed over; the first whose bound reaches
+    the best ends the claims."""
+    from keypeg.solver.parallel import _Claims
+    from keypeg.solver.search import _Search
+    from keypeg.space import get_space
+
+    space = get_space(Rules(pegs=4, colors=5))
+    main = _Search(space, possible_only=False, capped=False, first=-1, symmetry=True,
+                   trace=False, n_max=space.size, memo_bytes=1 << 20)
+    # the codes of colours 1-3 only: 1144 and 1155 cut them alike
+    S = np.array([i for i in range(space.size) if max(space.text(i)) <= "3"], dtype=np.int32)
+    codes = ["1122", "1123", "1144", "1155", "1111", "1112"]
+    probes = np.array([space.index(c) for c in codes], dtype=np.int32)
+    lbs = np.array([10, 10, 10, 10, 10, 60], dtype=np.int64)
+    stop = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
+    claims = _Claims(main, S, probes, list(range(len(codes))), lbs, 100, 999, False, stop,
+                     None)
+    a, b = claims.claim(), claims.claim()  # 1122 and 1123, both under the budget
+    assert (a[0], a[2], b[0], b[2]) == (0, 100, 1, 100)
+    claims.report(b[0], int(probes[b[1]]), 50, b[2], False)
+    c = claims.claim()  # 1144, under 1123's 50
+    assert (c[0], codes[c[1]], c[2]) == (2, "1144", 50)
+    claims.report(a[0], int(probes[a[1]]), 50, a[2], False)  # as cheap, earlier: it wins
+    assert (claims.best, claims.guess) == (50, space.index("1122"))
+    d = claims.claim()  # 1155 passed over: 1111, under 50
+    assert (d[0], codes[d[1]], d[2]) == (4, "1111", 50)
+    claims.report(d[0], int(probes[d[1]]), 50, d[2], False)  # a bound: not under 50
+    claims.report(c[0], int(probes[c[1]]), 49, c[2], False)  # cheaper: it wins
+    assert (claims.best, claims.guess, claims.low) == (49, space.index("1144"), 50)
+    assert claims.claim() is None and claims.low == 50  # 1112's bound 60 ends the claims
+    assert claims.over and not claims.stopped

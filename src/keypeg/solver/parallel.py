@@ -21,6 +21,7 @@ import numpy as np
 from .._kernels import memo as km
 from .._kernels import optimal as k
 from .._kernels import slots
+from ..errors import KeypegError
 
 if TYPE_CHECKING:
     from .search import _Search
@@ -159,17 +160,43 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                 lock: threading.Lock | None = None) -> tuple[int, int]:
     """Return (cost, best guess) of S, or (lower bound >= budget, -1), as `search` would
     find them in one call, but a guess at a time here: each part of each guess is solved
-    through `worker.run_part` (at distance `dist` + 1), or the `run_part` of a worker the
-    root lends while it has no part for it, so that a checkpointing worker records every
-    one of them as it finishes. The guesses are taken in the search's own order and one
-    wins only by being strictly cheaper, so the cost and the guess are those the search
-    finds (as at the root, the budgets of parts solved side by side depend on which
-    finish first, not the values of those solved exactly).
+    through `worker.run_part` (at distance `dist` + 1), so that a checkpointing worker
+    records every one of them as it finishes. The guesses are taken in the search's own
+    order and one wins only by being cheaper, or as cheap and earlier (`_Claims`), so the
+    cost and the guess are those the search finds (the budgets of parts solved side by
+    side depend on which finish first, not the values of those solved exactly).
+
+    The root's idle workers (`roots.PartLog`) help: where the log lends them
+    (`PartLog.lending`, a cluster's root), each takes a part of a guess; where it teams
+    them (`PartLog.teaming`, local threads), each costs whole guesses of S beside this one
+    (`_team_split`).
 
     `search` scores the guesses and settles their parts cheaply; it may be a search the
     worker does not own (a Ray worker's parts are split on the driver, `cluster.Splitter`),
     shared under `lock`, which is then held for those calls only. The STOP slot watched is
     the worker's."""
+    log = getattr(worker, "log", None)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        if log is not None and log.teaming and not log.lending and lock is None:
+            return _best_guess(search, S, depth, budget, kmax, dist, history,
+                               _guess_cost(search, worker, S, depth, dist, history),
+                               None, stop=worker.counters,
+                               team=lambda member: _team_split(member, worker, log, pool,
+                                                               S, depth, dist, history))
+        lend = log if log is not None and log.lending else None
+        return _best_guess(search, S, depth, budget, kmax, dist, history,
+                           _guess_cost(search, worker, S, depth, dist, history, lock=lock,
+                                       lend=lend, pool=pool),
+                           None, stop=worker.counters, lock=lock)
+
+
+def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: int,
+                history: slots.History, *, lock: threading.Lock | None = None,
+                lend: Any = None, pool: ThreadPoolExecutor | None = None
+                ) -> Callable[[int, int, int, int, np.ndarray | None], int]:
+    """The cost of one guess of S for `solve_split`: its parts settled cheaply by `search`
+    (under `lock`), the others solved one after another by `worker.run_part`, and by the
+    workers `lend` (a `roots.PartLog`) lends, on `pool`, while it has any."""
     guard = contextlib.nullcontext() if lock is None else lock
     stop = worker.counters
 
@@ -192,9 +219,8 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                                          search.run_state))
         child = child_history(search, history, g)
         pending = [(r, p, int(plbs[i])) for i, (r, p) in enumerate(todo)]
-        # the parts go to the workers the root lends (`roots.PartLog`) and to this one,
-        # which solves one itself whenever none is free
-        lend = getattr(worker, "log", None)
+        # the parts go to the workers the root lends and to this one, which solves one
+        # itself whenever none is free
         busy: dict[Future[int], tuple[int, Any]] = {}
         try:
             while pending or busy:
@@ -206,6 +232,7 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                         break
                     r, p, plb = pending.pop(0)
                     helper.counters[slots.STOP] = 0
+                    assert pool is not None
                     busy[pool.submit(helper.run_part, p, depth - 1, best - (running - plb),
                                      kS, part_history(search, child, g, r), dist + 1)] = (
                         plb, helper)
@@ -232,9 +259,55 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
                 lend.give_back(helper)
         return running
 
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        return _best_guess(search, S, depth, budget, kmax, dist, history, cost, None,
-                           stop=stop, lock=lock)
+    return cost
+
+
+#: How often (seconds) a part solved a guess at a time looks for idle workers to join it.
+TEAM_POLL_SECONDS = 0.05
+
+
+def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: ThreadPoolExecutor,
+                S: np.ndarray, depth: int, dist: int, history: slots.History) -> None:
+    """`_best_guess`'s team for `solve_split` on local threads: `worker` costs guesses of S
+    in a thread of `pool`, and so does each worker the root has no part for (borrowed from
+    `log`, a `roots.PartLog`, as they come free), on a search of its own, scoring and
+    settling with it, its parts recorded as `worker`'s are. A part worker's parts are
+    solved one after another, under the budget the guess leaves, as in the serial search;
+    workers cost whole guesses side by side. Returns once every member has (the borrowed
+    ones given back)."""
+    stop = worker.counters
+    running: dict[Future[None], Any] = {
+        pool.submit(member, _guess_cost(_own_search(worker), worker, S, depth, dist,
+                                        history), stop): worker}
+    try:
+        while running:
+            if stop[slots.STOP]:  # the part's guess was beaten at the root, or time is up
+                for helper in running.values():
+                    helper.counters[slots.STOP] = 1
+            elif worker in running.values():  # (else no guess is left to claim)
+                while (helper := log.borrow()) is not None:
+                    helper.counters[slots.STOP] = 0
+                    running[pool.submit(member, _guess_cost(
+                        _own_search(helper), helper, S, depth, dist, history),
+                        helper.counters)] = helper
+            done, _ = wait(running, timeout=TEAM_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                helper = running.pop(future)
+                future.result()
+                if helper is not worker:
+                    log.give_back(helper)
+    finally:
+        for helper in running.values():
+            helper.counters[slots.STOP] = 1
+        for future, helper in running.items():
+            future.exception()
+            if helper is not worker:
+                log.give_back(helper)
+
+
+def _own_search(worker: Any) -> _Search:
+    """The search a local part worker (`roots.LocalWorker`) runs its parts on."""
+    return worker.search
 
 
 def _score(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
@@ -258,20 +331,106 @@ def root_guesses(main: _Search, S: np.ndarray, depth: int, budget: int,
     return int(out[4].shape[0]) if out[7] < budget else 0
 
 
+class _Claims:
+    """The guesses of one set in the search's order, each claimed by one of the searches
+    costing them (one, or a team of them: `_best_guess`), with the best found so far. A
+    guess is costed under the best total when it is claimed, which came from an earlier
+    guess (they are claimed in order); it wins by costing less than the best when it is
+    reported, or as much with a lower rank (a team reports out of order), so the team finds
+    the guess and total the serial search finds: the least total, the first in order among
+    equals. The guesses come in order of their bounds, so a guess whose bound reaches its
+    limit ends the claims: every later one's bound does too. Guesses cutting the set as one
+    already claimed are passed over (same cost), as in the serial search."""
+
+    def __init__(self, main: _Search, S: np.ndarray, probes: np.ndarray, order: list[int],
+                 lbs: np.ndarray, budget: int, low: int, root: bool, stop: np.ndarray,
+                 on_probe: Callable[[int, int], None] | None) -> None:
+        self.main, self.S, self.probes, self.order, self.lbs = main, S, probes, order, lbs
+        self.root, self.stop, self.on_probe = root, stop, on_probe
+        self.best, self.rank, self.guess = budget, len(order), -1
+        self.low = low
+        self.next = 0
+        self.over = False  # no guess left to claim (or told to stop)
+        self.stopped = False  # a search costing a guess was told to stop
+        self.cuts: set[tuple[bytes, int]] = set()  # how the guesses claimed cut S
+        self.lock = threading.Lock()
+
+    def claim(self) -> tuple[int, int, int] | None:
+        """Return (rank, index in the probes, limit: the budget to cost it under) of the next
+        guess to cost, or None when there is none."""
+        main, counters = self.main, self.main.counters
+        with self.lock:
+            while not self.over and self.next < len(self.order):
+                if self.stop[slots.STOP]:
+                    break  # the caller gave up (time limit): the result is not used
+                i = self.next
+                self.next += 1
+                t = self.order[i]
+                limit = self.best
+                if self.root:
+                    # every first guess before this one costs at least the best so far,
+                    # every later one at least its bound
+                    counters[slots.LOWER_BOUND] = max(int(counters[slots.LOWER_BOUND]),
+                                                      min(int(self.lbs[t]), self.best))
+                if self.lbs[t] >= limit:
+                    self.low = min(self.low, int(self.lbs[t]))
+                    break
+                g = int(self.probes[t])
+                cut = _cut(main.table[g, self.S], main.space.win)
+                if cut in self.cuts:
+                    continue  # cuts S like a guess already claimed: same cost
+                self.cuts.add(cut)
+                return i, t, limit
+            self.over = True
+            return None
+
+    def report(self, i: int, g: int, running: int, limit: int, stopped: bool) -> None:
+        """Take the cost of guess g (rank i) found under `limit` (a bound >= it when not
+        less); `stopped`: its search was told to stop, so `running` is not a total."""
+        counters = self.main.counters
+        with self.lock:
+            if stopped or self.stop[slots.STOP]:
+                self.stopped = stopped
+                self.over = True
+                return
+            if running < limit and (running, i) < (self.best, self.rank):
+                self.best, self.rank, self.guess = running, i, g
+                if self.root:
+                    counters[slots.BEST_TOTAL] = running
+                    counters[slots.BEST_GUESS] = g
+            else:
+                self.low = min(self.low, running)
+            if self.root:
+                counters[slots.N_FIRST_GUESSES_DONE] += 1
+            if self.on_probe is not None:
+                self.on_probe(g, running)
+
+    def member(self, cost: Callable[[int, int, int, int, np.ndarray | None], int],
+               kS: int, pbs: np.ndarray | None, counters: np.ndarray) -> None:
+        """Cost guesses with `cost` (as `_best_guess` takes it) until none is left;
+        `counters`: the STOP slot of the search that `cost` runs."""
+        while (claimed := self.claim()) is not None:
+            i, t, limit = claimed
+            g = int(self.probes[t])
+            running = cost(g, int(self.lbs[t]), limit, kS, None if pbs is None else pbs[t])
+            self.report(i, g, running, limit, bool(counters[slots.STOP]))
+
+
 def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
                 history: slots.History,
                 cost: Callable[[int, int, int, int, np.ndarray | None], int],
                 on_probe: Callable[[int, int], None] | None, *, stop: np.ndarray | None = None,
-                lock: threading.Lock | None = None) -> tuple[int, int]:
+                lock: threading.Lock | None = None,
+                team: Callable[[Callable[..., None]], None] | None = None) -> tuple[int, int]:
     """The guesses of S at distance `dist` from the root, in the search's order, each
-    costed by ``cost(guess, its bound, best so far, answers bound, its parts' bounds)``
-    (its cost, or a bound >= the best so far); the root's progress is counted in
-    `main.counters` (dist 0). It gives up once the STOP slot of `stop` (`main.counters`
-    when None) is set; `lock`, when given, is held while `main` scores. Returns as
-    `solve_root`."""
+    costed by ``cost(guess, its bound, limit, answers bound, its parts' bounds)`` (its cost
+    when under the limit, else a bound >= the limit: see `_Claims`); the root's progress is
+    counted in `main.counters` (dist 0). It gives up once the STOP slot of `stop`
+    (`main.counters` when None) is set; `lock`, when given, is held while `main` scores.
+    ``team(member)``, when given, costs the guesses instead: it calls
+    ``member(cost, STOP counters)`` for each search of a team (see `_team_split`), at least
+    once, and returns when all have returned. Returns as `solve_root`."""
     stop = main.counters if stop is None else stop
-    space = main.space
-    root = dist == 0
     S = np.ascontiguousarray(S, dtype=np.int32)
     with contextlib.nullcontext() if lock is None else lock:
         probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = _score(
@@ -279,44 +438,25 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
     if lb >= budget:
         return int(lb), -1
     order = live[np.argsort(keys[live], kind="stable")]
-    best, best_guess = budget, -1
-    low = int(low)
-    cuts: set[tuple[bytes, int]] = set()  # how the guesses tried cut S
+    root = dist == 0
     if root:
         main.counters[slots.N_FIRST_GUESSES] = len(order)
-    for t in order.tolist():
-        g = int(probes[t])
-        if stop[slots.STOP]:
-            break  # the caller gave up (time limit): the result is not used
-        if root:
-            # every first guess before this one costs at least `best`, every later one at
-            # least its bound
-            main.counters[slots.LOWER_BOUND] = max(int(main.counters[slots.LOWER_BOUND]),
-                                                   min(int(lbs[t]), best))
-        if lbs[t] >= best:
-            low = min(low, int(lbs[t]))
-            break
-        cut = _cut(main.table[g, S], space.win)
-        if cut in cuts:
-            continue  # cuts S like a guess already tried: same cost
-        cuts.add(cut)
-        running = cost(g, int(lbs[t]), best, int(kS), pbs[t] if main.kernel_weighted else None)
-        if stop[slots.STOP]:
-            break  # parts stopped early are left out of `running`: not a total
-        if running < best:
-            best, best_guess = running, g
-            if root:
-                main.counters[slots.BEST_TOTAL] = best
-                main.counters[slots.BEST_GUESS] = g
-        else:
-            low = min(low, running)
-        if root:
-            main.counters[slots.N_FIRST_GUESSES_DONE] += 1
-        if on_probe is not None:
-            on_probe(g, running)
-    if best_guess >= 0:
-        return best, best_guess
-    return max(int(lb), low), -1
+    claims = _Claims(main, S, probes, order.tolist(), lbs, budget, int(low), root, stop,
+                     on_probe)
+    weighted = pbs if main.kernel_weighted else None
+
+    def member(cost_: Callable[..., int], counters: np.ndarray) -> None:
+        claims.member(cost_, int(kS), weighted, counters)
+
+    if team is None:
+        member(cost, stop)
+    else:
+        team(member)
+    if claims.stopped and not stop[slots.STOP]:
+        raise KeypegError("internal error: a search of a team was told to stop alone.")
+    if claims.guess >= 0:
+        return claims.best, claims.guess
+    return max(int(lb), claims.low), -1
 
 
 def child_history(main: _Search, history: slots.History, g: int) -> slots.History:
@@ -371,8 +511,8 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
     main.counters[slots.N_PARTS] = len(tasks)
     main.counters[slots.N_PARTS_DONE] = 0
     # recording workers (roots.PartWorker) share a log: once every part has a worker, the
-    # idle ones are lent to a worker solving a big part a guess at a time (solve_split),
-    # where the log allows it (`roots.PartLog.lending`)
+    # idle ones help a worker solving a big part a guess at a time (solve_split), where the
+    # log allows it (`roots.PartLog.lending` or `.teaming`)
     lend = getattr(workers[0], "log", None)
     offered: list[_Search] = []
     # searches of their own (unweighted): once every part has a worker, an idle one joins
@@ -406,7 +546,7 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
                     continue  # (it has shared each: another may not have)
                 free.remove(search)
                 start(max(open_, key=lambda t: t.part.size), search)
-        if lend is not None and lend.lending and free and not pending:
+        if lend is not None and (lend.lending or lend.teaming) and free and not pending:
             lend.offer(free)
             offered += free
             free = []

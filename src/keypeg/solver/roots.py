@@ -55,6 +55,10 @@ RECORD_MIN_SECONDS = 0.05
 #: 17.2 s) against 319 M without (14.0 s); MM(4,8) and Codebreaker 1 were no faster lending.
 LEND_LOCAL = False
 
+#: Whether, instead, such workers join a part solved a guess at a time on local threads,
+#: each costing whole guesses of it beside its own worker (`parallel.solve_split`).
+TEAM_LOCAL = True
+
 
 def part_digest(part: np.ndarray, history: slots.History, kmax: int) -> str:
     """Return a digest of a part and what the search of it depends on: its codes (sorted
@@ -103,10 +107,14 @@ class PartLog:
     the parts solved exactly, by set and guesses left (the first one found is kept, as in
     a memo)."""
 
-    def __init__(self, checkpoint: Checkpoint | None, lending: bool = True) -> None:
+    def __init__(self, checkpoint: Checkpoint | None, lending: bool = True,
+                 teaming: bool = False) -> None:
         self.checkpoint = checkpoint
-        #: Whether the root lends its idle workers (see `idle`).
+        #: Whether the root lends its idle workers (see `idle`) for parts of a guess.
         self.lending = lending
+        #: Whether (where it does not lend them) its idle workers join a part solved a
+        #: guess at a time, each costing whole guesses (`parallel.solve_split`).
+        self.teaming = teaming
         self.subtrees: dict[tuple[str, int], np.ndarray] = {}
         self.lock = threading.Lock()
         #: Workers the root has no part for (the last parts of its first guess are running),
@@ -352,7 +360,8 @@ def part_workers(new_search: Callable[[], _Search], n_workers: int, *,
     of a root of `root_codes` codes, or of more than `view_codes` when each part has a
     table of its own, split here by a search `splitter` builds), else `n_workers` local
     ones; all recording in `checkpoint` when given."""
-    log = PartLog(checkpoint, lending=cluster is not None or LEND_LOCAL)
+    log = PartLog(checkpoint, lending=cluster is not None or LEND_LOCAL,
+                  teaming=cluster is None and TEAM_LOCAL)
     if cluster is not None:
         return cluster.workers(spec, log, splitter, root_codes, view_codes)
     return local_workers(new_search, n_workers, log)
