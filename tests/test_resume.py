@@ -59,6 +59,22 @@ def watch_puts(monkeypatch) -> list[tuple[str, int]]:
     return put
 
 
+def unhurried_until(monkeypatch, lent: list[bool]):
+    """Make a split part's own parts wait a little until a worker was borrowed (a True in
+    `lent`), so that the split is still running when the root's other parts are done,
+    however loaded the machine (otherwise whether a loan happens at all is down to timing);
+    return the real `PartWorker.run_part`."""
+    run_part = PartWorker.run_part
+
+    def unhurried(self, part, depth, budget, kmax, history, dist=1):
+        if dist >= 2 and not any(lent):
+            time.sleep(0.005)
+        return run_part(self, part, depth, budget, kmax, history, dist)
+
+    monkeypatch.setattr(PartWorker, "run_part", unhurried)
+    return run_part
+
+
 @pytest.fixture
 def small_roots(monkeypatch):
     """Checkpoint MM(4,5)'s root too (by default only sets of 2,000 codes or more)."""
@@ -101,7 +117,6 @@ def test_a_local_root_teams_its_idle_workers_on_a_big_part(tmp_path, small_roots
     from keypeg.solver import parallel
 
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", 20)
-    monkeypatch.setattr(parallel, "TEAM_POLL_SECONDS", 0.0005)
     offered, lent, teams = [], [], []
     offer, borrow = roots_module.PartLog.offer, roots_module.PartLog.borrow
     guess_cost, team_split = parallel._guess_cost, parallel._team_split
@@ -129,7 +144,9 @@ def test_a_local_root_teams_its_idle_workers_on_a_big_part(tmp_path, small_roots
     monkeypatch.setattr(parallel, "_team_split", watched_team)
     rules = Rules(pegs=4, colors=6)
     plain = solve_optimal(rules, workers=2)
+    run_part = unhurried_until(monkeypatch, lent)
     got = solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
+    monkeypatch.setattr(PartWorker, "run_part", run_part)
     assert got.total == plain.total and same_tree(got.tree, plain.tree)
     assert offered and teams and any(lent)
     monkeypatch.setattr(roots_module, "TEAM_LOCAL", False)
@@ -155,9 +172,6 @@ def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small
     parts of a guess, as a cluster's root does, or a member of the part's team costing
     whole guesses, as local threads do): the same optimum and tree as one call of the
     search, and a run that lost the root's parts solves them again from those."""
-    from keypeg.solver import parallel
-
-    monkeypatch.setattr(parallel, "TEAM_POLL_SECONDS", 0.0005)
     plain = solve_optimal(rules, workers=2, **options)
     whole = Checkpoint(Store(tmp_path / "whole.db"), "demo")
     solve_optimal(rules, workers=2, checkpoint=whole, **options)
@@ -173,8 +187,10 @@ def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small
         return worker
 
     monkeypatch.setattr(roots_module.PartLog, "borrow", watched_borrow)
+    run_part = unhurried_until(monkeypatch, lent)
     cp = Checkpoint(Store(tmp_path / "k.db"), "demo")
     first = solve_optimal(rules, workers=2, checkpoint=cp, **options)
+    monkeypatch.setattr(PartWorker, "run_part", run_part)
     assert cp.count() > whole.count() > 0  # the parts of the root's parts too
     # once a first guess's last part was running, the idle worker took parts of its parts
     # (positional: the root's parts are too small for that to be sure to happen)

@@ -68,3 +68,9 @@ class InconsistentHistoryError(KeypegError):
         self.conflict = conflict
         self.suspects = suspects
         self.corrections = corrections or {}
+
+
+class SearchStopped(Exception):
+    """Not an error of the caller's: raised inside the solver by `_Search.subtree` when its
+    search is told to stop (its STOP slot set from another thread) while it re-solves a set
+    the memo does not hold, so the tree is not wanted (caught by `roots.part_subtree`)."""

@@ -262,7 +262,8 @@ def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: i
     return cost
 
 
-#: How often (seconds) a part solved a guess at a time looks for idle workers to join it.
+#: How often (seconds) a team solving a part a guess at a time looks at its worker's STOP
+#: slot (a member done or a worker offered wakes it at once).
 TEAM_POLL_SECONDS = 0.05
 
 
@@ -276,9 +277,23 @@ def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: Thread
     workers cost whole guesses side by side. Returns once every member has (the borrowed
     ones given back)."""
     stop = worker.counters
-    running: dict[Future[None], Any] = {
-        pool.submit(member, _guess_cost(_own_search(worker), worker, S, depth, dist,
-                                        history), stop): worker}
+    running: dict[Future[None], Any] = {}
+
+    def wake(_future: Future[None]) -> None:
+        with log.turns:
+            log.turns.notify_all()
+
+    def join(helper: Any) -> None:
+        future = pool.submit(member, _guess_cost(_own_search(helper), helper, S, depth, dist,
+                                                 history), helper.counters)
+        running[future] = helper
+        future.add_done_callback(wake)
+
+    def woken() -> bool:  # (under log.turns)
+        return bool(stop[slots.STOP] or any(f.done() for f in running)
+                    or (log.idle and worker in running.values()))
+
+    join(worker)
     try:
         while running:
             if stop[slots.STOP]:  # the part's guess was beaten at the root, or time is up
@@ -287,11 +302,10 @@ def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: Thread
             elif worker in running.values():  # (else no guess is left to claim)
                 while (helper := log.borrow()) is not None:
                     helper.counters[slots.STOP] = 0
-                    running[pool.submit(member, _guess_cost(
-                        _own_search(helper), helper, S, depth, dist, history),
-                        helper.counters)] = helper
-            done, _ = wait(running, timeout=TEAM_POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in done:
+                    join(helper)
+            with log.turns:  # woken by a member done or a worker offered; STOP is polled
+                log.turns.wait_for(woken, timeout=TEAM_POLL_SECONDS)
+            for future in [f for f in running if f.done()]:
                 helper = running.pop(future)
                 future.result()
                 if helper is not worker:

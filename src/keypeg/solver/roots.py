@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._kernels import slots
+from ..errors import SearchStopped
 from ..rules import Rules
 from ..space import CandidateView, get_space
-from .search import SearchStopped
 
 if TYPE_CHECKING:
     from .cluster import Cluster

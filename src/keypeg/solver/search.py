@@ -25,7 +25,7 @@ from .._kernels import symmetry as ksym
 from .._kernels.canon import code_lookup
 from ..catalog import OBJECTIVES
 from ..codes import Code
-from ..errors import KeypegError, LimitExceededError, TimeLimitError
+from ..errors import KeypegError, LimitExceededError, SearchStopped, TimeLimitError
 from ..game import GameState
 from ..limits import (
     PARALLEL_MIN_CODES,
@@ -168,12 +168,6 @@ def _weighted_sum(tree: DecisionTree, weights: np.ndarray, depths: bool = True) 
     if w.dtype.kind in "iu" or bool(np.all(w == np.floor(w))):
         return sum(int(a) * int(b) for a, b in zip(w.tolist(), d.tolist(), strict=True))
     return math.fsum((w * d).tolist())
-
-
-class SearchStopped(Exception):
-    """Raised by `_Search.subtree` when its search is told to stop (its STOP slot set from
-    another thread) while it re-solves a set the memo does not hold: the tree is not
-    wanted then (`roots.part_subtree`)."""
 
 
 class _Search:
