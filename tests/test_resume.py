@@ -361,3 +361,46 @@ def test_a_team_settles_its_guesses_as_the_serial_search_would():
     assert (claims.best, claims.guess, claims.low) == (49, space.index("1144"), 50)
     assert claims.claim() is None and claims.low == 50  # 1112's bound 60 ends the claims
     assert claims.over and not claims.stopped
+
+
+def test_a_team_stops_its_members_when_its_worker_is_told_to_stop():
+    """`parallel._team_split`: a worker offered by the root joins the team; once the
+    splitting worker is told to stop (its part's guess beaten at the root, or time up),
+    every member is told too, the team returns and the borrowed worker is given back."""
+    import threading
+
+    from keypeg.solver import parallel
+
+    class Fake:
+        def __init__(self):
+            self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
+            self.search = None
+
+    worker, helper = Fake(), Fake()
+    log = PartLog(None, lending=False, teaming=True)
+    log.offer([helper])
+    started = []
+
+    def member(cost, counters):  # costs guesses until told to stop
+        started.append(counters is helper.counters)
+        while not counters[slots.STOP]:
+            time.sleep(0.001)
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        team = threading.Thread(target=parallel._team_split, args=(
+            member, worker, log, pool, np.arange(5, dtype=np.int32), 3, 1, None))
+        team.start()
+        deadline = time.monotonic() + 10
+        while sorted(started) != [False, True]:  # both members at work
+            assert time.monotonic() < deadline
+            time.sleep(0.001)
+        assert log.idle == [] and team.is_alive()
+        worker.counters[slots.STOP] = 1
+        team.join(10)
+        alive, told = team.is_alive(), int(helper.counters[slots.STOP])
+        helper.counters[slots.STOP] = 1  # (so that a failing team still ends)
+        team.join(10)
+    assert not alive and told == 1
+    assert log.idle == [helper]

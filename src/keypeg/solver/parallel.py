@@ -278,6 +278,7 @@ def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: Thread
     ones given back)."""
     stop = worker.counters
     running: dict[Future[None], Any] = {}
+    stopping = False  # STOP passed on to the members: only a member done wakes it now
 
     def wake(_future: Future[None]) -> None:
         with log.turns:
@@ -290,13 +291,14 @@ def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: Thread
         future.add_done_callback(wake)
 
     def woken() -> bool:  # (under log.turns)
-        return bool(stop[slots.STOP] or any(f.done() for f in running)
-                    or (log.idle and worker in running.values()))
+        return any(f.done() for f in running) or not stopping and bool(
+            stop[slots.STOP] or (log.idle and worker in running.values()))
 
     join(worker)
     try:
         while running:
             if stop[slots.STOP]:  # the part's guess was beaten at the root, or time is up
+                stopping = True
                 for helper in running.values():
                     helper.counters[slots.STOP] = 1
             elif worker in running.values():  # (else no guess is left to claim)
