@@ -329,9 +329,10 @@ def test_a_part_worker_stopped_while_it_rebuilds_a_subtree_gives_none():
 def test_a_team_settles_its_guesses_as_the_serial_search_would():
     """`parallel._Claims`, as a team reports out of order: guesses are claimed in order
     under the best so far; an earlier guess reported after a later one of the same cost
-    wins (the serial search's choice), a later one of the same cost does not; a guess
-    cutting the set as one claimed before is passed over; the first whose bound reaches
-    the best ends the claims."""
+    wins (the serial search's choice), a later one of the same cost does not, and a guess
+    still being costed is held to the best found since (plus one for an earlier guess); a
+    guess cutting the set as one claimed before is passed over; the first whose bound
+    reaches the best ends the claims."""
     from keypeg.solver.parallel import _Claims
     from keypeg.solver.search import _Search
     from keypeg.space import get_space
@@ -350,6 +351,8 @@ def test_a_team_settles_its_guesses_as_the_serial_search_would():
     a, b = claims.claim(), claims.claim()  # 1122 and 1123, both under the budget
     assert (a[0], a[2], b[0], b[2]) == (0, 100, 1, 100)
     claims.report(b[0], int(probes[b[1]]), 50, b[2], False)
+    # what a member still costing a guess is held to now: 1122 may still tie 1123's 50
+    assert (claims.limit_of(0), claims.limit_of(2)) == (51, 50)
     c = claims.claim()  # 1144, under 1123's 50
     assert (c[0], codes[c[1]], c[2]) == (2, "1144", 50)
     claims.report(a[0], int(probes[a[1]]), 50, a[2], False)  # as cheap, earlier: it wins
@@ -359,6 +362,7 @@ def test_a_team_settles_its_guesses_as_the_serial_search_would():
     claims.report(d[0], int(probes[d[1]]), 50, d[2], False)  # a bound: not under 50
     claims.report(c[0], int(probes[c[1]]), 49, c[2], False)  # cheaper: it wins
     assert (claims.best, claims.guess, claims.low) == (49, space.index("1144"), 50)
+    assert (claims.limit_of(1), claims.limit_of(4)) == (50, 49)
     assert claims.claim() is None and claims.low == 50  # 1112's bound 60 ends the claims
     assert claims.over and not claims.stopped
 

@@ -38,6 +38,11 @@ POOL_MIN_CODES = 16
 #: a joining worker first scores the part's probes, and a small part is over by then.
 TEAM_MIN_CODES = 100
 
+#: The cost of one guess in `_best_guess`: ``cost(guess, its bound, limit, answers bound,
+#: its parts' bounds, now)``: its cost when under the limit, else a bound >= the limit;
+#: ``now()`` is the limit at this moment (a team's best falls while a member costs a guess).
+Cost = Callable[[int, int, int, int, "np.ndarray | None", Callable[[], int]], int]
+
 
 class PartTask:
     """One part of one first guess, handed to a worker (and to those that join it)."""
@@ -84,7 +89,8 @@ def solve_root(main: _Search, workers: list[_Search], S: np.ndarray, depth: int,
     R = int(main.options[slots.OPT_ANSWERS])
     marks: dict[int, tuple[int, int]] = {}
     with ThreadPoolExecutor(max_workers=len(workers)) as pool:
-        def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None) -> int:
+        def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None,
+                 _now: Callable[[], int]) -> int:
             value = _probe(pool, main, workers, S, g, lbg, best, depth, kS, history, pbs)
             pool_memos(workers, marks)  # (none of them runs between first guesses)
             return value
@@ -193,14 +199,15 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
 def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: int,
                 history: slots.History, *, lock: threading.Lock | None = None,
                 lend: Any = None, pool: ThreadPoolExecutor | None = None
-                ) -> Callable[[int, int, int, int, np.ndarray | None], int]:
+                ) -> Cost:
     """The cost of one guess of S for `solve_split`: its parts settled cheaply by `search`
     (under `lock`), the others solved one after another by `worker.run_part`, and by the
     workers `lend` (a `roots.PartLog`) lends, on `pool`, while it has any."""
     guard = contextlib.nullcontext() if lock is None else lock
     stop = worker.counters
 
-    def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None) -> int:
+    def cost(g: int, lbg: int, best: int, kS: int, pbs: np.ndarray | None,
+             now: Callable[[], int]) -> int:
         parts = search.space.partition(g, S)
         # one or two codes: their bound in lbg is their cost
         todo = [(r, p) for r, p in sorted(parts.items(), key=lambda item: item[1].size)
@@ -224,6 +231,9 @@ def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: i
         busy: dict[Future[int], tuple[int, Any]] = {}
         try:
             while pending or busy:
+                # a team's best may have fallen since the guess was claimed: the parts
+                # still to solve get the tighter budget (`_Claims.limit_of`)
+                best = min(best, now())
                 if stop[slots.STOP] or running >= best:
                     break
                 while pending and lend is not None:
@@ -421,26 +431,33 @@ class _Claims:
             if self.on_probe is not None:
                 self.on_probe(g, running)
 
-    def member(self, cost: Callable[[int, int, int, int, np.ndarray | None], int],
-               kS: int, pbs: np.ndarray | None, counters: np.ndarray) -> None:
+    def limit_of(self, i: int) -> int:
+        """The budget guess rank i is costed under now: the best total so far, plus one when
+        it came from a later guess (a tie goes to the earlier). It never grows: the best
+        only falls, and its rank only falls while the best stays."""
+        with self.lock:
+            return self.best + (1 if self.guess >= 0 and i < self.rank else 0)
+
+    def member(self, cost: Cost, kS: int, pbs: np.ndarray | None,
+               counters: np.ndarray) -> None:
         """Cost guesses with `cost` (as `_best_guess` takes it) until none is left;
         `counters`: the STOP slot of the search that `cost` runs."""
         while (claimed := self.claim()) is not None:
             i, t, limit = claimed
             g = int(self.probes[t])
-            running = cost(g, int(self.lbs[t]), limit, kS, None if pbs is None else pbs[t])
+            running = cost(g, int(self.lbs[t]), limit, kS, None if pbs is None else pbs[t],
+                           lambda i=i: self.limit_of(i))
             self.report(i, g, running, limit, bool(counters[slots.STOP]))
 
 
 def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
                 history: slots.History,
-                cost: Callable[[int, int, int, int, np.ndarray | None], int],
+                cost: Cost,
                 on_probe: Callable[[int, int], None] | None, *, stop: np.ndarray | None = None,
                 lock: threading.Lock | None = None,
                 team: Callable[[Callable[..., None]], None] | None = None) -> tuple[int, int]:
     """The guesses of S at distance `dist` from the root, in the search's order, each
-    costed by ``cost(guess, its bound, limit, answers bound, its parts' bounds)`` (its cost
-    when under the limit, else a bound >= the limit: see `_Claims`); the root's progress is
+    costed by `cost` (a `Cost`; the limit: see `_Claims`); the root's progress is
     counted in `main.counters` (dist 0). It gives up once the STOP slot of `stop`
     (`main.counters` when None) is set; `lock`, when given, is held while `main` scores.
     ``team(member)``, when given, costs the guesses instead: it calls
