@@ -157,13 +157,15 @@ def test_a_local_root_teams_its_idle_workers_on_a_big_part(tmp_path, small_roots
     assert same_tree(again.tree, plain.tree) and offered == [] and teams == []
 
 
-@pytest.mark.parametrize("rules,options,split", [
-    (Rules(pegs=4, colors=6), {}, 20),
-    (Rules(pegs=4, colors=6), {"max_guesses": 5}, 20),
-    (Rules(pegs=4, colors=6), {"possible_only": True}, 20),
-    (Rules(pegs=4, colors=6, feedback="positional"), {}, 6),  # its root's parts are small
+@pytest.mark.parametrize("rules,options,split,lend", [
+    (Rules(pegs=4, colors=6), {}, 20, False),
+    (Rules(pegs=4, colors=6), {"max_guesses": 5}, 20, False),
+    (Rules(pegs=4, colors=6), {"possible_only": True}, 20, False),
+    (Rules(pegs=4, colors=6, feedback="positional"), {}, 6, False),  # small root parts
+    # lent parts of a guess (a cluster's way; tests/test_cluster.py runs it on Ray too)
+    (Rules(pegs=4, colors=6), {}, 20, True),
+    (Rules(pegs=4, colors=6), {"possible_only": True}, 20, True),
 ])
-@pytest.mark.parametrize("lend", [True, False])
 def test_a_big_part_is_solved_a_guess_at_a_time_to_the_same_tree(tmp_path, small_roots,
                                                                    monkeypatch, rules, options,
                                                                    split, lend):
