@@ -396,7 +396,7 @@ def test_a_team_stops_its_members_when_its_worker_is_told_to_stop():
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         team = threading.Thread(target=parallel._team_split, args=(
-            member, worker, log, pool, np.arange(5, dtype=np.int32), 3, 1, None))
+            member, None, worker, log, pool, np.arange(5, dtype=np.int32), 3, 1, None))
         team.start()
         deadline = time.monotonic() + 10
         while sorted(started) != [False, True]:  # both members at work

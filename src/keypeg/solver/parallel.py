@@ -183,17 +183,15 @@ def solve_split(search: _Search, worker: Any, S: np.ndarray, depth: int, budget:
     the worker's."""
     log = getattr(worker, "log", None)
     with ThreadPoolExecutor(max_workers=8) as pool:
+        team = None
         if log is not None and log.teaming and not log.lending and lock is None:
-            return _best_guess(search, S, depth, budget, kmax, dist, history,
-                               _guess_cost(search, worker, S, depth, dist, history),
-                               None, stop=worker.counters,
-                               team=lambda member: _team_split(member, worker, log, pool,
-                                                               S, depth, dist, history))
+            def team(member: Callable[..., None], cost: Cost) -> None:
+                _team_split(member, cost, worker, log, pool, S, depth, dist, history)
         lend = log if log is not None and log.lending else None
         return _best_guess(search, S, depth, budget, kmax, dist, history,
                            _guess_cost(search, worker, S, depth, dist, history, lock=lock,
                                        lend=lend, pool=pool),
-                           None, stop=worker.counters, lock=lock)
+                           None, stop=worker.counters, lock=lock, team=team)
 
 
 def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: int,
@@ -277,12 +275,13 @@ def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: i
 TEAM_POLL_SECONDS = 0.05
 
 
-def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: ThreadPoolExecutor,
-                S: np.ndarray, depth: int, dist: int, history: slots.History) -> None:
+def _team_split(member: Callable[..., None], cost: Cost, worker: Any, log: Any,
+                pool: ThreadPoolExecutor, S: np.ndarray, depth: int, dist: int,
+                history: slots.History) -> None:
     """`_best_guess`'s team for `solve_split` on local threads: `worker` costs guesses of S
-    in a thread of `pool`, and so does each worker the root has no part for (borrowed from
-    `log`, a `roots.PartLog`, as they come free), on a search of its own, scoring and
-    settling with it, its parts recorded as `worker`'s are. A part worker's parts are
+    with `cost` in a thread of `pool`, and so does each worker the root has no part for
+    (borrowed from `log`, a `roots.PartLog`, as they come free), on a search of its own,
+    scoring and settling with it, its parts recorded as `worker`'s are. A part worker's parts are
     solved one after another, under the budget the guess leaves, as in the serial search;
     workers cost whole guesses side by side. Returns once every member has (the borrowed
     ones given back)."""
@@ -295,8 +294,9 @@ def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: Thread
             log.turns.notify_all()
 
     def join(helper: Any) -> None:
-        future = pool.submit(member, _guess_cost(_own_search(helper), helper, S, depth, dist,
-                                                 history), helper.counters)
+        own = cost if helper is worker else _guess_cost(helper.search, helper, S, depth, dist,
+                                                        history)
+        future = pool.submit(member, own, helper.counters)
         running[future] = helper
         future.add_done_callback(wake)
 
@@ -329,11 +329,6 @@ def _team_split(member: Callable[..., None], worker: Any, log: Any, pool: Thread
             future.exception()
             if helper is not worker:
                 log.give_back(helper)
-
-
-def _own_search(worker: Any) -> _Search:
-    """The search a local part worker (`roots.LocalWorker`) runs its parts on."""
-    return worker.search
 
 
 def _score(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int, dist: int,
@@ -455,14 +450,15 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
                 cost: Cost,
                 on_probe: Callable[[int, int], None] | None, *, stop: np.ndarray | None = None,
                 lock: threading.Lock | None = None,
-                team: Callable[[Callable[..., None]], None] | None = None) -> tuple[int, int]:
+                team: Callable[[Callable[..., None], Cost], None] | None = None
+                ) -> tuple[int, int]:
     """The guesses of S at distance `dist` from the root, in the search's order, each
     costed by `cost` (a `Cost`; the limit: see `_Claims`); the root's progress is
     counted in `main.counters` (dist 0). It gives up once the STOP slot of `stop`
     (`main.counters` when None) is set; `lock`, when given, is held while `main` scores.
-    ``team(member)``, when given, costs the guesses instead: it calls
-    ``member(cost, STOP counters)`` for each search of a team (see `_team_split`), at least
-    once, and returns when all have returned. Returns as `solve_root`."""
+    ``team(member, cost)``, when given, costs the guesses instead: it calls
+    ``member(a cost, its STOP counters)`` for each search of a team, `cost` for the first
+    (see `_team_split`), and returns when all have returned. Returns as `solve_root`."""
     stop = main.counters if stop is None else stop
     S = np.ascontiguousarray(S, dtype=np.int32)
     with contextlib.nullcontext() if lock is None else lock:
@@ -484,7 +480,7 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
     if team is None:
         member(cost, stop)
     else:
-        team(member)
+        team(member, cost)
     if claims.stopped and not stop[slots.STOP]:
         raise KeypegError("internal error: a search of a team was told to stop alone.")
     if claims.guess >= 0:
