@@ -56,13 +56,14 @@ def test_a_stopped_search_reports_its_best_first_guess():
     assert "no tree takes fewer than 150" in str(error)
 
 
-@pytest.mark.parametrize("watch", [
-    _watch(0, 0, 100),  # no first guess finished yet
-    _watch(120, 7, 100, phase="rebuilding the tree"),  # counters may be a hole's by then
-], ids=["none-finished", "rebuilding"])
-def test_nothing_is_reported_without_a_finished_first_guess(watch):
+@pytest.mark.parametrize("watch,lower", [
+    (_watch(0, 0, 100), 100),  # no first guess finished yet: the root's bound alone
+    (_watch(0, 0, 0), None),  # nor the root scored
+    (_watch(120, 7, 100, phase="rebuilding the tree"), None),  # counters may be a hole's
+], ids=["none-finished", "root-unscored", "rebuilding"])
+def test_no_guess_is_reported_without_a_finished_first_guess(watch, lower):
     error = _stopped(watch)
-    assert (error.best_guess, error.best_total, error.lower) == (None, None, None)
+    assert (error.best_guess, error.best_total, error.lower) == (None, None, lower)
     assert str(error) == "the optimal search did not finish within 0.5 seconds."
 
 

@@ -972,6 +972,38 @@ def test_a_hint_out_of_time_searches_longer_on_request(page: Page, no_book: None
     expect(page.locator("#assist-guess")).to_have_value(best)
 
 
+def test_a_best_guess_found_without_a_search_can_be_played(page: Page) -> None:
+    # Where no search can run (MM(8,8)), the hint names the best guess found from the
+    # candidates alone, with its bounds, and offers no longer search: played here on a
+    # classic position whose answer is made into one such (the page reads only the JSON).
+    def from_candidates(route: Route) -> None:
+        res = route.fetch()
+        body = res.json()
+        if not body.get("solved"):
+            guess = body["strategies"][-1]["guess"]
+            body["optimal"], body["optimal_longer"] = None, False
+            body["recommended"] = body["strategies"][0]
+            body["best_found"] = {"guess": guess, "largest_part": 1, "possible": True,
+                                  "total": 20, "lower": 18, "mean": 2.0, "lower_mean": 1.8}
+            body["optimal_note"] = ("the best possible guess among 10 codes is out of reach "
+                                    "in a game this size. The best guess found from the "
+                                    f"candidates alone is {guess}: ...")
+        route.fulfill(response=res, json=body)
+
+    page.route(re.compile(r".*/api/hints$"), from_candidates)
+    open_page(page, mode="assist")
+    add_clue(page, "1122", 1, 1)
+    wait_hints(page, [("1122", "1B1W")])
+    found = page.locator("#use-best-found")
+    expect(found).to_be_visible()
+    guess = found.get_attribute("data-use") or ""
+    expect(page.locator("#hint-optimal-note")).to_contain_text(
+        f"from the candidates alone is {guess}")
+    expect(page.locator("#hint-search-longer")).to_have_count(0)
+    found.click()
+    expect(page.locator("#assist-guess")).to_have_value(guess)
+
+
 def test_assist_clues_and_contradiction(page: Page) -> None:
     rules = find_rules("classic")
     open_page(page, mode="assist")

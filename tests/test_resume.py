@@ -159,7 +159,7 @@ def test_a_local_root_teams_its_idle_workers_on_a_big_part(tmp_path, small_roots
 
 @pytest.mark.parametrize("rules,options,split,lend", [
     (Rules(pegs=4, colors=6), {}, 20, False),
-    (Rules(pegs=4, colors=6), {"max_guesses": 5}, 20, False),
+    (Rules(pegs=4, colors=6), {"max_guesses": 5}, 60, False),
     (Rules(pegs=4, colors=6), {"possible_only": True}, 20, False),
     (Rules(pegs=4, colors=6, feedback="positional"), {}, 6, False),  # small root parts
     # lent parts of a guess (a cluster's way; tests/test_cluster.py runs it on Ray too)

@@ -24,28 +24,35 @@ class InvalidFeedbackError(KeypegError):
 
 
 class LimitExceededError(KeypegError):
-    """Raised when a request would need more memory or time than allowed."""
+    """Raised when a request would need more memory or time than allowed.
 
-
-class TimeLimitError(LimitExceededError):
-    """Raised when a search runs out of the time it was given (the CLI's exit code 3).
-
-    An optimal search (least total, no cap it must meet, unweighted) stopped after it had
-    finished a first guess says how far it got: `best_guess`, the code index of the first
-    guess of the best tree it found, `best_total`, that tree's total, and `lower`, a
-    proven lower bound on the optimal total (both counted from the position searched, the
-    guesses already played not included); all None otherwise.
+    An optimal guess out of reach may say what was found instead: `best_guess`, the code
+    index of the first guess of the best tree found, `best_total`, that tree's total, and
+    `lower`, a proven lower bound on the optimal total (both counted from the position, its
+    next guess included, the guesses already played not); all None otherwise.
     """
 
     best_guess: int | None = None
     best_total: int | None = None
     lower: int | None = None
 
-    def found(self, other: TimeLimitError) -> TimeLimitError:
+    def found(self, other: LimitExceededError) -> LimitExceededError:
         """Return self with what `other` found (when re-raised in other words)."""
-        self.best_guess, self.best_total, self.lower = (
-            other.best_guess, other.best_total, other.lower)
+        return self.with_best(other.best_guess, other.best_total, other.lower)
+
+    def with_best(self, guess: int | None, total: int | None,
+                  lower: int | None) -> LimitExceededError:
+        """Return self saying that `guess` starts a tree of `total` and none beats `lower`."""
+        self.best_guess, self.best_total, self.lower = guess, total, lower
         return self
+
+
+class TimeLimitError(LimitExceededError):
+    """Raised when a search runs out of the time it was given (the CLI's exit code 3).
+
+    An optimal search (least total, no cap it must meet, unweighted) stopped after it had
+    finished a first guess says how far it got in the fields of `LimitExceededError`.
+    """
 
 
 class InconsistentHistoryError(KeypegError):

@@ -289,15 +289,23 @@ def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS) -> 
         if found.total == found.lower:  # proven: the tree was being written out
             return OptimalOutcome(StrategyHint("optimal", found.guess, found.largest_part,
                                                found.possible))
-        note = (f"{exc} The best guess found in that time is {found.guess}: with it the "
-                f"codes still possible take {found.total / found.codes:.3f} more guesses on "
-                f"average; no guess can do better than {found.lower / found.codes:.3f}.")
-        return OptimalOutcome(note=note, found=found, timed_out=True)
+        return OptimalOutcome(note=_found_note(exc, found, "in that time"), found=found,
+                              timed_out=True)
     except LimitExceededError as exc:
-        return OptimalOutcome(note=str(exc))
+        found = _best_found(state, exc)
+        if found is None:
+            return OptimalOutcome(note=str(exc))
+        return OptimalOutcome(note=_found_note(exc, found, "from the candidates alone"),
+                              found=found)
 
 
-def _best_found(state: GameState, exc: TimeLimitError) -> BestFound | None:
+def _found_note(exc: LimitExceededError, found: BestFound, how: str) -> str:
+    return (f"{exc} The best guess found {how} is {found.guess}: with it the codes still "
+            f"possible take {found.total / found.codes:.3f} more guesses on average; no "
+            f"guess can do better than {found.lower / found.codes:.3f}.")
+
+
+def _best_found(state: GameState, exc: LimitExceededError) -> BestFound | None:
     """Return what a stopped optimal search had found (see `TimeLimitError`), or None."""
     if exc.best_guess is None or exc.best_total is None or exc.lower is None:
         return None

@@ -68,6 +68,10 @@ LIVE_OPTIMAL_SECONDS = 5.0
 #: ... in games of at most this many codes (MM(6,9)'s 531,441; past it every code against
 #: even a few candidates is too many answers to compute for a hint: MM(8,8)).
 LIVE_OPTIMAL_CODES = 600_000
+#: The most candidates the optimal guess is bounded from the candidates alone
+#: (`solver.endgame`) where the search cannot run or finish: their answers are m x m
+#: (600 candidates: 0.36 million answers, a few hundredths of a second).
+ENDGAME_MAX_CODES = 600
 #: Most seconds the page's "search longer" for the optimal guess may take (POST
 #: /api/optimal: one such search at a time per server process).
 LONG_OPTIMAL_SECONDS = 60.0

@@ -1124,6 +1124,10 @@ class _Watch:
         where this search may, in its fields and its message."""
         best = self.best_so_far()
         if best is None:
+            # no first guess finished: the root's proven bound alone, once it is scored
+            lower = int(self.root_counters()[slots.LOWER_BOUND])
+            if self.code_of is not None and self.phase.startswith("searching") and lower > 0:
+                error.lower = lower
             return
         error.best_guess, error.best_total, error.lower = best
         if self.text_of is not None:

@@ -14,6 +14,7 @@ from ..codes import Code
 from ..errors import LimitExceededError, TimeLimitError
 from ..game import GameState
 from ..limits import (
+    ENDGAME_MAX_CODES,
     LIVE_OPTIMAL_CANDIDATES,
     LIVE_OPTIMAL_CODES,
     LIVE_OPTIMAL_SECONDS,
@@ -112,11 +113,21 @@ class OptimalStrategy(Strategy):
             )
         too_big = (space.size > LIVE_OPTIMAL_CODES
                    or CandidateView.bytes_needed(space, candidates.size) > space.budget)
+        # from the candidates alone (unweighted): proven optimal when its bounds meet (most
+        # small sets), else the best found where the search cannot run or finish
+        endgame = weights is None and candidates.size <= ENDGAME_MAX_CODES
+        from ..solver.endgame import candidate_bounds
         if not space.has_table and too_big:
+            if not endgame:
+                raise LimitExceededError(
+                    "the best possible guess is out of reach in a game this size; the "
+                    "strategies' guesses are the best advice here.")
+            bounds = candidate_bounds(space, candidates)
+            if bounds.exact:
+                return bounds.guess
             raise LimitExceededError(
-                "the best possible guess is out of reach in a game this size; the "
-                "strategies' guesses are the best advice here."
-            )
+                f"the best possible guess among {candidates.size:,} codes is out of reach "
+                "in a game this size.").with_best(bounds.guess, bounds.total, bounds.lower)
         from ..solver.search import solve_optimal
 
         state = _state(space, candidates, guesses)
@@ -124,10 +135,18 @@ class OptimalStrategy(Strategy):
             result = solve_optimal(space, state=state, time_limit=self.time_limit,
                                    weights=weights)
         except TimeLimitError as exc:
-            raise TimeLimitError(
+            error = TimeLimitError(
                 f"the best possible guess among {candidates.size:,} codes takes longer to "
                 f"work out than the {plural(self.time_limit or 0, 'second')} a hint may spend."
-            ).found(exc) from None
+            ).found(exc)
+            if endgame:
+                bounds = candidate_bounds(space, candidates)
+                if exc.best_total is None or bounds.total < exc.best_total:
+                    error.best_guess, error.best_total = bounds.guess, bounds.total
+                error.lower = max(bounds.lower, exc.lower or 0)
+                if error.best_total == error.lower:  # proven optimal after all
+                    return int(error.best_guess)
+            raise error from None
         return result.tree.first_guess
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:

@@ -150,13 +150,14 @@ function renderRecommended(h) {
     el("span", { class: "rec-why", id: "hint-rec-why", text: why }),
     h.optimal ? null : el("span", { class: "rec-note", id: "hint-optimal-note",
       "data-testid": "hint-optimal-note", text: optimalMissing(h.optimal_note) }),
-    h.optimal || !h.optimal_longer ? null : el("span", { class: "rec-longer", id: "hint-longer" },
-      h.best_found ? useButton(h.best_found.guess, "use-best-found", `Use ${h.best_found.guess}`)
-        : null,
-      el("button", { type: "button", class: "button small", id: "hint-search-longer",
-        text: `Search longer (up to ${LONGER_SECONDS} s)`,
-        title: "Keep looking for the best possible guess, and prove it",
-        onclick: searchLonger })),
+    // the best guess found (in time, or from the candidates alone); a longer search
+    h.optimal || !(h.optimal_longer || h.best_found) ? null : el("span", { class: "rec-longer", id: "hint-longer" },
+        h.best_found ? useButton(h.best_found.guess, "use-best-found", `Use ${h.best_found.guess}`)
+          : null,
+        h.optimal_longer ? el("button", { type: "button", class: "button small",
+          id: "hint-search-longer", text: `Search longer (up to ${LONGER_SECONDS} s)`,
+          title: "Keep looking for the best possible guess, and prove it",
+          onclick: searchLonger }) : null),
   ].filter(Boolean));
 }
 

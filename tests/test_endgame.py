@@ -1,0 +1,151 @@
+"""The optimal guess from the candidates alone (`solver.endgame`): its tree and bounds
+checked against the exhaustive reference, and the hints that use it where no search can run
+(MM(8,8)) or none finishes in time."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from keypeg.errors import LimitExceededError, TimeLimitError
+from keypeg.game import GameState
+from keypeg.hints import optimal_hint
+from keypeg.rules import Rules, find_rules
+from keypeg.solver.endgame import candidate_bounds
+from keypeg.solver.search import solve_optimal
+from keypeg.space import get_space
+from keypeg.strategies.optimal import OptimalStrategy
+from tests.naive import naive_optimal, score
+
+GAMES = [Rules(pegs=3, colors=3), Rules(pegs=2, colors=5),
+         Rules(pegs=3, colors=3, feedback="positional"), Rules(pegs=3, colors=4, repeats=False)]
+_MEMOS: dict[Rules, dict] = {}
+
+
+def _codes(rules: Rules) -> list[tuple[int, ...]]:
+    return [tuple(int(x) for x in c) for c in get_space(rules).codes]
+
+
+def _parts(cands: list[tuple[int, ...]], guess: tuple[int, ...],
+           model: str) -> dict[tuple[int, ...], list[tuple[int, ...]]]:
+    parts: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for s in cands:
+        parts.setdefault(score(s, guess, model), []).append(s)
+    return parts
+
+
+def _greedy_total(cands: list[tuple[int, ...]], model: str, win: tuple[int, ...]) -> int:
+    """The candidate-only tree written out plainly: each node plays the first candidate (in
+    code order) of those making the most parts."""
+    if len(cands) <= 2:
+        return 2 * len(cands) - 1
+    guess = max(cands, key=lambda g: (len(_parts(cands, g, model)), -cands.index(g)))
+    return len(cands) + sum(_greedy_total(p, model, win)
+                            for r, p in _parts(cands, guess, model).items() if r != win)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(GAMES), st.data())
+def test_the_bounds_hold_and_an_exact_guess_is_optimal(rules, data):
+    space = get_space(rules)
+    codes = _codes(rules)
+    chosen = data.draw(st.sets(st.integers(0, space.size - 1), min_size=1, max_size=9))
+    S = np.array(sorted(chosen), dtype=np.int32)
+    cands = [codes[i] for i in S]
+    model = rules.feedback
+    win = score(cands[0], cands[0], model)
+    memo = _MEMOS.setdefault(rules, {})
+    best = naive_optimal(codes, cands, model, memo=memo)
+    got = candidate_bounds(space, S)
+    assert got.total == _greedy_total(cands, model, win)
+    assert got.lower <= best <= got.total
+    assert int(got.guess) in S.tolist()
+    if got.exact:
+        parts = _parts(cands, codes[got.guess], model)
+        reached = len(cands) + sum(naive_optimal(codes, p, model, memo=memo)
+                                   for r, p in parts.items() if r != win)
+        assert reached == best
+
+
+def test_small_sets_of_a_real_game_are_often_settled_exactly():
+    """At the end of a game the bounds meet for most sets: checked against the search."""
+    space = get_space(find_rules("classic"))
+    rng = np.random.default_rng(7)
+    exact = 0
+    for _ in range(30):
+        state = GameState.start(space)
+        secret = space.code(int(rng.integers(space.size)))
+        while state.count > 12:
+            state = state.play(space.code(int(rng.integers(space.size))), secret)
+        got = candidate_bounds(space, state.candidates)
+        optimum = solve_optimal(space, state=state).total - len(state.history) * state.count
+        assert got.lower <= optimum <= got.total
+        exact += got.exact
+    assert exact >= 10, exact
+
+
+def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(no_book):
+    rules = find_rules("bulls-and-cows")
+    space = get_space(rules)
+    state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
+    optimum = solve_optimal(space, state=state).total - 2 * state.count
+    strategy = OptimalStrategy(time_limit=1e-4)
+    with pytest.raises(TimeLimitError) as info:
+        strategy.next_guess(state)
+    error = info.value
+    assert error.best_guess is not None and error.lower is not None
+    assert error.lower <= optimum <= error.best_total
+    # the candidates' tree or a better one the search found
+    assert error.best_total <= candidate_bounds(space, state.candidates).total
+
+
+@pytest.fixture(scope="module")
+def big():
+    return get_space(find_rules("mm-8-8"))
+
+
+def _mm88_state(space, count_at_most: int, seed: int) -> tuple[GameState, object]:
+    rng = np.random.default_rng(seed)
+    secret = space.code(int(rng.integers(space.size)))
+    state = GameState.start(space)
+    while state.count > count_at_most:
+        pool = state.candidates if state.count < 10_000 else None
+        g = int(rng.choice(pool)) if pool is not None else int(rng.integers(space.size))
+        state = state.play(space.code(g), secret)
+    return state, secret
+
+
+@pytest.mark.slow
+def test_mm88_hints_are_exact_at_the_end_and_bounded_before(big):
+    """MM(8,8): no search can run (16.8 million codes), yet the hint names the optimal
+    guess where the candidates' bounds meet, and the best guess found with its bounds
+    elsewhere (at most 600 candidates), saying it is not proven."""
+    exact = bounded = 0
+    for seed in range(12):
+        state, secret = _mm88_state(big, 600, seed)
+        while state.count > 2:
+            bounds = candidate_bounds(big, state.candidates)
+            out = optimal_hint(state)
+            if bounds.exact:
+                assert out.optimal is not None and out.optimal.guess == big.text(bounds.guess)
+                exact += 1
+            else:
+                assert out.optimal is None and not out.timed_out
+                found = out.found
+                assert found is not None and found.guess == big.text(bounds.guess)
+                assert (found.total, found.lower) == (bounds.total, bounds.lower)
+                assert "from the candidates alone" in out.note and found.guess in out.note
+                bounded += 1
+            state = state.play(big.code(bounds.guess), secret)
+    assert exact and bounded, (exact, bounded)
+
+
+@pytest.mark.slow
+def test_mm88_refuses_the_optimal_guess_past_600_candidates(big):
+    state = GameState.start(big).play("12345678", "87654321")
+    assert state.count > 600
+    with pytest.raises(LimitExceededError) as info:
+        OptimalStrategy().next_guess(state)
+    assert info.value.best_guess is None
