@@ -996,7 +996,9 @@ def slowhints() -> tuple[list[dict], list[str]]:
                             f"({state.count} candidates): {said}",
                      "seconds": time.perf_counter() - started})
     return rows, [f"The hint's search has {HINT_OPTIMAL_SECONDS:g} s; past it the hint says "
-                  "that the optimum takes longer, with the best guess found when it has one "
+                  "that the optimum takes longer, with the best guess found: the search's, or "
+                  "the candidates' own tree (`solver.endgame`) when that is better or the "
+                  "search finished no first guess, and the higher of the two lower bounds "
                   "(the page then offers a longer search)."]
 
 
