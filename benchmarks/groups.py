@@ -658,8 +658,11 @@ def bighints() -> tuple[list[dict], list[str]]:
                 notes.append(f"{preset.name}: the slowest optimal hint ({max(times):.2f} s, "
                              f"{counts[times.index(max(times))]} candidates) was after {worst}.")
         if refused:
-            notes.append(f"{preset.name}: the optimal hint was refused at once in {refused} "
-                         "positions (a game this size: more than 600,000 codes).")
+            notes.append(f"{preset.name}: no search runs in a game this size (more than "
+                         f"600,000 codes): in {refused} positions the candidates' bounds "
+                         "(`solver.endgame`) did not meet, and the hint named the best guess "
+                         "found from the candidates alone (the `endgame` group measures "
+                         "those hints).")
         if timeouts:
             notes.append(f"{preset.name}: the optimal search took over {LIMIT} s (given up) "
                          f"in {timeouts} of {timeouts + len(times)} positions.")
@@ -694,16 +697,16 @@ def bighints() -> tuple[list[dict], list[str]]:
                      f"{state.count} candidates): the optimal search took {took}; within its "
                      f"{HINT_OPTIMAL_SECONDS:g} s the hint {said}.")
     # Positions past a hint's second, once every timing is taken: what the hint itself says
-    # there (the best guess its search had found, whether that is the optimal guess, and how
-    # far its total is above the search's proven bound)
+    # there (the best guess found, whether that is the optimal guess, and how far its total
+    # is above the proven bound)
     for name, states in late.items():
         outcomes = [(optimal_hint(state), best) for state, best in states]
         proven = sum(o.optimal is not None for o, _ in outcomes)
         found = [(o.found, best) for o, best in outcomes if o.found is not None]
         text = (f"{name}: in {len(states)} position(s) past the hint's "
                 f"{HINT_OPTIMAL_SECONDS:g} s in the timed run, the hint itself found the "
-                f"optimum in {proven}, named the best guess its search had found in "
-                f"{len(found)}")
+                f"optimum in {proven}, named the best guess found (by its search or from "
+                f"the candidates alone) in {len(found)}")
         if found:
             known = [(f, best) for f, best in found if best is not None]
             right = sum(f.guess == best for f, best in known)
