@@ -1018,11 +1018,13 @@ def endgame() -> tuple[list[dict], list[str]]:
 
     from keypeg.game import GameState
     from keypeg.hints import optimal_hint
+    from keypeg.solver.endgame import separator
 
     space = get_space(find_rules("mm-8-8"))
     rng = np.random.default_rng(13)
     warm = GameState.start(space).play("12345678", "87654321")
     optimal_hint(GameState(space, warm.history, candidates=warm.candidates[:50]))
+    separator(get_space(find_rules("classic")), np.arange(3))  # (its one pass compiled)
     times: list[float] = []
     exact: list[int] = []  # candidates at the positions it proved
     gaps: list[tuple[float, int]] = []  # (total / lower - 1, candidates) elsewhere

@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from keypeg._kernels import feedback as kfb
 from keypeg.errors import LimitExceededError, TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import optimal_hint
 from keypeg.rules import Rules, find_rules
-from keypeg.solver.endgame import candidate_bounds
+from keypeg.solver.endgame import candidate_bounds, separator
 from keypeg.solver.search import solve_optimal
 from keypeg.space import get_space
 from keypeg.strategies.optimal import OptimalStrategy
@@ -80,10 +81,64 @@ def test_small_sets_of_a_real_game_are_often_settled_exactly():
         while state.count > 12:
             state = state.play(space.code(int(rng.integers(space.size))), secret)
         got = candidate_bounds(space, state.candidates)
-        optimum = solve_optimal(space, state=state).total - len(state.history) * state.count
+        result = solve_optimal(space, state=state)
+        optimum = result.total - len(state.history) * state.count
         assert got.lower <= optimum <= got.total
-        exact += got.exact
+        if got.exact:  # the search's own choice among equals, too
+            assert got.guess == result.tree.first_guess, state.history
+            exact += 1
     assert exact >= 10, exact
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GAMES), st.data())
+def test_the_separator_is_the_first_code_telling_the_set_apart(rules, data):
+    space = get_space(rules)
+    codes = _codes(rules)
+    S = sorted(data.draw(st.sets(st.integers(0, space.size - 1), min_size=1, max_size=6)))
+    expected = next((i for i, g in enumerate(codes) if i not in S
+                     and len({score(codes[s], g, rules.feedback) for s in S}) == len(S)), -1)
+    assert separator(space, np.array(S)) == expected
+    if rules.feedback == "blackwhite":  # the same by symbol counts (games of many multisets)
+        skip = np.zeros(space.size, dtype=np.bool_)
+        skip[S] = True
+        wide = kfb.first_separator(space.codes, space.counts, space.multiset,
+                                   space.common[:0], space.packed, False,
+                                   np.array(S, dtype=np.int64), skip, (rules.pegs + 1) ** 2, 7)
+        assert wide == expected
+
+
+def test_the_one_pass_settles_sets_no_candidate_settles():
+    """Sets no candidate tells apart nor leaves a single pair in: a code that tells them
+    apart is optimal at 2m (the first such); without one the optimum is at least 2m + 1."""
+    rules = Rules(pegs=3, colors=5)
+    space = get_space(rules)
+    codes = _codes(rules)
+    memo = _MEMOS.setdefault(rules, {})
+    rng = np.random.default_rng(2)
+    seen = {True: 0, False: 0}
+    for _ in range(300):  # the sets random guesses leave (of at most 7 codes)
+        state = GameState.start(space)
+        secret = space.code(int(rng.integers(space.size)))
+        while state.count > 7:
+            state = state.play(space.code(int(rng.integers(space.size))), secret)
+        S = np.sort(state.candidates)
+        if S.size < 3:
+            continue
+        cands = [codes[i] for i in S]
+        parts = [len(_parts(cands, g, "blackwhite")) for g in cands]
+        if max(parts) >= len(S) - 1:  # (a candidate settles it: 2m - 1 or 2m)
+            continue
+        got = candidate_bounds(space, S)
+        best = naive_optimal(codes, cands, "blackwhite", memo=memo)
+        apart = separator(space, S)
+        seen[apart >= 0] += 1
+        if apart >= 0:
+            assert (got.guess, got.total, got.lower) == (apart, 2 * len(S), 2 * len(S))
+            assert best == 2 * len(S)
+        else:
+            assert got.lower == 2 * len(S) + 1 <= best
+    assert seen[True] and seen[False], seen
 
 
 def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(no_book):

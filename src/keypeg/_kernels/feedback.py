@@ -424,3 +424,46 @@ def _shared_pegs(counts, out):  # pragma: no cover - compiled
             for c in range(counts.shape[1]):
                 total += min(counts[a, c], counts[b, c])
             out[a, b] = total
+
+
+@jit_parallel
+def first_separator(codes, counts, multiset, common, packed, positional, S, skip, n_keys,
+                    block):  # pragma: no cover - compiled
+    """Return the first code (in code order) not marked in `skip` whose answers to the codes
+    `S` are all different, or -1 when none is. Blocks of `block` codes are read in
+    parallel, each up to its first such code; a block after one that has found it is
+    skipped (a hint only: the least block that found one is never skipped). A code is
+    dropped at its first answer seen twice, most after a few of S."""
+    n = codes.shape[0]
+    blocks = (n + block - 1) // block
+    firsts = np.full(blocks, -1, dtype=np.int64)
+    stop = np.full(1, blocks, dtype=np.int64)
+    wide = common.shape[0] == 0
+    for b in prange(blocks):
+        if stop[0] < b:
+            continue
+        seen = np.full(n_keys, -1, dtype=np.int64)
+        for g in range(b * block, min(n, (b + 1) * block)):
+            if skip[g]:
+                continue
+            apart = True
+            for i in range(S.shape[0]):
+                if positional:
+                    key = raw_positional(codes, packed, g, S[i])
+                elif wide:
+                    key = raw_blackwhite_wide(codes, counts, g, S[i])
+                else:
+                    key = raw_blackwhite(codes, multiset, common, g, S[i])
+                if seen[key] == g:
+                    apart = False
+                    break
+                seen[key] = g
+            if apart:
+                firsts[b] = g
+                if b < stop[0]:
+                    stop[0] = b
+                break
+    for b in range(blocks):
+        if firsts[b] >= 0:
+            return firsts[b]
+    return -1

@@ -8,11 +8,15 @@ The lower bound holds for any guesses: every code of a set of m takes a guess, a
 the one a guess wins take at least two (2m - 1); when no candidate tells every code apart,
 a candidate leaves a part of two or more and any other code wins none, so at least 2m; and
 with at most R answers no tree does better than the search's counting bound
-(`_kernels.optimal.bound_tables`). When the tree's total meets the lower bound its first
-guess is optimal: always so for sets of up to two codes, and for most of the small sets at
-the end of a game (a candidate telling every code apart, or all but one pair).
+(`_kernels.optimal.bound_tables`). A guess that wins a code and makes k other parts costs
+at least 3m - 2 - k, any other 3m - k: so when no candidate leaves a single pair (the tree
+would cost 2m) the optimum is 2m where a code tells every candidate apart (one pass over
+the codes finds the first) and at least 2m + 1 where none does. When the tree's total
+meets the lower bound its first guess is optimal: always so for sets of up to two codes,
+and for most of the small sets at the end of a game.
 Totals count from the position: every code's next guess included, the guesses played not.
-Reads the answers among the candidates only (m x m), never a table of the game.
+Reads the answers among the candidates only (m x m), never a table of the game (and the
+codes themselves for the one pass).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._kernels import feedback as kfb
 from .._kernels import optimal as k
 from ..limits import ENDGAME_MAX_CODES
 from ..space import CodeSpace
@@ -50,7 +55,38 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBound
     answers = space.block(S, S)  # answers[i, j]: candidate i played against candidate j
     win = space.win
     total, first = _tree_total(answers, np.arange(m), win)
-    return CandidateBounds(int(S[first]), total, lower_bound(space, answers))
+    lower = lower_bound(space, answers)
+    if total > 2 * m >= lower:
+        # No candidate costs 2m (the tree takes one that leaves a single pair when there is
+        # one): a code telling every candidate apart costs 2m and is optimal, the first in
+        # code order as the search would take it; without one nothing costs under 2m + 1.
+        if m < space.n_responses:  # (else no code can tell them apart)
+            if space.size > SEPARATOR_SCAN_CODES:
+                return CandidateBounds(int(S[first]), total, lower)
+            apart = separator(space, S)
+            if apart >= 0:
+                return CandidateBounds(apart, 2 * m, 2 * m)
+        lower = 2 * m + 1
+    return CandidateBounds(int(S[first]), total, lower)
+
+
+#: The most codes `candidate_bounds` reads, one pass, for a code telling every candidate
+#: apart (MM(8,8)'s 16.8 million codes are read in a fraction of a second: most are dropped
+#: after a few candidates).
+SEPARATOR_SCAN_CODES = 1 << 25
+
+
+def separator(space: CodeSpace, S: np.ndarray) -> int:
+    """Return the first code (in code order) outside S whose answers to the codes of S are
+    all different, or -1."""
+    skip = np.zeros(space.size, dtype=np.bool_)
+    skip[S] = True
+    pegs = space.rules.pegs
+    positional = space.rules.feedback == "positional"
+    keys = 3 ** pegs if positional else (pegs + 1) ** 2
+    return int(kfb.first_separator(space.codes, space.counts, space.multiset, space.common,
+                                   space.packed, positional, np.asarray(S, dtype=np.int64),
+                                   skip, keys, 1 << 16))
 
 
 def lower_bound(space: CodeSpace, answers: np.ndarray) -> int:
