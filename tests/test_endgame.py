@@ -14,7 +14,7 @@ from keypeg.errors import LimitExceededError, TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import optimal_hint
 from keypeg.rules import Rules, find_rules
-from keypeg.solver.endgame import candidate_bounds, separator
+from keypeg.solver.endgame import candidate_bounds, most_parts, separator
 from keypeg.solver.search import solve_optimal
 from keypeg.space import get_space
 from keypeg.strategies.optimal import OptimalStrategy
@@ -60,9 +60,14 @@ def test_the_bounds_hold_and_an_exact_guess_is_optimal(rules, data):
     memo = _MEMOS.setdefault(rules, {})
     best = naive_optimal(codes, cands, model, memo=memo)
     got = candidate_bounds(space, S)
-    assert got.total == _greedy_total(cands, model, win)
-    assert got.lower <= best <= got.total
-    assert int(got.guess) in S.tolist()
+    greedy = _greedy_total(cands, model, win)
+    assert got.lower <= best <= got.total <= greedy
+    if got.total < greedy:  # a code that is no candidate roots a better tree
+        assert int(got.guess) not in S.tolist()
+        assert got.total == len(cands) + sum(
+            _greedy_total(p, model, win) for p in _parts(cands, codes[got.guess], model).values())
+    else:
+        assert int(got.guess) in S.tolist()
     if got.exact:
         parts = _parts(cands, codes[got.guess], model)
         reached = len(cands) + sum(naive_optimal(codes, p, model, memo=memo)
@@ -102,9 +107,9 @@ def test_the_separator_is_the_first_code_telling_the_set_apart(rules, data):
     if rules.feedback == "blackwhite":  # the same by symbol counts (games of many multisets)
         skip = np.zeros(space.size, dtype=np.bool_)
         skip[S] = True
-        wide = kfb.first_separator(space.codes, space.counts, space.multiset,
-                                   space.common[:0], space.packed, False,
-                                   np.array(S, dtype=np.int64), skip, (rules.pegs + 1) ** 2, 7)
+        _, wide = kfb.most_parts(space.codes, space.counts, space.multiset, space.common[:0],
+                                 space.packed, False, np.array(S, dtype=np.int64), skip,
+                                 (rules.pegs + 1) ** 2, len(S), 7)
         assert wide == expected
 
 
@@ -137,8 +142,22 @@ def test_the_one_pass_settles_sets_no_candidate_settles():
             assert (got.guess, got.total, got.lower) == (apart, 2 * len(S), 2 * len(S))
             assert best == 2 * len(S)
         else:
-            assert got.lower == 2 * len(S) + 1 <= best
+            assert 2 * len(S) + 1 <= got.lower <= best
     assert seen[True] and seen[False], seen
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GAMES), st.data())
+def test_the_pass_finds_the_most_parts_any_code_makes(rules, data):
+    space = get_space(rules)
+    codes = _codes(rules)
+    S = sorted(data.draw(st.sets(st.integers(0, space.size - 1), min_size=1, max_size=8)))
+    floor = data.draw(st.integers(1, len(S)))
+    parts = [(len({score(codes[s], g, rules.feedback) for s in S}), i)
+             for i, g in enumerate(codes) if i not in S]
+    most = max(k for k, _ in parts)
+    expected = (most, next(i for k, i in parts if k == most)) if most >= floor else (-1, -1)
+    assert most_parts(space, np.array(S), floor) == expected
 
 
 def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(no_book):

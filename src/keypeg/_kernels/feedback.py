@@ -426,44 +426,64 @@ def _shared_pegs(counts, out):  # pragma: no cover - compiled
             out[a, b] = total
 
 
+
 @jit_parallel
-def first_separator(codes, counts, multiset, common, packed, positional, S, skip, n_keys,
-                    block):  # pragma: no cover - compiled
-    """Return the first code (in code order) not marked in `skip` whose answers to the codes
-    `S` are all different, or -1 when none is. Blocks of `block` codes are read in
-    parallel, each up to its first such code; a block after one that has found it is
-    skipped (a hint only: the least block that found one is never skipped). A code is
-    dropped at its first answer seen twice, most after a few of S."""
+def most_parts(codes, counts, multiset, common, packed, positional, S, skip, n_keys, floor,
+               block):  # pragma: no cover - compiled
+    """Return (k, g): the most different answers k, at least `floor`, that a code not marked
+    in `skip` gets from the codes `S`, and the first code g (in code order) that gets as
+    many; (-1, -1) when no code gets `floor`. Blocks of `block` codes are read in
+    parallel. A code is dropped as soon as its answers still to come cannot bring it to
+    the most found so far in its block (plus one), nor to the most any block has found (a
+    hint: never above the true most, so a code that gets it is never dropped), nor to
+    `floor`: most after a few of S. A block after one whose code told every code of S
+    apart is skipped (it could only tie)."""
     n = codes.shape[0]
+    m = S.shape[0]
     blocks = (n + block - 1) // block
-    firsts = np.full(blocks, -1, dtype=np.int64)
+    best_k = np.full(blocks, -1, dtype=np.int64)
+    best_g = np.full(blocks, -1, dtype=np.int64)
+    most = np.full(1, floor, dtype=np.int64)
     stop = np.full(1, blocks, dtype=np.int64)
     wide = common.shape[0] == 0
     for b in prange(blocks):
         if stop[0] < b:
             continue
         seen = np.full(n_keys, -1, dtype=np.int64)
+        local = -1
         for g in range(b * block, min(n, (b + 1) * block)):
             if skip[g]:
                 continue
-            apart = True
-            for i in range(S.shape[0]):
+            need = max(most[0], local + 1)
+            got = 0
+            for i in range(m):
                 if positional:
                     key = raw_positional(codes, packed, g, S[i])
                 elif wide:
                     key = raw_blackwhite_wide(codes, counts, g, S[i])
                 else:
                     key = raw_blackwhite(codes, multiset, common, g, S[i])
-                if seen[key] == g:
-                    apart = False
+                if seen[key] != g:
+                    seen[key] = g
+                    got += 1
+                if got + (m - 1 - i) < need:
+                    got = -1
                     break
-                seen[key] = g
-            if apart:
-                firsts[b] = g
-                if b < stop[0]:
-                    stop[0] = b
-                break
+            if got >= need:
+                local = got
+                best_k[b] = got
+                best_g[b] = g
+                if got > most[0]:
+                    most[0] = got
+                if got == m:
+                    if b < stop[0]:
+                        stop[0] = b
+                    break
+    top = np.int64(-1)
     for b in range(blocks):
-        if firsts[b] >= 0:
-            return firsts[b]
-    return -1
+        if best_k[b] > top:
+            top = best_k[b]
+    for b in range(blocks):
+        if top >= 0 and best_k[b] == top:
+            return top, best_g[b]
+    return np.int64(-1), np.int64(-1)

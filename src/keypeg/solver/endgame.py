@@ -8,12 +8,13 @@ The lower bound holds for any guesses: every code of a set of m takes a guess, a
 the one a guess wins take at least two (2m - 1); when no candidate tells every code apart,
 a candidate leaves a part of two or more and any other code wins none, so at least 2m; and
 with at most R answers no tree does better than the search's counting bound
-(`_kernels.optimal.bound_tables`). A guess that wins a code and makes k other parts costs
-at least 3m - 2 - k, any other 3m - k: so when no candidate leaves a single pair (the tree
-would cost 2m) the optimum is 2m where a code tells every candidate apart (one pass over
-the codes finds the first) and at least 2m + 1 where none does. When the tree's total
-meets the lower bound its first guess is optimal: always so for sets of up to two codes,
-and for most of the small sets at the end of a game.
+(`_kernels.optimal.bound_tables`). Sharper: a guess that wins a code and makes k other
+parts costs at least 3m - 2 - k, any other 3m - k; one pass over the codes (where
+affordable: `SCAN_WORK`) finds the most parts any code makes, and the first code making
+them roots a second tree (a code telling every candidate apart: 2m, the optimum when no
+candidate wins one and tells the rest apart). When a tree's total meets the lower bound its
+first guess is optimal: always so for sets of up to two codes, and for most of the sets
+of a few dozen codes at the end of a game.
 Totals count from the position: every code's next guess included, the guesses played not.
 Reads the answers among the candidates only (m x m), never a table of the game (and the
 codes themselves for the one pass).
@@ -55,38 +56,52 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBound
     answers = space.block(S, S)  # answers[i, j]: candidate i played against candidate j
     win = space.win
     total, first = _tree_total(answers, np.arange(m), win)
+    guess = int(S[first])
     lower = lower_bound(space, answers)
-    if total > 2 * m >= lower:
-        # No candidate costs 2m (the tree takes one that leaves a single pair when there is
-        # one): a code telling every candidate apart costs 2m and is optimal, the first in
-        # code order as the search would take it; without one nothing costs under 2m + 1.
-        if m < space.n_responses:  # (else no code can tell them apart)
-            if space.size > SEPARATOR_SCAN_CODES:
-                return CandidateBounds(int(S[first]), total, lower)
-            apart = separator(space, S)
-            if apart >= 0:
-                return CandidateBounds(apart, 2 * m, 2 * m)
-        lower = 2 * m + 1
-    return CandidateBounds(int(S[first]), total, lower)
+    if total > lower and m > 2:
+        # A candidate making k parts besides its win costs at least 3m - 2 - k, any other
+        # code 3m - k. With kc the most a candidate makes, only a code of kc + 2 parts or
+        # more can cost as little as the candidates: one pass over the codes finds the most
+        # any makes from there, and the first making as many, whose own tree (candidates
+        # below it) may beat the candidates' (a code telling every candidate apart: 2m).
+        kc = int(_parts(answers).max()) - 1
+        floor = kc + 2
+        if space.size * (m - floor + 4) <= SCAN_WORK:
+            k, g = most_parts(space, S, floor)
+            lower = max(lower, 3 * m - 2 - kc if k < 0 else min(3 * m - 2 - kc, 3 * m - k))
+            if k >= 0:
+                row = space.responses(g, S)
+                own = m + sum(_tree_total(answers, np.flatnonzero(row == a), win)[0]
+                              for a in np.unique(row))
+                if own < total:  # (a candidate first when as cheap, as the search does)
+                    total, guess = own, g
+    return CandidateBounds(guess, total, lower)
 
 
-#: The most codes `candidate_bounds` reads, one pass, for a code telling every candidate
-#: apart (MM(8,8)'s 16.8 million codes are read in a fraction of a second: most are dropped
-#: after a few candidates).
-SEPARATOR_SCAN_CODES = 1 << 25
+#: The most answers `candidate_bounds` may compute in its pass over the codes, counted as
+#: the codes times the answers read per code before most are dropped (about m - kc + 2).
+SCAN_WORK = 100_000_000
 
 
-def separator(space: CodeSpace, S: np.ndarray) -> int:
-    """Return the first code (in code order) outside S whose answers to the codes of S are
-    all different, or -1."""
+def most_parts(space: CodeSpace, S: np.ndarray, floor: int) -> tuple[int, int]:
+    """Return the most different answers (at least `floor`) any code outside S gets from
+    the codes of S, and the first code (in code order) getting as many; (-1, -1) when none
+    gets `floor`."""
     skip = np.zeros(space.size, dtype=np.bool_)
     skip[S] = True
     pegs = space.rules.pegs
     positional = space.rules.feedback == "positional"
     keys = 3 ** pegs if positional else (pegs + 1) ** 2
-    return int(kfb.first_separator(space.codes, space.counts, space.multiset, space.common,
-                                   space.packed, positional, np.asarray(S, dtype=np.int64),
-                                   skip, keys, 1 << 16))
+    k, g = kfb.most_parts(space.codes, space.counts, space.multiset, space.common,
+                          space.packed, positional, np.asarray(S, dtype=np.int64), skip, keys,
+                          floor, 1 << 16)
+    return int(k), int(g)
+
+
+def separator(space: CodeSpace, S: np.ndarray) -> int:
+    """Return the first code (in code order) outside S whose answers to the codes of S are
+    all different, or -1."""
+    return most_parts(space, S, len(S))[1]
 
 
 def lower_bound(space: CodeSpace, answers: np.ndarray) -> int:
