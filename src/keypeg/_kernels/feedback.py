@@ -427,6 +427,15 @@ def _shared_pegs(counts, out):  # pragma: no cover - compiled
 
 
 
+@jit_inline
+def _peg_word(codes, c):  # pragma: no cover - compiled
+    """Code c's pegs in the bytes of a word (at most 8 pegs), first peg lowest."""
+    w = np.uint64(0)
+    for k in range(codes.shape[1]):
+        w |= np.uint64(codes[c, k]) << np.uint64(8 * k)
+    return w
+
+
 @jit_parallel
 def most_parts(codes, counts, multiset, common, packed, positional, S, skip, n_keys, floor,
                block):  # pragma: no cover - compiled
@@ -440,7 +449,18 @@ def most_parts(codes, counts, multiset, common, packed, positional, S, skip, n_k
     apart is skipped (it could only tie)."""
     n = codes.shape[0]
     m = S.shape[0]
+    pegs = codes.shape[1]
     blocks = (n + block - 1) // block
+    # black/white by multisets with at most 8 pegs: each code's pegs in the bytes of a word,
+    # the blacks counted as its zero bytes against another's (a few word operations)
+    by_words = not positional and common.shape[0] > 0 and pegs <= 8
+    words = np.zeros(m, dtype=np.uint64)
+    sets = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        words[i] = _peg_word(codes, S[i])
+        sets[i] = multiset[S[i]]
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+    unused = np.int64(8 - pegs)  # (bytes zero in both words: not pegs)
     best_k = np.full(blocks, -1, dtype=np.int64)
     best_g = np.full(blocks, -1, dtype=np.int64)
     most = np.full(1, floor, dtype=np.int64)
@@ -456,8 +476,15 @@ def most_parts(codes, counts, multiset, common, packed, positional, S, skip, n_k
                 continue
             need = max(most[0], local + 1)
             got = 0
+            word = _peg_word(codes, g) if by_words else np.uint64(0)
+            mine = multiset[g] if by_words else 0
             for i in range(m):
-                if positional:
+                if by_words:
+                    x = word ^ words[i]
+                    zeros = ~(((x & low7) + low7) | x | low7)
+                    black = popcount(zeros) - unused
+                    key = black * (pegs + 1) + (np.int64(common[mine, sets[i]]) - black)
+                elif positional:
                     key = raw_positional(codes, packed, g, S[i])
                 elif wide:
                     key = raw_blackwhite_wide(codes, counts, g, S[i])

@@ -79,8 +79,9 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBound
 
 
 #: The most answers `candidate_bounds` may compute in its pass over the codes, counted as
-#: the codes times the answers read per code before most are dropped (about m - kc + 2).
-SCAN_WORK = 100_000_000
+#: the codes times the answers read per code before most are dropped (about m - kc + 2):
+#: half a second at most on two cores for MM(8,8) (`benchmarks/run.py endgame`).
+SCAN_WORK = 200_000_000
 
 
 def most_parts(space: CodeSpace, S: np.ndarray, floor: int) -> tuple[int, int]:
