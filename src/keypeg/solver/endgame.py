@@ -66,7 +66,9 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBound
         # below it) may beat the candidates' (a code telling every candidate apart: 2m).
         kc = int(_parts(answers).max()) - 1
         floor = kc + 2
-        if space.size * (m - floor + 4) <= SCAN_WORK:
+        # (with m at least the answers R, no code makes over R - 1 parts: the counting
+        # bound, 3m - R there, is as good)
+        if m < space.n_responses and space.size * (m - floor + 4) <= SCAN_WORK:
             k, g = most_parts(space, S, floor)
             lower = max(lower, 3 * m - 2 - kc if k < 0 else min(3 * m - 2 - kc, 3 * m - k))
             if k >= 0:
