@@ -95,24 +95,6 @@ def test_small_sets_of_a_real_game_are_often_settled_exactly():
     assert exact >= 10, exact
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(GAMES), st.data())
-def test_the_separator_is_the_first_code_telling_the_set_apart(rules, data):
-    space = get_space(rules)
-    codes = _codes(rules)
-    S = sorted(data.draw(st.sets(st.integers(0, space.size - 1), min_size=1, max_size=6)))
-    expected = next((i for i, g in enumerate(codes) if i not in S
-                     and len({score(codes[s], g, rules.feedback) for s in S}) == len(S)), -1)
-    assert separator(space, np.array(S)) == expected
-    if rules.feedback == "blackwhite":  # the same by symbol counts (games of many multisets)
-        skip = np.zeros(space.size, dtype=np.bool_)
-        skip[S] = True
-        _, wide = kfb.most_parts(space.codes, space.counts, space.multiset, space.common[:0],
-                                 space.packed, False, np.array(S, dtype=np.int64), skip,
-                                 (rules.pegs + 1) ** 2, len(S), 7)
-        assert wide == expected
-
-
 def test_the_one_pass_settles_sets_no_candidate_settles():
     """Sets no candidate tells apart nor leaves a single pair in: a code that tells them
     apart is optimal at 2m (the first such); without one the optimum is at least 2m + 1."""
@@ -158,6 +140,15 @@ def test_the_pass_finds_the_most_parts_any_code_makes(rules, data):
     most = max(k for k, _ in parts)
     expected = (most, next(i for k, i in parts if k == most)) if most >= floor else (-1, -1)
     assert most_parts(space, np.array(S), floor) == expected
+    # the first code telling every code apart
+    assert separator(space, np.array(S)) == (expected[1] if most == len(S) else -1)
+    if rules.feedback == "blackwhite":  # by symbol counts (games of many multisets), in
+        skip = np.zeros(space.size, dtype=np.bool_)  # blocks of 7 codes
+        skip[S] = True
+        wide = kfb.most_parts(space.codes, space.counts, space.multiset, space.common[:0],
+                              space.packed, False, np.array(S, dtype=np.int64), skip,
+                              (rules.pegs + 1) ** 2, floor, 7)
+        assert wide == expected
 
 
 def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(no_book):

@@ -306,7 +306,8 @@ def _found_note(exc: LimitExceededError, found: BestFound, how: str) -> str:
 
 
 def _best_found(state: GameState, exc: LimitExceededError) -> BestFound | None:
-    """Return what a stopped optimal search had found (see `TimeLimitError`), or None."""
+    """Return the best guess an out-of-reach optimal guess came with (a stopped search's,
+    or the candidates' own tree's: see `LimitExceededError`), or None."""
     if exc.best_guess is None or exc.best_total is None or exc.lower is None:
         return None
     return BestFound(state.space.text(exc.best_guess), largest_part(state, exc.best_guess),

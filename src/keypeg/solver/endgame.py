@@ -4,13 +4,12 @@ codes), or a search out of its time.
 
 The bound is a tree that plays candidates only, each node's candidate making the most
 parts (the first in code order of those); its total is what the optimum cannot exceed.
-The lower bound holds for any guesses: every code of a set of m takes a guess, and all but
-the one a guess wins take at least two (2m - 1); when no candidate tells every code apart,
-a candidate leaves a part of two or more and any other code wins none, so at least 2m; and
-with at most R answers no tree does better than the search's counting bound
-(`_kernels.optimal.bound_tables`). Sharper: a guess that wins a code and makes k other
-parts costs at least 3m - 2 - k, any other 3m - k; one pass over the codes (where
-affordable: `SCAN_WORK`) finds the most parts any code makes, and the first code making
+The lower bound holds for any guesses: every code of a part of n codes takes a guess and
+all but one take two (2n - 1), so a guess that wins a code and makes k other parts costs at
+least 3m - 2 - k, any other 3m - k (2m - 1 when a candidate tells every code apart, else at
+least 2m); with at most R answers no tree does better than the search's counting bound
+(`_kernels.optimal.bound_tables`). The most parts a code that is no candidate makes come
+from one pass over the codes (where affordable: `SCAN_WORK`), and the first code making
 them roots a second tree (a code telling every candidate apart: 2m, the optimum when no
 candidate wins one and tells the rest apart). When a tree's total meets the lower bound its
 first guess is optimal: always so for sets of up to two codes, and for most of the sets
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import feedback as kfb
-from .._kernels import optimal as k
+from .._kernels import optimal as k_opt
 from ..limits import ENDGAME_MAX_CODES
 from ..space import CodeSpace
 
@@ -54,30 +53,35 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBound
     if m == 0 or m > ENDGAME_MAX_CODES:
         raise ValueError(f"candidate_bounds takes 1 to {ENDGAME_MAX_CODES} candidates, not {m}.")
     answers = space.block(S, S)  # answers[i, j]: candidate i played against candidate j
-    win = space.win
+    win, R = space.win, space.n_responses
     total, first = _tree_total(answers, np.arange(m), win)
     guess = int(S[first])
-    lower = lower_bound(space, answers)
-    if total > lower and m > 2:
-        # A candidate making k parts besides its win costs at least 3m - 2 - k, any other
-        # code 3m - k. With kc the most a candidate makes, only a code of kc + 2 parts or
-        # more can cost as little as the candidates: one pass over the codes finds the most
-        # any makes from there, and the first making as many, whose own tree (candidates
-        # below it) may beat the candidates' (a code telling every candidate apart: 2m).
-        kc = int(_parts(answers).max()) - 1
-        floor = kc + 2
-        # (with m at least the answers R, no code makes over R - 1 parts: the counting
-        # bound, 3m - R there, is as good)
-        if m < space.n_responses and space.size * (m - floor + 4) <= SCAN_WORK:
-            k, g = most_parts(space, S, floor)
-            lower = max(lower, 3 * m - 2 - kc if k < 0 else min(3 * m - 2 - kc, 3 * m - k))
-            if k >= 0:
-                row = space.responses(g, S)
-                own = m + sum(_tree_total(answers, np.flatnonzero(row == a), win)[0]
-                              for a in np.unique(row))
-                if own < total:  # (a candidate first when as cheap, as the search does)
-                    total, guess = own, g
-    return CandidateBounds(guess, total, lower)
+    # A candidate making k parts besides its win costs at least 3m - 2 - k, any other code
+    # 3m - k (each part of n codes at least 2n - 1), and no code makes more than m parts,
+    # nor a code that is no candidate more than R - 1. With kc the most a candidate makes,
+    # only a code of kc + 2 parts or more can cost as little as the candidates: where
+    # affordable, one pass over the codes finds the most any makes from there, and the
+    # first making as many, whose own tree (candidates below it) may beat the candidates'
+    # (a code telling every candidate apart: 2m). (From R candidates on, no code makes
+    # more than R - 1 parts and the pass is not needed.)
+    kc = int(_parts(answers).max()) - 1
+    counted = int(k_opt.bound_tables(m, R, False)[0][R, m])
+
+    def lower(other: int) -> int:  # (other: the most parts a code that is no candidate makes)
+        return max(counted, min(3 * m - 2 - kc, 3 * m - other))
+
+    low = lower(min(m, R - 1))
+    floor = kc + 2
+    if total > low and m < R and space.size * (m - floor + 4) <= SCAN_WORK:
+        k, g = most_parts(space, S, floor)
+        low = lower(k if k >= 0 else floor - 1)
+        if k >= 0:
+            row = space.responses(g, S)
+            own = m + sum(_tree_total(answers, np.flatnonzero(row == a), win)[0]
+                          for a in np.unique(row))
+            if own < total:  # (a candidate first when as cheap, as the search does)
+                total, guess = own, g
+    return CandidateBounds(guess, total, low)
 
 
 #: The most answers `candidate_bounds` may compute in its pass over the codes, counted as
@@ -105,19 +109,6 @@ def separator(space: CodeSpace, S: np.ndarray) -> int:
     """Return the first code (in code order) outside S whose answers to the codes of S are
     all different, or -1."""
     return most_parts(space, S, len(S))[1]
-
-
-def lower_bound(space: CodeSpace, answers: np.ndarray) -> int:
-    """The least total any tree can have over m candidates whose answers among themselves
-    are `answers` (m x m): the closed form (2m - 1, or 2m when no candidate tells every code
-    apart) or the counting bound with at most R parts, whichever is higher."""
-    m = answers.shape[0]
-    if m <= 2:
-        return 2 * m - 1
-    ltab, _ = k.bound_tables(m, space.n_responses, False)
-    R = min(space.n_responses, ltab.shape[0] - 1)
-    separates = bool((_parts(answers) == m).any())
-    return max(int(ltab[R, m]), 2 * m - 1 if separates else 2 * m)
 
 
 def _parts(block: np.ndarray) -> np.ndarray:

@@ -147,13 +147,15 @@ class OptimalStrategy(Strategy):
                 f"the best possible guess among {candidates.size:,} codes takes longer to "
                 f"work out than the {plural(self.time_limit or 0, 'second')} a hint may spend."
             ).found(exc)
-            if endgame:
+            if endgame:  # the better of the two trees, the higher of the two bounds
                 bounds = bounds or candidate_bounds(space, candidates)
-                if exc.best_total is None or bounds.total < exc.best_total:
-                    error.best_guess, error.best_total = bounds.guess, bounds.total
-                error.lower = max(bounds.lower, exc.lower or 0)
-                if error.best_total == error.lower:  # proven optimal after all
-                    return int(error.best_guess)
+                ours = exc.best_total is None or bounds.total < exc.best_total
+                guess, total = ((bounds.guess, bounds.total) if ours
+                                else (exc.best_guess, exc.best_total))
+                lower = max(bounds.lower, exc.lower or 0)
+                if total == lower:  # proven optimal after all
+                    return int(guess)
+                error.with_best(guess, total, lower)
             raise error from None
         return result.tree.first_guess
 
