@@ -87,7 +87,7 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     cp = Checkpoint(Store(tmp_path / "k.db"), "demo")
     first = solve_optimal(rules, workers=2, checkpoint=cp)
     rows = cp.count()
-    assert rows > 0 and first.stats["parts_reused"] == 0
+    assert rows > 0 and first.stats["parts_reused"] == first.stats["parts_resumed"] == 0
     with sqlite3.connect(tmp_path / "k.db") as db:
         done = set(db.execute("SELECT digest, guesses_left FROM parts WHERE exact = 1"))
     # every part a run solves is put (PartWorker.run_part): watch what the second one puts
@@ -98,6 +98,7 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     # every exact part is reused; a lower bound only while it still fails the part's
     # budget, which depends on the order the two workers finish parts in
     assert 0 < len(done) <= again.stats["parts_reused"] <= rows
+    assert len(done) <= again.stats["parts_resumed"] <= again.stats["parts_reused"]
     # nothing solved twice: no part the second run solves was recorded exactly by the
     # first. Which parts a run meets at all also depends on that order (a part the first
     # run never reached may be solved now), so the check is by part, not by count. (A part
@@ -243,6 +244,11 @@ def test_a_lower_bound_is_taken_only_when_it_still_fails_the_budget(tmp_path):
     assert (worker.solved, worker.reused) == (2, 1)
     assert worker.run_part(part, 39, 100, 20, history) == 10  # exact: taken at any budget
     assert (worker.solved, worker.reused) == (2, 2)
+    assert worker.resumed == 0  # every record taken was this run's own
+    # a later run (a checkpoint opened again on the same store) resumes from the record
+    later = Counting(PartLog(Checkpoint(cp.store, "demo").scoped("cap=None")))
+    assert later.run_part(part, 39, 100, 20, history) == 10
+    assert (later.solved, later.reused, later.resumed) == (0, 1, 1)
     other = np.array([3, 5, 9], dtype=np.int32)
     worker.run_part(other, 39, 100, 20, history)  # another set is another part
     assert worker.solved == 3
@@ -291,9 +297,10 @@ def test_a_killed_run_resumes_with_the_same_result(tmp_path, split):
     if split:
         # the parts of the root's parts are taken, not only whole ones (some are not met
         # again: their part was recorded whole)
-        assert data["parts_reused"] > whole + 100 and done >= 400
+        assert data["parts_resumed"] > whole + 100 and done >= 400
     else:
-        assert data["parts_reused"] >= done >= 4
+        assert data["parts_resumed"] >= done >= 4
+    assert data["parts_reused"] >= data["parts_resumed"]
 
 
 def test_a_part_worker_stopped_while_it_rebuilds_a_subtree_gives_none():

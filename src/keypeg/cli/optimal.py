@@ -50,8 +50,8 @@ def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
         if d.get("parts_total"):
             text += f" (part {d.get('parts_done', 0)}/{d['parts_total']})"
         text += f", root {100 * root_share(d):.0f}% done"
-    if d.get("reused"):
-        text += f", {d['reused']:,} parts resumed"
+    if d.get("resumed"):
+        text += f", {d['resumed']:,} parts resumed"
     return text + (f", {d['elapsed']:.0f} s" if elapsed else "")
 
 
@@ -180,6 +180,7 @@ def optimal_command(
     extra: dict[str, Any] = {}
     if not cached and "parts_reused" in result.stats:
         extra["parts_reused"] = result.stats["parts_reused"]
+        extra["parts_resumed"] = result.stats["parts_resumed"]
     if "cluster_nodes" in result.stats:
         extra["cluster"] = {"nodes": result.stats["cluster_nodes"],
                             "cpus": result.stats["cluster_cpus"]}
@@ -196,8 +197,8 @@ def optimal_command(
     for line in result.trace:
         console.print(line)
     how = "stored result" if cached else f"{result.seconds:.2f} s, {result.nodes:,} sets expanded"
-    if extra.get("parts_reused"):
-        how += f", {extra['parts_reused']:,} parts resumed from an interrupted run"
+    if extra.get("parts_resumed"):
+        how += f", {extra['parts_resumed']:,} parts resumed from an interrupted run"
     if "cluster" in extra:
         how += (f", on a Ray cluster of {extra['cluster']['nodes']} node(s), "
                 f"{extra['cluster']['cpus']} CPUs")

@@ -17,6 +17,8 @@ of a search are deleted once its result is stored.
 12
 >>> cp.put("d", 39, 10, True, 14, None); (cp.get("d", 39).value, cp.get("d", 39).exact)
 (10, True)
+>>> cp.earlier("d", 39), Checkpoint(cp.store, "demo").scoped("cap=None").earlier("d", 39)
+(False, True)
 >>> cp.clear(); cp.get("d", 39) is None
 True
 """
@@ -51,9 +53,19 @@ class Checkpoint:
         self.store = store
         self.key = key
         self.context = key + ("|" + scope if scope else "")
+        #: The records this object put: a record found that is not among them was left by
+        #: an earlier run (`earlier`). A search takes a `scoped` copy of its own, so the
+        #: copies of two searches, even in one process, tell each other's records apart.
+        self.written: set[tuple[str, int]] = set()
 
     def scoped(self, scope: str) -> Checkpoint:
         return Checkpoint(self.store, self.key, scope)
+
+    def earlier(self, digest: str, guesses_left: int) -> bool:
+        """Whether the record of a part was left by an earlier run, not put by this one
+        (a part met twice in one run, say under two guesses of a big part, is taken from
+        the record the first time left)."""
+        return (digest, guesses_left) not in self.written
 
     def get(self, digest: str, guesses_left: int) -> PartRecord | None:
         row = self.store.get_part(self.context, digest, guesses_left)
@@ -67,6 +79,7 @@ class Checkpoint:
             tree: np.ndarray | None) -> None:
         self.store.put_part(self.context, digest, guesses_left, int(value), exact,
                             int(budget), subtree_bytes(tree) if tree is not None else None)
+        self.written.add((digest, guesses_left))
 
     def count(self) -> int:
         """Return how many parts are recorded for this search (all its attempts)."""

@@ -161,9 +161,10 @@ class PartWorker:
         self.log = log
         self.counters = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
         self.mmeta = np.zeros(4, dtype=np.int64)
-        #: Parts this worker took from the checkpoint instead of solving them, and parts it
-        #: solved.
+        #: Parts this worker took from the checkpoint instead of solving them, those of them
+        #: an earlier run had recorded (a run resumed), and parts it solved.
         self.reused = 0
+        self.resumed = 0
         self.solved = 0
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
@@ -207,6 +208,8 @@ class PartWorker:
             found = checkpoint.get(digest, depth)
             if found is not None and (found.exact or found.value >= budget):
                 self.reused += 1
+                if checkpoint.earlier(digest, depth):
+                    self.resumed += 1
                 if found.exact:
                     self.log.keep(part, depth, found.tree)
                 return found.value

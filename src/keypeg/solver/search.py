@@ -499,6 +499,7 @@ def _counters(search: _Search) -> dict[str, int]:
             "memo_entries": sum(int(x.mmeta[slots.MEMO_USED_ENTRIES]) for x in everyone),
             "memo_resets": total(slots.N_MEMO_RESETS), "workers": workers,
             "parts_reused": sum(int(getattr(x, "reused", 0)) for x in search.helpers),
+            "parts_resumed": sum(int(getattr(x, "resumed", 0)) for x in search.helpers),
             "parts_solved": sum(int(getattr(x, "solved", 0)) for x in search.helpers)}
 
 
@@ -549,7 +550,9 @@ def solve_optimal(
     optimum and tree; "local" and "auto" are started and closed here); `checkpoint` (a
     `resume.Checkpoint`) records every part solved, and takes the parts it already holds,
     so a killed run resumes. Both apply to unweighted searches; the result's stats then
-    hold "parts_reused" and "parts_solved" (and "cluster_nodes", "cluster_cpus").
+    hold "parts_reused" (taken from the checkpoint instead of solved), "parts_resumed"
+    (those of them an earlier run recorded) and "parts_solved" (and "cluster_nodes",
+    "cluster_cpus").
     """
     watch = _Watch(time_limit, progress)
     _require_room(rules, state)
@@ -1155,7 +1158,7 @@ class _Watch:
                 "parts_total": int(main[slots.N_PARTS]), "best": units(best),
                 "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
                 "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches),
-                "reused": sum(int(getattr(x, "reused", 0)) for x in self.searches),
+                "resumed": sum(int(getattr(x, "resumed", 0)) for x in self.searches),
                 "best_guess": None if found is None or self.text_of is None
                 else self.text_of(found[0])}
 
