@@ -1107,3 +1107,48 @@ def images() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["images"] = images
+
+
+def giantpart() -> tuple[list[dict], list[str]]:
+    """Issue 12: what the second core buys where one part of the optimal first guess holds
+    half the codes (MM(3,16): 123's 0B0W part, 2,197 of 4,096 codes, the three-peg series'
+    shape). The whole optimum on one worker, on two (the default: an idle worker joins the
+    biggest part still solved), on two with that team off, and checkpointed as `keypeg
+    optimal` runs it; one run each, the same optimum required of all."""
+    import tempfile
+
+    from keypeg.solver import parallel, search
+    from keypeg.solver.resume import Checkpoint
+    from keypeg.store import Store
+
+    rules = Rules(pegs=3, colors=16)
+    search.solve_optimal(Rules(pegs=3, colors=5), workers=2)  # untimed: the kernels loaded
+    get_space(rules).table()
+    rows: list[dict] = []
+    totals = set()
+    keep = parallel.TEAM_MIN_CODES
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for how, options in (("one worker", {"workers": 1}),
+                                 ("two workers (default)", {"workers": 2}),
+                                 ("two workers, no team", {"workers": 2}),
+                                 ("two workers, checkpointed (keypeg optimal)",
+                                  {"workers": 2, "checkpoint": Checkpoint(
+                                      Store(Path(tmp) / "k.db"), "giantpart")})):
+                parallel.TEAM_MIN_CODES = 10 ** 9 if how.endswith("no team") else keep
+                started = time.perf_counter()
+                result = search.solve_optimal(rules, **options)
+                seconds = time.perf_counter() - started
+                totals.add(result.total)
+                rows.append({"job": f"MM(3,16) optimum = {result.total:,}, {how}: "
+                                    f"{result.stats['nodes']:,} sets expanded, one run",
+                             "seconds": seconds})
+    finally:
+        parallel.TEAM_MIN_CODES = keep
+    if len(totals) != 1:
+        raise SystemExit(f"MM(3,16): totals {sorted(totals)}")
+    return rows, ["Each worker has a memo of its own: the sets one solves the other solves "
+                  "again, and the big part leaves the second core little else to do."]
+
+
+GROUPS["giantpart"] = giantpart
