@@ -308,6 +308,111 @@ def test_workers_pool_what_they_proved_between_first_guesses(parallel_root, monk
     assert result.total == 5625 and len(calls) >= 2 and set(calls) == {2}
 
 
+def test_a_worker_reads_what_its_peer_proved():
+    """A search linked to a peer (`_Search.read_peer`) takes a set the peer proved from the
+    peer's memo (`memo.peer_find`: the same value and guess as the peer's own lookup) and
+    scores no probe; a peer memo starting over (MEMO_SEQ odd) answers nothing; and two linked
+    workers of the parallel root find the serial search's optimum and tree, reading each
+    other's memos as they go."""
+    from keypeg._kernels import memo as km
+    from keypeg._kernels import optimal as kopt
+    from keypeg._kernels import slots
+    from keypeg.solver import parallel
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+
+    space = get_space(CLASSIC)
+    a, b = [_Search(space, possible_only=False, capped=False, first=-1, symmetry=True,
+                    trace=False, n_max=space.size, memo_bytes=64 << 20) for _ in range(2)]
+    parallel.link_peers([a, b])
+    state = GameState.from_clues(CLASSIC, ["1122=1B0W"])
+    S = np.ascontiguousarray(state.candidates, dtype=np.int32)
+    guesses = [space.index("1122")]
+    cost = a.run(S, DEPTH_UNCAPPED, int(kopt.INF), guesses)
+    assert int(a.counters[slots.N_SETS]) > 0 and int(a.counters[slots.N_PEER_HITS]) == 0
+    h = km.memo_hash(S, 0)
+    value, guess = km.lookup_guess(S, 0, a.mheads, a.ment, a.mpool)
+    assert guess >= 0 and value == cost
+    assert tuple(km.peer_find(S, 0, h, a.mheads, a.ment, a.mpool, a.mmeta)) == (value, guess)
+    a.mmeta[slots.MEMO_SEQ] += 1  # starting over: nothing read from it counts
+    assert km.peer_find(S, 0, h, a.mheads, a.ment, a.mpool, a.mmeta)[1] == -2
+    a.mmeta[slots.MEMO_SEQ] += 1
+    assert b.run(S, DEPTH_UNCAPPED, int(kopt.INF), guesses) == cost
+    # (S itself counted as a set the cheap checks left open, but no probe scored)
+    assert int(b.counters[slots.N_PROBES]) == 0 and int(b.counters[slots.N_PEER_HITS]) == 1
+    # the parallel root: both workers read each other, and the result is the serial one
+    rules = Rules(pegs=3, colors=8)
+    serial = solve_optimal(rules, workers=1)
+    both = solve_optimal(rules, workers=2)
+    assert both.stats["workers"] == 2 and both.stats["peer_hits"] > 0
+    assert both.total == serial.total == PUB["ledger"]["totals"]["3"]["8"]
+    for f in ("guess", "parent", "response", "depth", "size"):
+        assert np.array_equal(getattr(both.tree, f), getattr(serial.tree, f))
+
+
+def test_a_memo_read_by_a_peer_while_written_gives_only_what_was_recorded():
+    """One thread records sets in a small memo that starts over again and again (a lower
+    bound first, then the exact value), another looks them up as a peer meanwhile: it keeps
+    finding them across thousands of restarts (a memo left marked as starting over would
+    answer nothing), and every answer is one that was recorded. (A race the sequence lock
+    and the order of the writes guard against is too rare to be caught here: those are
+    checked one by one above.)"""
+    import threading
+
+    from numba import njit
+
+    from keypeg._kernels import memo as km
+    from keypeg._kernels import slots
+
+    heads = np.full(64, -1, dtype=np.int64)
+    ment = np.zeros((48, slots.ENTRY_COLUMNS), dtype=np.int64)
+    pool = np.zeros(48 * 6, dtype=np.int32)
+    meta = np.zeros(4, dtype=np.int64)
+    stats = np.zeros(slots.COUNTER_SLOTS, dtype=np.int64)
+    n_sets, rounds = 500, 300
+
+    @njit(nogil=True)
+    def the_set(i):  # 3 to 6 codes, a function of i
+        m = 3 + i % 4
+        return np.arange(7 * i, 7 * i + m).astype(np.int32)
+
+    @njit(nogil=True)
+    def write(heads, ment, pool, meta, stats, n_sets, rounds):
+        for _ in range(rounds):
+            for i in range(n_sets):
+                S = the_set(i)
+                km.memo_store(S, 0, 1000 + i - 5, -1, heads, ment, pool, meta, stats)
+                km.memo_store(S, 0, 1000 + i, i % 17, heads, ment, pool, meta, stats)
+
+    @njit(nogil=True)
+    def read(heads, ment, pool, meta, n_sets, tries):
+        found = 0
+        wrong = 0
+        for t in range(tries):
+            i = (t * 7919) % n_sets
+            S = the_set(i)
+            value, guess = km.peer_find(S, 0, km.memo_hash(S, 0), heads, ment, pool, meta)
+            if guess == -2:
+                continue
+            found += 1
+            if not ((guess == i % 17 and value == 1000 + i)
+                    or (guess == -1 and (value == 1000 + i - 5 or value == 1000 + i))):
+                wrong += 1
+        return found, wrong
+
+    write(heads, ment, pool, meta, stats, 1, 1)  # compiled before the threads start
+    read(heads, ment, pool, meta, 1, 1)
+    writer = threading.Thread(target=write, args=(heads, ment, pool, meta, stats, n_sets,
+                                                  rounds))
+    writer.start()
+    results = []
+    while writer.is_alive():
+        results.append(read(heads, ment, pool, meta, n_sets, 20000))
+    writer.join()
+    assert stats[slots.N_MEMO_RESETS] > 1000 and meta[slots.MEMO_SEQ] % 2 == 0
+    assert sum(f for f, _ in results) > 1000  # it did find what was being written
+    assert sum(w for _, w in results) == 0
+
+
 def test_a_root_of_many_first_guesses_is_shared_by_the_workers(monkeypatch):
     """Workers asked for, the root's parts go to them when it has at most
     PARALLEL_ROOT_GUESSES first guesses; past that they share the first guesses in turn

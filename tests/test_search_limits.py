@@ -82,6 +82,7 @@ def test_a_full_memo_keeps_the_exact_values_of_its_biggest_sets():
     new = np.arange(200, 204, dtype=np.int32)
     km.memo_store(new, 3, 99, 1, heads, ment, pool, meta, stats)  # full: starts over
     assert stats[slots.N_MEMO_RESETS] == 1
+    assert meta[slots.MEMO_SEQ] == 2  # odd while it started over, even again since
     found = {i for i, S in sets.items() if km.memo_find(S, 3, heads, ment, pool) >= 0}
     assert found == {2, 4}  # 7 + 6 codes fit in 16, 7 + 6 + 5 do not; no lower bound kept
     assert km.lookup_guess(sets[2], 3, heads, ment, pool) == (102, 7)

@@ -40,3 +40,84 @@ def prefetch(typingctx, arr, index):  # pragma: no cover - compiled
         return context.get_dummy_value()
 
     return types.void(arr, index), codegen
+
+
+
+def _element_pointer(context, builder, signature, args, n):  # pragma: no cover - compiled
+    aryty = signature.args[0]
+    ary = context.make_array(aryty)(context, builder, args[0])
+    index = [context.cast(builder, args[1 + i], signature.args[1 + i], types.intp)
+             for i in range(n)]
+    return cgutils.get_item_pointer(context, builder, aryty, ary, index)
+
+
+def _int64_array(arr, index):
+    return (isinstance(arr, types.Array) and arr.dtype == types.int64
+            and arr.ndim == len(index) and all(isinstance(i, types.Integer) for i in index))
+
+
+
+def _load_acquire(arr, index):
+    if not _int64_array(arr, index):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ptr = _element_pointer(context, builder, signature, args, len(index))
+        return builder.load_atomic(ptr, "acquire", 8)
+
+    return types.int64(arr, *index), codegen
+
+
+def _store_release(arr, index, value):
+    if not _int64_array(arr, index) or not isinstance(value, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ptr = _element_pointer(context, builder, signature, args, len(index))
+        v = context.cast(builder, args[-1], signature.args[-1], types.int64)
+        builder.store_atomic(v, ptr, "release", 8)
+        return context.get_dummy_value()
+
+    return types.void(arr, *index, value), codegen
+
+
+@intrinsic
+def load_acquire(typingctx, arr, i):  # pragma: no cover - compiled
+    """Return ``arr[i]`` (a 1-D int64 array) read with acquire order: what another thread
+    wrote before its `store_release` of this element is seen by the reads after this one
+    (neither the compiler nor the processor moves them before it)."""
+    return _load_acquire(arr, (i,))
+
+
+@intrinsic
+def load_acquire2(typingctx, arr, i, j):  # pragma: no cover - compiled
+    """`load_acquire` of ``arr[i, j]`` (a 2-D int64 array)."""
+    return _load_acquire(arr, (i, j))
+
+
+@intrinsic
+def store_release(typingctx, arr, i, value):  # pragma: no cover - compiled
+    """``arr[i] = value`` (a 1-D int64 array) with release order: every write before it is
+    seen by a thread that reads this element with `load_acquire` and finds `value`."""
+    return _store_release(arr, (i,), value)
+
+
+@intrinsic
+def store_release2(typingctx, arr, i, j, value):  # pragma: no cover - compiled
+    """`store_release` of ``arr[i, j]`` (a 2-D int64 array)."""
+    return _store_release(arr, (i, j), value)
+
+@intrinsic
+def fence(typingctx, acquire_only):  # pragma: no cover - compiled
+    """A memory fence: with ``acquire_only`` True (a literal) an acquire fence (reads before
+    it are done before reads and writes after it; on x86 it only stops the compiler), else a
+    sequentially consistent one (nothing moves across it)."""
+    if not isinstance(acquire_only, types.BooleanLiteral):
+        return None
+    order = "acquire" if acquire_only.literal_value else "seq_cst"
+
+    def codegen(context, builder, signature, args):
+        builder.fence(order)
+        return context.get_dummy_value()
+
+    return types.void(acquire_only), codegen

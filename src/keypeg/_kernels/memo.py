@@ -4,13 +4,27 @@ Entries live in flat arrays: `mheads` (hash buckets), `ment` (one row per entry:
 chain, offset and length of the set in `mpool`, guesses left, value, best guess or -1 for
 a lower bound, hash) and `mpool` (the sets, sorted code indices). A lookup compares the
 whole set, so a hash collision cannot change a result. When full, the memo starts over.
+
+Another thread may read a memo while its own thread writes it (`peer_find`): a new entry is
+written whole before its head is published (a release store), an exact value before its
+guess, and a memo starting over makes MEMO_SEQ odd until it is done (a sequence lock), so
+a reader finds a complete entry or ignores what it read.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._config import jit, jit_inline, prefetch
+from ._config import (
+    fence,
+    jit,
+    jit_inline,
+    load_acquire,
+    load_acquire2,
+    prefetch,
+    store_release,
+    store_release2,
+)
 from .slots import (
     ENTRY_COLUMNS,
     ENTRY_GUESS,
@@ -20,13 +34,15 @@ from .slots import (
     ENTRY_NEXT,
     ENTRY_OFFSET,
     ENTRY_VALUE,
+    MEMO_SEQ,
     MEMO_USED_CODES,
     MEMO_USED_ENTRIES,
     N_MEMO_RESETS,
 )
 
 __all__ = ["ENTRY_COLUMNS", "lookup_guess", "memo_find", "memo_find_at", "memo_hash",
-           "memo_merge", "memo_store", "memo_store_at", "rebuild", "settled_guess"]
+           "memo_merge", "memo_store", "memo_store_at", "peer_find", "rebuild",
+           "settled_guess"]
 
 
 @jit
@@ -79,6 +95,52 @@ def memo_find_at(S, depth, h, mheads, ment, mpool):  # pragma: no cover - compil
     return -1
 
 
+#: The most entries of one chain a peer's lookup follows (chains are a few entries long; a
+#: chain read while the memo starts over may be anything, even a loop).
+_PEER_CHAIN = 64
+
+
+@jit_inline
+def peer_find(S, depth, h, pheads, pent, ppool, pmeta):  # pragma: no cover - compiled
+    """Return (value, guess) for set S with `depth` guesses left (hash `h`) from the memo of
+    another thread, which may be writing it meanwhile (see the module's docstring): guess >= 0
+    for an exact value, -1 for a lower bound, -2 when it holds none (or was starting over).
+    Every index read is checked, so an entry read while the memo starts over is harmless."""
+    nh = pheads.shape[0]
+    if nh == 0:
+        return np.int64(0), np.int64(-2)
+    seq = load_acquire(pmeta, MEMO_SEQ)
+    if seq & 1:
+        return np.int64(0), np.int64(-2)
+    e = load_acquire(pheads, np.int64(h & np.uint64(nh - 1)))
+    m = S.shape[0]
+    n_ent = pent.shape[0]
+    n_pool = ppool.shape[0]
+    value = np.int64(0)
+    guess = np.int64(-2)
+    steps = 0
+    while e >= 0 and e < n_ent and steps < _PEER_CHAIN:
+        steps += 1
+        if (pent[e, ENTRY_HASH] == np.int64(h) and pent[e, ENTRY_LENGTH] == m
+                and pent[e, ENTRY_GUESSES_LEFT] == depth):
+            off = pent[e, ENTRY_OFFSET]
+            if off >= 0 and off + m <= n_pool:
+                same = True
+                for i in range(m):
+                    if ppool[off + i] != S[i]:
+                        same = False
+                        break
+                if same:
+                    guess = load_acquire2(pent, e, ENTRY_GUESS)  # (then its value)
+                    value = pent[e, ENTRY_VALUE]
+                    break
+        e = pent[e, ENTRY_NEXT]
+    fence(True)  # what was read above is read before the sequence is read again
+    if load_acquire(pmeta, MEMO_SEQ) != seq or guess < -1:
+        return np.int64(0), np.int64(-2)
+    return value, guess
+
+
 @jit
 def memo_store(S, depth, value, guess, mheads, ment, mpool, mmeta, stats):  # pragma: no cover
     """Record an exact value (guess >= 0) or a lower bound (guess = -1) for S."""
@@ -94,16 +156,20 @@ def memo_store_at(S, depth, h, value, guess, mheads, ment, mpool, mmeta,
         if ment[e, ENTRY_GUESS] >= 0:
             return
         if guess >= 0 or value > ment[e, ENTRY_VALUE]:
-            ment[e, ENTRY_VALUE] = value
-            ment[e, ENTRY_GUESS] = guess
+            ment[e, ENTRY_VALUE] = value  # (before the guess: a peer reads the guess first)
+            store_release2(ment, e, ENTRY_GUESS, guess)
         return
     m = S.shape[0]
     if mmeta[MEMO_USED_ENTRIES] >= ment.shape[0] or mmeta[MEMO_USED_CODES] + m > mpool.shape[0]:
+        seq = mmeta[MEMO_SEQ]
+        mmeta[MEMO_SEQ] = seq + 1  # (odd: a peer reading meanwhile ignores what it read)
+        fence(False)
         _memo_restart(mheads, ment, mpool, mmeta, stats)  # full: start over, keeping a few
         if mmeta[MEMO_USED_CODES] + m > mpool.shape[0]:  # (no room even so: keep none)
             mheads[:] = -1
             mmeta[MEMO_USED_ENTRIES] = 0
             mmeta[MEMO_USED_CODES] = 0
+        store_release(mmeta, MEMO_SEQ, seq + 2)
     e = mmeta[MEMO_USED_ENTRIES]
     mmeta[MEMO_USED_ENTRIES] += 1
     off = mmeta[MEMO_USED_CODES]
@@ -117,7 +183,7 @@ def memo_store_at(S, depth, h, value, guess, mheads, ment, mpool, mmeta,
     ment[e, ENTRY_VALUE] = value
     ment[e, ENTRY_GUESS] = guess
     ment[e, ENTRY_HASH] = np.int64(h)
-    mheads[b] = e
+    store_release(mheads, b, e)  # published once whole
 
 
 @jit

@@ -54,7 +54,7 @@ from numba.typed import Dict
 
 from ._config import jit, jit_inline, prefetch
 from .canon import CANON_MAX, CANON_TAG, canonical_set, image_of
-from .memo import memo_find_at, memo_hash, memo_prefetch, memo_store_at
+from .memo import memo_find_at, memo_hash, memo_prefetch, memo_store_at, peer_find
 from .slots import (
     BEST_GUESS,
     BEST_TOTAL,
@@ -68,6 +68,7 @@ from .slots import (
     N_MEMO_HITS,
     N_PARTS,
     N_PARTS_DONE,
+    N_PEER_HITS,
     N_PROBES,
     N_PROBES_FULL,
     N_SETS,
@@ -2097,6 +2098,17 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
     R = opts[OPT_ANSWERS]
     win = opts[OPT_WIN]
     dkey = depth if opts[OPT_CAPPED] else 0
+    # Another worker's memo (`Memo.peer_heads`; none when alone): what it proved for S, or
+    # for its image below, holds here too (the same game and options)
+    peer = memo.peer_heads.shape[0] > 0
+    if peer:
+        value, guess = peer_find(S, dkey, h, memo.peer_heads, memo.peer_entries,
+                                 memo.peer_pool, memo.peer_meta)
+        if guess >= -1:
+            if guess >= 0 or value >= budget:
+                stats[N_PEER_HITS] += 1
+                return value
+            lb = max(lb, value)
     # A permuted copy of a set solved before costs the same: look S up by its image too
     # (canon.py). Only values and bounds come from there; the tree is rebuilt from entries
     # of the sets themselves (a set answered here is solved again when rebuilding).
@@ -2117,6 +2129,14 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             if ment[e, ENTRY_GUESS] >= 0 or value >= budget:
                 return value
             lb = max(lb, value)
+        if peer:
+            value, guess = peer_find(img_key, dkey + CANON_TAG, h_img, memo.peer_heads,
+                                     memo.peer_entries, memo.peer_pool, memo.peer_meta)
+            if guess >= -1:
+                if guess >= 0 or value >= budget:
+                    stats[N_PEER_HITS] += 1
+                    return value
+                lb = max(lb, value)
     probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = score_probes(
         S, depth, budget, kmax, dist, lb, history, game, bounds, run)
     P = probes.shape[0]
@@ -2295,6 +2315,9 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             r = order[pi]
             if cnt[r] > 2:
                 memo_prefetch(buf[starts[r]:starts[r] + cnt[r]], child_dkey, mheads)
+                if peer:
+                    memo_prefetch(buf[starts[r]:starts[r] + cnt[r]], child_dkey,
+                                  memo.peer_heads)
         # First what `_settle` proves cheaply for each part (the memo, the small-set
         # shortcuts, 2n for a small part no candidate tells apart) raises its bound: a
         # probe whose parts cannot fit under `best` is dropped before any part is searched.
@@ -2312,6 +2335,15 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                                         best - (running - plb), kS, dist + 1, table, ltab,
                                         ctab, weights, mheads, ment, mpool, mmeta, opts,
                                         stats)
+            if not done and peer:
+                pv, pg = peer_find(buf[starts[r]:starts[r] + n], child_dkey, ph,
+                                   memo.peer_heads, memo.peer_entries, memo.peer_pool,
+                                   memo.peer_meta)
+                if pg >= 0 or (pg == -1 and pv >= best - (running - plb)):
+                    stats[N_PEER_HITS] += 1
+                    done, v = True, pv
+                elif pg == -1:
+                    plb2 = max(plb2, pv)
             if not done:
                 plb2 = max(plb2, _view_bound(buf[starts[r]:starts[r] + n], game, opts))
             pre_probe[r] = n_explored

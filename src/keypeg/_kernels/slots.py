@@ -58,7 +58,8 @@ N_COLUMN_CODES = 14  # probes held in the cache of a view's columns (Run.column_
 N_PROBES_FULL = 15  # 1 once the cache of canonical probes had no room for a list: from
 #                     then on its lookups are counted per key (Run.probe_uses)
 BEST_GUESS = 16  # the root's first guess of total BEST_TOTAL (read only when that is set)
-COUNTER_SLOTS = 17
+N_PEER_HITS = 17  # sets answered from the memo of another worker (`Memo.peer_heads`)
+COUNTER_SLOTS = 18
 
 # ----------------------------------------------------------------------------- memo
 # Columns of a memo entry (one row of `memo.entries`).
@@ -73,6 +74,7 @@ ENTRY_COLUMNS = 7
 # Slots of `memo.meta`.
 MEMO_USED_ENTRIES = 0
 MEMO_USED_CODES = 1
+MEMO_SEQ = 2  # odd while the memo starts over: a peer reading it meanwhile ignores what it read
 
 # ----------------------------------------------------------------------------- trace
 # Kinds of trace rows (kind, probe, a, b, c, d), as seed 002's listing prints them.
@@ -108,8 +110,11 @@ History = namedtuple("History", ["perms", "colour_maps", "played"])
 #: can finish when no probe makes more than k parts; and each code's weight (int64, indexed
 #: by code) when OPT_WEIGHTED is set (a one-element array otherwise, never read).
 Bounds = namedtuple("Bounds", ["fewest", "most", "weights"])
-#: The memo: hash heads, entries (ENTRY_* columns), the sets' codes, and its fill level.
-Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta"])
+#: The memo: hash heads, entries (ENTRY_* columns), the sets' codes, and its fill level;
+#: then the same arrays of a peer's memo (another worker of the same search, written by its
+#: thread while this one reads it: `memo.peer_find`), or no heads.
+Memo = namedtuple("Memo", ["heads", "entries", "pool", "meta", "peer_heads", "peer_entries",
+                           "peer_pool", "peer_meta"])
 #: One search's options (OPT_*), counters (N_* and friends), trace rows, the cache of
 #: canonical probes per (played, absent colours), and of a candidate view's columns for
 #: those probes under the same keys, and the lookups counted per key (which lists the

@@ -44,7 +44,7 @@ from ..rules import Rules
 from ..space import CandidateView, CodeSpace, get_space, require_table, table_bytes
 from ..strategy import evaluate
 from ..tree import DecisionTree
-from .parallel import root_guesses, share_root, solve_root
+from .parallel import link_peers, root_guesses, share_root, solve_root
 
 #: Most first guesses (symmetry classes under the budget) for which the root's parts are
 #: spread over workers; with more, the workers take the first guesses in turn
@@ -254,7 +254,9 @@ class _Search:
                                *self.columns_by_set(space, table, columns))
         self.bounds = slots.Bounds(
             self.ltab, self.ctab, weights if weights is not None else np.ones(1, np.int64))
-        self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta)
+        self.memo = slots.Memo(self.mheads, self.ment, self.mpool, self.mmeta,
+                               np.zeros(0, np.int64), np.zeros((0, slots.ENTRY_COLUMNS), np.int64),
+                               np.zeros(0, np.int32), np.zeros(4, np.int64))
         self.run_state = slots.Run(self.options, self.counters, self.trace, self.canon_cache,
                                    k.new_column_cache(self.game.columns),
                                    k.new_use_counts(), np.zeros(0, dtype=np.int64))
@@ -382,6 +384,13 @@ class _Search:
         self.options[slots.OPT_SHARE_DIST] = dist
         self.run_state = self.run_state._replace(root_best=root_best)
 
+    def read_peer(self, other: _Search) -> None:
+        """Let this search read what `other` (a worker of the same search, on another thread)
+        has proved, as its thread writes it (`memo.peer_find`): a set one worker solved is
+        not solved again by the other."""
+        self.memo = self.memo._replace(peer_heads=other.mheads, peer_entries=other.ment,
+                                       peer_pool=other.mpool, peer_meta=other.mmeta)
+
     def share_none(self) -> None:
         """Make this search explore every probe itself again (after `share_root`)."""
         self.share_root(self.alone, 0)
@@ -422,12 +431,17 @@ class _Search:
             guess = search.known_guess(S, depth)
             if guess >= 0:
                 return guess
-        # solve S itself (not its image: that entry holds no guess of S's own)
+        # solve S itself (not its image: that entry holds no guess of S's own; nor from a
+        # peer's memo, which may be written meanwhile: S's guess must land in this one)
         slots_ = [slots.OPT_FIRST_GUESS, slots.OPT_IMAGES_FROM]
-        saved = self.options[slots_]
+        saved, memo = self.options[slots_], self.memo
         self.options[slots_] = -1, 2
-        self.run_part(S, depth, int(k.INF), int(self.options[slots.OPT_ANSWERS]), history)
-        self.options[slots_] = saved
+        self.memo = self.memo._replace(peer_heads=self.memo.peer_heads[:0])
+        try:
+            self.run_part(S, depth, int(k.INF), int(self.options[slots.OPT_ANSWERS]),
+                          history)
+        finally:
+            self.options[slots_], self.memo = saved, memo
         guess = self.known_guess(S, depth)
         if guess < 0:
             if self.counters[slots.STOP]:
@@ -495,7 +509,8 @@ def _counters(search: _Search) -> dict[str, int]:
         return sum(int(x.counters[i]) for x in everyone)
 
     return {"nodes": total(slots.N_SETS), "probes": total(slots.N_PROBES),
-            "memo_hits": total(slots.N_MEMO_HITS), "shortcuts": total(slots.N_SHORTCUTS),
+            "memo_hits": total(slots.N_MEMO_HITS), "peer_hits": total(slots.N_PEER_HITS),
+            "shortcuts": total(slots.N_SHORTCUTS),
             "memo_entries": sum(int(x.mmeta[slots.MEMO_USED_ENTRIES]) for x in everyone),
             "memo_resets": total(slots.N_MEMO_RESETS), "workers": workers,
             "parts_reused": sum(int(getattr(x, "reused", 0)) for x in search.helpers),
@@ -825,6 +840,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 checkpoint=None if checkpoint is None else checkpoint.scoped(scope),
                 splitter=lambda: new_search(trace=False, memo_bytes=0),
                 root_codes=int(searched.size), view_codes=view_codes)
+            link_peers(search.helpers)
         watch.attach([search, *search.helpers])
         watch.proven, watch.code_of, watch.text_of = None, None, None
         if objective == "total" and cap == need and weights_in is None:
@@ -841,6 +857,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             # the parts of each first guess on workers (few first guesses in a set smaller
             # than that: this one search)
             search.helpers = [new_search(trace=False) for _ in range(n_workers)]
+            link_peers(search.helpers)
             watch.attach([search, *search.helpers])
         if many:
             # Many first guesses (a position, its symmetry mostly broken): parts spread over
@@ -855,6 +872,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
                 team = [new_search(memo_bytes=memo_bytes // n_workers, share=n_workers)
                         for _ in range(n_workers)]
                 search, search.helpers = team[0], team[1:]
+                link_peers(team)
                 shared = slots.team_array(n_workers)
             else:
                 search = new_search(memo_bytes=memo_bytes, share=1)
