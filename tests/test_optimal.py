@@ -311,7 +311,8 @@ def test_workers_pool_what_they_proved_between_first_guesses(parallel_root, monk
 def test_a_worker_reads_what_its_peer_proved():
     """A search linked to a peer (`_Search.read_peer`) takes a set the peer proved from the
     peer's memo (`memo.peer_find`: the same value and guess as the peer's own lookup) and
-    scores no probe; a peer memo starting over (MEMO_SEQ odd) answers nothing; and two linked
+    scores no probe, nor when the tree is built (`_Search.guess_for`); a peer memo starting
+    over (MEMO_SEQ odd) answers nothing; and two linked
     workers of the parallel root find the serial search's optimum and tree, reading each
     other's memos as they go."""
     from keypeg._kernels import memo as km
@@ -329,7 +330,7 @@ def test_a_worker_reads_what_its_peer_proved():
     guesses = [space.index("1122")]
     cost = a.run(S, DEPTH_UNCAPPED, int(kopt.INF), guesses)
     assert int(a.counters[slots.N_SETS]) > 0 and int(a.counters[slots.N_PEER_HITS]) == 0
-    h = km.memo_hash(S, 0)
+    h = np.uint64(km.memo_hash(S, 0))
     value, guess = km.lookup_guess(S, 0, a.mheads, a.ment, a.mpool)
     assert guess >= 0 and value == cost
     assert tuple(km.peer_find(S, 0, h, a.mheads, a.ment, a.mpool, a.mmeta)) == (value, guess)
@@ -339,6 +340,10 @@ def test_a_worker_reads_what_its_peer_proved():
     assert b.run(S, DEPTH_UNCAPPED, int(kopt.INF), guesses) == cost
     # (S itself counted as a set the cheap checks left open, but no probe scored)
     assert int(b.counters[slots.N_PROBES]) == 0 and int(b.counters[slots.N_PEER_HITS]) == 1
+    # building the tree, S's guess comes from the peer's memo: S is not solved again
+    assert b.known_guess(S, DEPTH_UNCAPPED) == -1 and b.peer_guess(S, DEPTH_UNCAPPED) == guess
+    assert b.guess_for(S, DEPTH_UNCAPPED, b.history_after(guesses, S)) == guess
+    assert int(b.counters[slots.N_PROBES]) == 0
     # the parallel root: both workers read each other, and the result is the serial one
     rules = Rules(pegs=3, colors=8)
     serial = solve_optimal(rules, workers=1)

@@ -412,6 +412,18 @@ class _Search:
         dkey = depth if self.options[slots.OPT_CAPPED] else 0
         return int(km.lookup_guess(S, dkey, self.mheads, self.ment, self.mpool)[1])
 
+    def peer_guess(self, S: np.ndarray, depth: int) -> int:
+        """Return the optimal guess for S recorded in the peer's memo (`read_peer`; read as
+        the kernel reads it, while its owner writes it), or -1."""
+        memo = self.memo
+        if memo.peer_heads.shape[0] == 0:
+            return -1
+        dkey = depth if self.options[slots.OPT_CAPPED] else 0
+        S = np.ascontiguousarray(S, dtype=np.int32)
+        guess = km.peer_find(S, dkey, np.uint64(km.memo_hash(S, dkey)), memo.peer_heads,
+                             memo.peer_entries, memo.peer_pool, memo.peer_meta)[1]
+        return int(guess) if guess >= 0 else -1
+
     def guess_for(self, S: np.ndarray, depth: int, history: slots.History, *,
                   root: bool = False) -> int:
         """Return the optimal guess for S from the memos (re-solving S after `history` if
@@ -431,18 +443,28 @@ class _Search:
             guess = search.known_guess(S, depth)
             if guess >= 0:
                 return guess
-        # solve S itself (not its image: that entry holds no guess of S's own; nor from a
-        # peer's memo, which may be written meanwhile: S's guess must land in this one)
+        guess = self.peer_guess(S, depth)
+        if guess >= 0:
+            return guess
+        # solve S itself (not its image: that entry holds no guess of S's own); its value
+        # lands in this memo, unless the peer records S meanwhile (then its guess is there),
+        # else (the peer's memo started over too) S is solved again without the peer
         slots_ = [slots.OPT_FIRST_GUESS, slots.OPT_IMAGES_FROM]
         saved, memo = self.options[slots_], self.memo
         self.options[slots_] = -1, 2
-        self.memo = self.memo._replace(peer_heads=self.memo.peer_heads[:0])
         try:
-            self.run_part(S, depth, int(k.INF), int(self.options[slots.OPT_ANSWERS]),
-                          history)
+            for unlinked in (False, True):
+                if unlinked:
+                    self.memo = self.memo._replace(peer_heads=self.memo.peer_heads[:0])
+                self.run_part(S, depth, int(k.INF), int(self.options[slots.OPT_ANSWERS]),
+                              history)
+                guess = self.known_guess(S, depth)
+                if guess < 0:
+                    guess = self.peer_guess(S, depth)
+                if guess >= 0 or self.counters[slots.STOP] or memo.peer_heads.shape[0] == 0:
+                    break
         finally:
             self.options[slots_], self.memo = saved, memo
-        guess = self.known_guess(S, depth)
         if guess < 0:
             if self.counters[slots.STOP]:
                 # told to stop while solving S (a part worker's first guess was beaten):
