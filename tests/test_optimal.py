@@ -344,6 +344,7 @@ def test_a_worker_reads_what_its_peer_proved():
     assert b.known_guess(S, DEPTH_UNCAPPED) == -1 and b.peer_guess(S, DEPTH_UNCAPPED) == guess
     assert b.guess_for(S, DEPTH_UNCAPPED, b.history_after(guesses, S)) == guess
     assert int(b.counters[slots.N_PROBES]) == 0
+    assert b.known_guess(S, DEPTH_UNCAPPED) == guess  # recorded: the compiled rebuild reads it
     # the parallel root: both workers read each other, and the result is the serial one
     rules = Rules(pegs=3, colors=8)
     serial = solve_optimal(rules, workers=1)
