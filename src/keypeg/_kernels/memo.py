@@ -76,21 +76,30 @@ def memo_find(S, depth, mheads, ment, mpool):  # pragma: no cover - compiled
 
 
 @jit_inline
+def _holds(S, depth, h, e, ment, mpool):  # pragma: no cover - compiled
+    """Whether entry `e` is set S with `depth` guesses left (hash `h`). The set's offset is
+    checked against the pool, so an entry a peer reads while its memo starts over is
+    harmless (`peer_find`)."""
+    m = S.shape[0]
+    if (ment[e, ENTRY_HASH] != np.int64(h) or ment[e, ENTRY_LENGTH] != m
+            or ment[e, ENTRY_GUESSES_LEFT] != depth):
+        return False
+    off = ment[e, ENTRY_OFFSET]
+    if off < 0 or off + m > mpool.shape[0]:
+        return False
+    for i in range(m):
+        if mpool[off + i] != S[i]:
+            return False
+    return True
+
+
+@jit_inline
 def memo_find_at(S, depth, h, mheads, ment, mpool):  # pragma: no cover - compiled
     """`memo_find` with S's hash `h` (`memo_hash`) computed once by the caller."""
     e = mheads[np.int64(h & np.uint64(mheads.shape[0] - 1))]
-    m = S.shape[0]
     while e >= 0:
-        if (ment[e, ENTRY_HASH] == np.int64(h) and ment[e, ENTRY_LENGTH] == m
-                and ment[e, ENTRY_GUESSES_LEFT] == depth):
-            off = ment[e, ENTRY_OFFSET]
-            same = True
-            for i in range(m):
-                if mpool[off + i] != S[i]:
-                    same = False
-                    break
-            if same:
-                return e
+        if _holds(S, depth, h, e, ment, mpool):
+            return e
         e = ment[e, ENTRY_NEXT]
     return -1
 
@@ -113,27 +122,16 @@ def peer_find(S, depth, h, pheads, pent, ppool, pmeta):  # pragma: no cover - co
     if seq & 1:
         return np.int64(0), np.int64(-2)
     e = load_acquire(pheads, np.int64(h & np.uint64(nh - 1)))
-    m = S.shape[0]
     n_ent = pent.shape[0]
-    n_pool = ppool.shape[0]
     value = np.int64(0)
     guess = np.int64(-2)
     steps = 0
     while e >= 0 and e < n_ent and steps < _PEER_CHAIN:
         steps += 1
-        if (pent[e, ENTRY_HASH] == np.int64(h) and pent[e, ENTRY_LENGTH] == m
-                and pent[e, ENTRY_GUESSES_LEFT] == depth):
-            off = pent[e, ENTRY_OFFSET]
-            if off >= 0 and off + m <= n_pool:
-                same = True
-                for i in range(m):
-                    if ppool[off + i] != S[i]:
-                        same = False
-                        break
-                if same:
-                    guess = load_acquire2(pent, e, ENTRY_GUESS)  # (then its value)
-                    value = pent[e, ENTRY_VALUE]
-                    break
+        if _holds(S, depth, h, e, pent, ppool):
+            guess = load_acquire2(pent, e, ENTRY_GUESS)  # (then its value)
+            value = pent[e, ENTRY_VALUE]
+            break
         e = pent[e, ENTRY_NEXT]
     fence(True)  # what was read above is read before the sequence is read again
     if load_acquire(pmeta, MEMO_SEQ) != seq or guess < -1:

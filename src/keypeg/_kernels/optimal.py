@@ -2083,6 +2083,21 @@ def _settle(S, depth, budget, kmax, dist, table, ltab, ctab, weights, mheads, me
     return False, np.int64(0), lb, h
 
 
+@jit_inline
+def _from_peer(S, dkey, h, budget, lb, memo, stats):  # pragma: no cover - compiled
+    """Look set S (memo key `dkey`, hash `h`) up in the peer's memo (`memo.peer_find`):
+    (True, its value) when that settles S under `budget` (an exact value, or a bound at
+    least the budget), else (False, `lb` raised by any bound found there)."""
+    value, guess = peer_find(S, dkey, h, memo.peer_heads, memo.peer_entries, memo.peer_pool,
+                             memo.peer_meta)
+    if guess >= 0 or (guess == -1 and value >= budget):
+        stats[N_PEER_HITS] += 1
+        return True, value
+    if guess == -1 and value > lb:
+        return False, value
+    return False, lb
+
+
 @jit
 def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             run):  # pragma: no cover - compiled
@@ -2102,13 +2117,10 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
     # for its image below, holds here too (the same game and options)
     peer = memo.peer_heads.shape[0] > 0
     if peer:
-        value, guess = peer_find(S, dkey, h, memo.peer_heads, memo.peer_entries,
-                                 memo.peer_pool, memo.peer_meta)
-        if guess >= -1:
-            if guess >= 0 or value >= budget:
-                stats[N_PEER_HITS] += 1
-                return value
-            lb = max(lb, value)
+        done, value = _from_peer(S, dkey, h, budget, lb, memo, stats)
+        if done:
+            return value
+        lb = value
     # A permuted copy of a set solved before costs the same: look S up by its image too
     # (canon.py). Only values and bounds come from there; the tree is rebuilt from entries
     # of the sets themselves (a set answered here is solved again when rebuilding).
@@ -2130,13 +2142,11 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                 return value
             lb = max(lb, value)
         if peer:
-            value, guess = peer_find(img_key, dkey + CANON_TAG, h_img, memo.peer_heads,
-                                     memo.peer_entries, memo.peer_pool, memo.peer_meta)
-            if guess >= -1:
-                if guess >= 0 or value >= budget:
-                    stats[N_PEER_HITS] += 1
-                    return value
-                lb = max(lb, value)
+            done, value = _from_peer(img_key, dkey + CANON_TAG, h_img, budget, lb, memo,
+                                     stats)
+            if done:
+                return value
+            lb = value
     probes, counts, nparts, lbs, live, keys, kS, lb, low, is_cand, pbs = score_probes(
         S, depth, budget, kmax, dist, lb, history, game, bounds, run)
     P = probes.shape[0]
@@ -2336,14 +2346,12 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                                         ctab, weights, mheads, ment, mpool, mmeta, opts,
                                         stats)
             if not done and peer:
-                pv, pg = peer_find(buf[starts[r]:starts[r] + n], child_dkey, ph,
-                                   memo.peer_heads, memo.peer_entries, memo.peer_pool,
-                                   memo.peer_meta)
-                if pg >= 0 or (pg == -1 and pv >= best - (running - plb)):
-                    stats[N_PEER_HITS] += 1
-                    done, v = True, pv
-                elif pg == -1:
-                    plb2 = max(plb2, pv)
+                done, pv = _from_peer(buf[starts[r]:starts[r] + n], child_dkey, ph,
+                                      best - (running - plb), plb2, memo, stats)
+                if done:
+                    v = pv
+                else:
+                    plb2 = pv
             if not done:
                 plb2 = max(plb2, _view_bound(buf[starts[r]:starts[r] + n], game, opts))
             pre_probe[r] = n_explored
