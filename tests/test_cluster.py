@@ -204,6 +204,52 @@ def test_cli_joins_a_running_cluster(ray_instance, tmp_path):
     assert data["cluster"] == {"nodes": 1, "cpus": 2}
 
 
+def test_actors_pool_what_their_memos_proved():
+    """Between first guesses each actor gets the sets of 16 codes or more the others proved
+    (`_PartSolver.export_memo` / `merge_memo`, here on two actor bodies in this process):
+    every set sent is the sender's, with its value, and is found in the receiver's memo
+    after; nothing is sent twice, and a copy received is not sent back."""
+    from keypeg._kernels import memo as km
+    from keypeg._kernels import slots
+    from keypeg._kernels.optimal import INF
+    from keypeg.solver.cluster import _PartSolver
+    from keypeg.solver.parallel import POOL_MIN_CODES
+    from keypeg.solver.roots import build_search
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+
+    rules = Rules(pegs=3, colors=5)
+    options = {"possible_only": False, "capped": False, "first": -1, "symmetry": True,
+               "trace": False, "n_max": 125, "memo_bytes": 1 << 24}
+    spec = (build_search, (_Search, rules, None, options))
+    a, b = _PartSolver(), _PartSolver()
+    S = np.arange(125, dtype=np.int32)
+
+    def solve(actor, codes):
+        search = build_search(_Search, rules, None, options)
+        h = search.history_after([], codes)
+        kmax = int(search.options[slots.OPT_ANSWERS])
+        return actor.solve("k", spec, 0, codes, DEPTH_UNCAPPED, int(INF), kmax,
+                           (h.perms, h.colour_maps, int(h.played)))[0]
+
+    total = solve(a, S)
+    assert total == PUB["ledger"]["totals"]["3"]["5"]
+    solve(b, S[:20])  # b's search exists, its memo without S
+    assert km.memo_find(S, 0, b.search.mheads, b.search.ment, b.search.mpool) < 0
+    rows, codes = a.export_memo("k", POOL_MIN_CODES)
+    assert rows.shape[0] > 1 and (rows[:, slots.ENTRY_LENGTH] >= POOL_MIN_CODES).all()
+    for row in rows:
+        off, n = row[slots.ENTRY_OFFSET], row[slots.ENTRY_LENGTH]
+        e = km.memo_find(codes[off:off + n], row[slots.ENTRY_GUESSES_LEFT], a.search.mheads,
+                         a.search.ment, a.search.mpool)
+        assert e >= 0 and a.search.ment[e, slots.ENTRY_VALUE] == row[slots.ENTRY_VALUE]
+    assert b.merge_memo("k", POOL_MIN_CODES, (rows, codes)) == rows.shape[0]
+    e = km.memo_find(S, 0, b.search.mheads, b.search.ment, b.search.mpool)
+    assert e >= 0 and b.search.ment[e, slots.ENTRY_VALUE] == total
+    assert a.export_memo("k", POOL_MIN_CODES)[0].shape[0] == 0  # sent already
+    assert b.export_memo("k", POOL_MIN_CODES)[0].shape[0] <= 1  # a's not echoed back
+    assert b.merge_memo("other search", POOL_MIN_CODES, (rows, codes)) == 0
+
+
 def test_cluster_without_ray_is_one_sentence(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
     result = CliRunner().invoke(app, ["optimal", "--pegs", "3", "--colors", "3",

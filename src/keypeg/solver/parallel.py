@@ -112,14 +112,18 @@ def link_peers(workers: list[Any]) -> None:
 
 
 def pool_memos(workers: list[Any], marks: dict[int, tuple[int, int]]) -> None:
-    """Copy into the memo of each worker (a search, or a local part worker's) what the
-    others recorded since the last call, sets of `POOL_MIN_CODES` codes or more; none of
+    """Copy into the memo of each worker (a search, or a local part worker's; a Ray
+    actor's through `cluster.RemoteWorker.pool_memos`) what the others recorded since the
+    last call, sets of `POOL_MIN_CODES` codes or more; none of
     them may be running. `marks` keeps, per search, its memo resets and entries after the
     last call. A set's value (or lower bound) with so many guesses left does not depend on
     the search that proved it, so the copies are as sound as the originals. Each part of the
     root goes to whichever worker is free; without this a worker solved again the sets the
     other had proved for earlier first guesses (MM(4,8) on two workers: 36 % more probes
     than one search; 14 % more with it)."""
+    if len(workers) > 1 and hasattr(workers[0], "pool_memos"):  # Ray actors' workers
+        workers[0].pool_memos(workers, POOL_MIN_CODES)
+        return
     searches = [s for s in (getattr(w, "search", w) for w in workers) if hasattr(s, "ment")]
     if len(searches) < 2:
         return
