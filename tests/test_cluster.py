@@ -250,6 +250,42 @@ def test_actors_pool_what_their_memos_proved():
     assert b.merge_memo("other search", POOL_MIN_CODES, (rows, codes)) == 0
 
 
+def test_actors_on_one_machine_read_each_other_s_memo():
+    """Actors on one machine keep their memos in shared memory and each reads the next
+    one's as local workers do (`_PartSolver._share_memo` / `_link_peer`; here two actor
+    bodies in this process): a set one proved is answered from it by the other, with its
+    value, without being searched; the memory is gone once they are released."""
+    from keypeg._kernels import slots
+    from keypeg._kernels.optimal import INF
+    from keypeg.solver.cluster import _PartSolver
+    from keypeg.solver.roots import build_search
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+
+    rules = Rules(pegs=3, colors=5)
+    options = {"possible_only": False, "capped": False, "first": -1, "symmetry": True,
+               "trace": False, "n_max": 125, "memo_bytes": 1 << 24}
+    spec = (build_search, (_Search, rules, None, options))
+    key = "peers-test-" + os.urandom(4).hex()
+    a, b = _PartSolver(), _PartSolver()
+    S = np.arange(125, dtype=np.int32)
+    search = build_search(_Search, rules, None, options)
+    h = search.history_after([], S)
+    args = (DEPTH_UNCAPPED, int(INF), int(search.options[slots.OPT_ANSWERS]),
+            (h.perms, h.colour_maps, int(h.played)))
+    try:
+        total = a.solve(key, spec, 0, S, *args, 0, 2)[0]
+        assert total == PUB["ledger"]["totals"]["3"]["5"]
+        assert a.segments and not a.linked  # b has no memo yet
+        b_total, _, rows, added, _ = b.solve(key, spec, 1, S, *args, 1, 2)
+        assert b.linked and b_total == total and rows is not None
+        assert added[slots.N_PEER_HITS] >= 1 and added[slots.N_PROBES] == 0
+        names = [seg.name for seg in a.segments + b.segments]
+    finally:
+        a.release()
+        b.release()
+    assert names and not any(os.path.exists(f"/dev/shm/{n}") for n in names)
+
+
 def test_cluster_without_ray_is_one_sentence(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails
     result = CliRunner().invoke(app, ["optimal", "--pegs", "3", "--colors", "3",

@@ -37,6 +37,7 @@ import os
 import threading
 import uuid
 from collections.abc import Callable
+from multiprocessing import resource_tracker, shared_memory
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,18 @@ SPLIT_SHARE = 1.0
 
 #: Seconds the actors (one per CPU) have to start before the cluster is given up.
 START_SECONDS = 120
+
+#: The memo arrays of a search (`search._Search`) an actor keeps in shared memory.
+_MEMO_FIELDS = ("mheads", "ment", "mpool", "mmeta")
+
+
+#: The names of the shared memory this process created (`_PartSolver._share_memo`).
+_CREATED: set[str] = set()
+
+
+def _segment(key: str, rank: int, field: str) -> str:
+    """The name of the shared memory of one memo array of the actor of `rank`."""
+    return f"kp-{key[:16]}-{rank}-{field}"
 
 INSTALL_HINT = "pip install keypeg[cluster]"
 
@@ -87,6 +100,11 @@ class _PartSolver:
         #: The memo resets and entries of `search` already shared with the other actors
         #: (`export_memo`), its copies of theirs included.
         self.shared = (0, 0)
+        #: The shared memory holding this actor's memo (`_share_memo`) and the peer's it
+        #: reads; whether the peer's is linked.
+        self.segments: list[shared_memory.SharedMemory] = []
+        self.peer_segments: list[shared_memory.SharedMemory] = []
+        self.linked = False
 
     def ready(self) -> int:
         return os.getpid()
@@ -109,17 +127,87 @@ class _PartSolver:
         s = self.active
         return 0 if s is None else int(s.table.nbytes)
 
+    def _drop_segments(self) -> None:
+        """Let go of the shared memory of the last search (its arrays dropped first)."""
+        for seg in self.peer_segments + self.segments:
+            with contextlib.suppress(BufferError):  # (a view still held: freed with it)
+                seg.close()
+        for seg in self.segments:
+            _CREATED.discard(seg.name)
+            with contextlib.suppress(FileNotFoundError):
+                seg.unlink()
+        self.segments, self.peer_segments, self.linked = [], [], False
+
+    def release(self) -> None:
+        """Drop the search and its shared memory (the cluster is closing)."""
+        self.search = self.active = None
+        self.key = None
+        self._drop_segments()
+
+    def _share_memo(self, key: str, rank: int) -> None:
+        """Move the new search's memo into shared memory named after the search and this
+        actor's rank, so that the next actor on this machine reads it as it is written
+        (`_link_peer`), as local workers read each other's (`parallel.link_peers`)."""
+        search = self.search
+        arrays = []
+        for field in _MEMO_FIELDS:
+            mine = getattr(search, field)
+            try:
+                seg = shared_memory.SharedMemory(name=_segment(key, rank, field), create=True,
+                                                 size=max(mine.nbytes, 1))
+            except OSError:  # no shared memory here (or none left): the memo stays private
+                self._drop_segments()
+                return
+            self.segments.append(seg)
+            _CREATED.add(seg.name)
+            arrays.append(np.ndarray(mine.shape, mine.dtype, buffer=seg.buf))
+        search.adopt_memo(*arrays)
+
+    def _link_peer(self, key: str, peer: int) -> None:
+        """Read the memo of the actor of rank `peer`, when it has one on this machine
+        (else try again with the next part: it may not have started its search yet)."""
+        search = self.search
+        segments, arrays = [], []
+        try:
+            for field in _MEMO_FIELDS:
+                mine = getattr(search, field)
+                seg = shared_memory.SharedMemory(name=_segment(key, peer, field))
+                # its owner unlinks it: this process's tracker must not (unless the owner is
+                # this process, which registered it once for both)
+                if seg.name not in _CREATED:
+                    resource_tracker.unregister(seg._name,  # type: ignore[attr-defined]
+                                                "shared_memory")
+                segments.append(seg)
+                if seg.size < mine.nbytes:
+                    raise FileNotFoundError
+                arrays.append(np.ndarray(mine.shape, mine.dtype, buffer=seg.buf))
+        except (FileNotFoundError, OSError):
+            arrays = []
+            for seg in segments:
+                seg.close()
+            return
+        self.peer_segments = segments
+        search.read_peer_arrays(*arrays)
+        self.linked = True
+
     def solve(self, key: str, spec: tuple[Callable[..., Any], tuple[Any, ...]], seq: int,
               part: np.ndarray, depth: int, budget: int, kmax: int,
-              history: tuple[np.ndarray, np.ndarray, int]
+              history: tuple[np.ndarray, np.ndarray, int], rank: int = -1, n: int = 0
               ) -> tuple[int, bool, np.ndarray | None, np.ndarray, int]:
-        """Return (cost, stopped, subtree or None, counters added, memo entries used)."""
+        """Return (cost, stopped, subtree or None, counters added, memo entries used).
+        `rank` of `n` (the driver's workers): with two or more, this actor's memo is
+        shared and the next one's read where both run on one machine."""
         if key != self.key:
             self.search = self.active = None  # the last search's memo goes first
+            self._drop_segments()
             factory, args = spec
             self.search = factory(*args)
             self.key = key
             self.shared = (0, 0)
+            if n > 1 and hasattr(self.search, "ment"):
+                self._share_memo(key, rank)
+        if n > 1 and self.segments and not self.linked:
+            self._link_peer(key, (rank + 1) % n)
         # arrays from Ray's object store are read-only: the kernels take writable copies
         part = np.array(part, dtype=np.int32)
         order = None  # a part's own view: the space's index of each view index
@@ -239,13 +327,16 @@ class RemoteWorker(PartWorker):
     _seq = itertools.count()
 
     def __init__(self, ray: Any, actor: Any, key: str, spec_ref: Any, log: PartLog,
-                 splitter: Splitter | None = None) -> None:
+                 splitter: Splitter | None = None, rank: int = 0, n: int = 1) -> None:
         super().__init__(log)
         self.ray = ray
         self.actor = actor
         self.key = key
         self.spec_ref = spec_ref
         self.splitter = splitter
+        #: This worker's place among the search's `n` (its actor reads the next one's memo
+        #: where both run on one machine).
+        self.rank, self.n = rank, n
 
     def solve(self, part: np.ndarray, depth: int, budget: int, kmax: int,
               history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
@@ -261,15 +352,16 @@ class RemoteWorker(PartWorker):
         seq = next(self._seq)
         ref = self.actor.solve.remote(
             self.key, self.spec_ref, seq, np.ascontiguousarray(part, dtype=np.int32), depth,
-            budget, kmax, (history.perms, history.colour_maps, int(history.played)))
+            budget, kmax, (history.perms, history.colour_maps, int(history.played)),
+            self.rank, self.n)
         told = False
         while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
             if self.counters[slots.STOP] and not told:
                 self.actor.stop.remote(seq)
                 told = True
         cost, stopped, rows, added, entries = ray.get(ref)
-        for slot in (slots.N_SETS, slots.N_PROBES, slots.N_MEMO_HITS, slots.N_SHORTCUTS,
-                     slots.N_MEMO_RESETS):
+        for slot in (slots.N_SETS, slots.N_PROBES, slots.N_MEMO_HITS, slots.N_PEER_HITS,
+                     slots.N_SHORTCUTS, slots.N_MEMO_RESETS):
             self.counters[slot] += int(added[slot])
         self.mmeta[slots.MEMO_USED_ENTRIES] = entries
         if stopped:
@@ -344,7 +436,8 @@ class Cluster:
         most = int(SPLIT_SHARE * root_codes) // self.cpus
         shared = None if splitter is None else Splitter(
             splitter, min(most, view_codes) if view_codes > 0 else most)
-        return [RemoteWorker(self.ray, a, key, spec_ref, log, shared) for a in self.actors]
+        return [RemoteWorker(self.ray, a, key, spec_ref, log, shared, i, len(self.actors))
+                for i, a in enumerate(self.actors)]
 
     def split_tree(self, strategy: Any, rules: Any) -> Any:
         """Return a one-step strategy's exact whole tree of `rules`, the parts of its first
@@ -366,8 +459,11 @@ class Cluster:
         return split_tree(strategy, space, parts=remote)
 
     def close(self) -> None:
+        with contextlib.suppress(Exception):  # the cluster may be gone already
+            # the actors' shared memory goes first (killed, they would leave it behind)
+            self.ray.get([a.release.remote() for a in self.actors], timeout=START_SECONDS)
         for actor in self.actors:
-            with contextlib.suppress(Exception):  # the cluster may be gone already
+            with contextlib.suppress(Exception):
                 self.ray.kill(actor)
         self.actors = []
         if self.owned and self.ray.is_initialized():

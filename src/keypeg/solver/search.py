@@ -384,12 +384,27 @@ class _Search:
         self.options[slots.OPT_SHARE_DIST] = dist
         self.run_state = self.run_state._replace(root_best=root_best)
 
+    def adopt_memo(self, heads: np.ndarray, entries: np.ndarray, pool: np.ndarray,
+                   meta: np.ndarray) -> None:
+        """Keep this search's memo in the arrays given (of its own memo's shapes and types,
+        empty: heads -1, meta 0), such as shared memory another process reads
+        (`cluster._PartSolver`); before any set is solved."""
+        heads[:] = -1
+        meta[:] = 0
+        self.mheads, self.ment, self.mpool, self.mmeta = heads, entries, pool, meta
+        self.memo = self.memo._replace(heads=heads, entries=entries, pool=pool, meta=meta)
+
+    def read_peer_arrays(self, heads: np.ndarray, entries: np.ndarray, pool: np.ndarray,
+                         meta: np.ndarray) -> None:
+        """`read_peer` with the other search's memo arrays given."""
+        self.memo = self.memo._replace(peer_heads=heads, peer_entries=entries,
+                                       peer_pool=pool, peer_meta=meta)
+
     def read_peer(self, other: _Search) -> None:
         """Let this search read what `other` (a worker of the same search, on another thread)
         has proved, as its thread writes it (`memo.peer_find`): a set one worker solved is
         not solved again by the other."""
-        self.memo = self.memo._replace(peer_heads=other.mheads, peer_entries=other.ment,
-                                       peer_pool=other.mpool, peer_meta=other.mmeta)
+        self.read_peer_arrays(other.mheads, other.ment, other.mpool, other.mmeta)
 
     def share_none(self) -> None:
         """Make this search explore every probe itself again (after `share_root`)."""
