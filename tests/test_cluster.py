@@ -250,13 +250,14 @@ def test_actors_pool_what_their_memos_proved():
     assert b.merge_memo("other search", POOL_MIN_CODES, (rows, codes)) == 0
 
 
-def test_actors_on_one_machine_read_each_other_s_memo():
+def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
     """Actors on one machine keep their memos in shared memory and each reads the next
     one's as local workers do (`_PartSolver._share_memo` / `_link_peer`; here two actor
     bodies in this process): a set one proved is answered from it by the other, with its
     value, without being searched; the memory is gone once they are released."""
     from keypeg._kernels import slots
     from keypeg._kernels.optimal import INF
+    from keypeg.solver import cluster as cluster_module
     from keypeg.solver.cluster import _PartSolver
     from keypeg.solver.roots import build_search
     from keypeg.solver.search import DEPTH_UNCAPPED, _Search
@@ -284,6 +285,14 @@ def test_actors_on_one_machine_read_each_other_s_memo():
         a.release()
         b.release()
     assert names and not any(os.path.exists(f"/dev/shm/{n}") for n in names)
+    # where the shared memory has no room for the memos they stay private, and work
+    monkeypatch.setattr(cluster_module, "_shm_free", lambda: 1 << 20)
+    c = _PartSolver()
+    try:
+        assert c.solve(key + "-small", spec, 0, S, *args, 0, 2)[0] == total
+        assert not c.segments and not c.linked
+    finally:
+        c.release()
 
 
 def test_cluster_without_ray_is_one_sentence(monkeypatch):

@@ -67,6 +67,15 @@ _MEMO_FIELDS = ("mheads", "ment", "mpool", "mmeta")
 _CREATED: set[str] = set()
 
 
+def _shm_free() -> int:
+    """Return the bytes free in this machine's shared memory (0 where it has none)."""
+    try:
+        st = os.statvfs("/dev/shm")
+    except OSError:
+        return 0
+    return int(st.f_bavail * st.f_frsize)
+
+
 def _segment(key: str, rank: int, field: str) -> str:
     """The name of the shared memory of one memo array of the actor of `rank`."""
     return f"kp-{key[:16]}-{rank}-{field}"
@@ -144,11 +153,16 @@ class _PartSolver:
         self.key = None
         self._drop_segments()
 
-    def _share_memo(self, key: str, rank: int) -> None:
+    def _share_memo(self, key: str, rank: int, n: int) -> None:
         """Move the new search's memo into shared memory named after the search and this
         actor's rank, so that the next actor on this machine reads it as it is written
-        (`_link_peer`), as local workers read each other's (`parallel.link_peers`)."""
+        (`_link_peer`), as local workers read each other's (`parallel.link_peers`). Only
+        where the shared memory has room for the memos of all `n` (at most half of what
+        is free: Ray's object store lives there too; a memo written past it would crash
+        the actor), else the memo stays private."""
         search = self.search
+        if n * sum(getattr(search, field).nbytes for field in _MEMO_FIELDS) > _shm_free() // 2:
+            return
         arrays = []
         for field in _MEMO_FIELDS:
             mine = getattr(search, field)
@@ -205,7 +219,7 @@ class _PartSolver:
             self.key = key
             self.shared = (0, 0)
             if n > 1 and hasattr(self.search, "ment"):
-                self._share_memo(key, rank)
+                self._share_memo(key, rank, n)
         if n > 1 and self.segments and not self.linked:
             self._link_peer(key, (rank + 1) % n)
         # arrays from Ray's object store are read-only: the kernels take writable copies
