@@ -280,6 +280,9 @@ def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
         b_total, _, rows, added, _ = b.solve(key, spec, 1, S, *args, 1, 2)
         assert b.linked and b_total == total and rows is not None
         assert added[slots.N_PEER_HITS] >= 1 and added[slots.N_PROBES] == 0
+        # mapped by its reader, a's memo has no name left to leak if a process is killed
+        assert not any(os.path.exists(f"/dev/shm/{seg.name}") for seg in a.segments)
+        assert all(os.path.exists(f"/dev/shm/{seg.name}") for seg in b.segments)
         names = [seg.name for seg in a.segments + b.segments]
     finally:
         a.release()

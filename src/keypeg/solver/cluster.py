@@ -143,8 +143,11 @@ class _PartSolver:
                 seg.close()
         for seg in self.segments:
             _CREATED.discard(seg.name)
-            with contextlib.suppress(FileNotFoundError):
+            try:
                 seg.unlink()
+            except FileNotFoundError:  # its reader unlinked the name once it had it mapped
+                resource_tracker.unregister(seg._name,  # type: ignore[attr-defined]
+                                            "shared_memory")
         self.segments, self.peer_segments, self.linked = [], [], False
 
     def release(self) -> None:
@@ -203,6 +206,11 @@ class _PartSolver:
         self.peer_segments = segments
         search.read_peer_arrays(*arrays)
         self.linked = True
+        # mapped by both: the names can go now, and the memory goes with the two processes
+        # however they end (a driver or an actor killed leaves nothing behind)
+        for seg in segments:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"/dev/shm/{seg.name}")
 
     def solve(self, key: str, spec: tuple[Callable[..., Any], tuple[Any, ...]], seq: int,
               part: np.ndarray, depth: int, budget: int, kmax: int,
