@@ -204,6 +204,25 @@ def test_cli_joins_a_running_cluster(ray_instance, tmp_path):
     assert data["cluster"] == {"nodes": 1, "cpus": 2}
 
 
+def _actor_part(codes):
+    """MM(3,5) for actor bodies in this process (`cluster._PartSolver`): the spec a driver
+    sends them, and the arguments of ``solve`` after its sequence number for `codes` at
+    the root (depth, budget, answer bound, history)."""
+    from keypeg._kernels import slots
+    from keypeg._kernels.optimal import INF
+    from keypeg.solver.roots import build_search
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+
+    rules = Rules(pegs=3, colors=5)
+    options = {"possible_only": False, "capped": False, "first": -1, "symmetry": True,
+               "trace": False, "n_max": 125, "memo_bytes": 1 << 24}
+    search = build_search(_Search, rules, None, options)
+    h = search.history_after([], codes)
+    return (build_search, (_Search, rules, None, options)), (
+        codes, DEPTH_UNCAPPED, int(INF), int(search.options[slots.OPT_ANSWERS]),
+        (h.perms, h.colour_maps, int(h.played)))
+
+
 def test_actors_pool_what_their_memos_proved():
     """Between first guesses each actor gets the sets of 16 codes or more the others proved
     (`_PartSolver.export_memo` / `merge_memo`, here on two actor bodies in this process):
@@ -211,29 +230,15 @@ def test_actors_pool_what_their_memos_proved():
     after; nothing is sent twice, and a copy received is not sent back."""
     from keypeg._kernels import memo as km
     from keypeg._kernels import slots
-    from keypeg._kernels.optimal import INF
     from keypeg.solver.cluster import _PartSolver
     from keypeg.solver.parallel import POOL_MIN_CODES
-    from keypeg.solver.roots import build_search
-    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
 
-    rules = Rules(pegs=3, colors=5)
-    options = {"possible_only": False, "capped": False, "first": -1, "symmetry": True,
-               "trace": False, "n_max": 125, "memo_bytes": 1 << 24}
-    spec = (build_search, (_Search, rules, None, options))
     a, b = _PartSolver(), _PartSolver()
     S = np.arange(125, dtype=np.int32)
-
-    def solve(actor, codes):
-        search = build_search(_Search, rules, None, options)
-        h = search.history_after([], codes)
-        kmax = int(search.options[slots.OPT_ANSWERS])
-        return actor.solve("k", spec, 0, codes, DEPTH_UNCAPPED, int(INF), kmax,
-                           (h.perms, h.colour_maps, int(h.played)))[0]
-
-    total = solve(a, S)
+    spec, args = _actor_part(S)
+    total = a.solve("k", spec, 0, *args)[0]
     assert total == PUB["ledger"]["totals"]["3"]["5"]
-    solve(b, S[:20])  # b's search exists, its memo without S
+    b.solve("k", spec, 1, *_actor_part(S[:20])[1])  # b's search exists, its memo without S
     assert km.memo_find(S, 0, b.search.mheads, b.search.ment, b.search.mpool) < 0
     rows, codes = a.export_memo("k", POOL_MIN_CODES)
     assert rows.shape[0] > 1 and (rows[:, slots.ENTRY_LENGTH] >= POOL_MIN_CODES).all()
@@ -256,28 +261,17 @@ def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
     bodies in this process): a set one proved is answered from it by the other, with its
     value, without being searched; the memory is gone once they are released."""
     from keypeg._kernels import slots
-    from keypeg._kernels.optimal import INF
     from keypeg.solver import cluster as cluster_module
     from keypeg.solver.cluster import _PartSolver
-    from keypeg.solver.roots import build_search
-    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
 
-    rules = Rules(pegs=3, colors=5)
-    options = {"possible_only": False, "capped": False, "first": -1, "symmetry": True,
-               "trace": False, "n_max": 125, "memo_bytes": 1 << 24}
-    spec = (build_search, (_Search, rules, None, options))
     key = "peers-test-" + os.urandom(4).hex()
     a, b = _PartSolver(), _PartSolver()
-    S = np.arange(125, dtype=np.int32)
-    search = build_search(_Search, rules, None, options)
-    h = search.history_after([], S)
-    args = (DEPTH_UNCAPPED, int(INF), int(search.options[slots.OPT_ANSWERS]),
-            (h.perms, h.colour_maps, int(h.played)))
+    spec, args = _actor_part(np.arange(125, dtype=np.int32))
     try:
-        total = a.solve(key, spec, 0, S, *args, 0, 2)[0]
+        total = a.solve(key, spec, 0, *args, 0, 2)[0]
         assert total == PUB["ledger"]["totals"]["3"]["5"]
         assert a.segments and not a.linked  # b has no memo yet
-        b_total, _, rows, added, _ = b.solve(key, spec, 1, S, *args, 1, 2)
+        b_total, _, rows, added, _ = b.solve(key, spec, 1, *args, 1, 2)
         assert b.linked and b_total == total and rows is not None
         assert added[slots.N_PEER_HITS] >= 1 and added[slots.N_PROBES] == 0
         # mapped by its reader, a's memo has no name left to leak if a process is killed
@@ -292,7 +286,7 @@ def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
     monkeypatch.setattr(cluster_module, "_shm_free", lambda: 1 << 20)
     c = _PartSolver()
     try:
-        assert c.solve(key + "-small", spec, 0, S, *args, 0, 2)[0] == total
+        assert c.solve(key + "-small", spec, 0, *args, 0, 2)[0] == total
         assert not c.segments and not c.linked
     finally:
         c.release()
