@@ -417,3 +417,41 @@ def test_a_team_stops_its_members_when_its_worker_is_told_to_stop():
         team.join(10)
     assert not alive and told == 1
     assert log.idle == [helper]
+
+
+@pytest.mark.parametrize("rules,split", [(Rules(pegs=4, colors=6), 20),  # (the peers' too)
+                                         (Rules(pegs=3, colors=8), 20),
+                                         (Rules(pegs=4, colors=5), 20)])
+def test_a_part_solved_a_guess_at_a_time_is_kept_in_the_memo(tmp_path, small_roots,
+                                                             monkeypatch, rules, split):
+    """What a part solved a guess at a time costs is kept where the kernel keeps what it
+    solves (the worker's memo), so the same set met again, under another guess or by the
+    other worker, is taken from there, not solved again guess by guess: no set is split
+    once a split of it has ended exact. The tree is the plain one."""
+    from keypeg.solver import parallel
+
+    monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
+    lock = __import__("threading").Lock()
+    exact_done: set[tuple[bytes, int]] = set()
+    again: list[int] = []
+    splits: list[int] = []
+    solve_split = parallel.solve_split
+
+    def watched(search, worker, S, depth, budget, *rest, **kwargs):
+        key = (np.asarray(S, dtype=np.int32).tobytes(), depth)
+        with lock:
+            splits.append(S.size)
+            if key in exact_done:
+                again.append(S.size)
+        cost, guess = solve_split(search, worker, S, depth, budget, *rest, **kwargs)
+        if guess >= 0 and not worker.counters[slots.STOP]:
+            with lock:
+                exact_done.add(key)
+        return cost, guess
+
+    monkeypatch.setattr(parallel, "solve_split", watched)
+    plain = solve_optimal(rules, workers=2)
+    got = solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
+    assert got.total == plain.total and same_tree(got.tree, plain.tree)
+    assert len(splits) > len(set(splits)) > 1  # sets of one size split more than once
+    assert again == []

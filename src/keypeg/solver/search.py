@@ -429,23 +429,41 @@ class _Search:
 
     def peer_guess(self, S: np.ndarray, depth: int) -> int:
         """Return the optimal guess for S recorded in the peer's memo (`read_peer`; read as
-        the kernel reads it, while its owner writes it), or -1; one found is recorded in
-        this memo too (by this search's own thread), where the compiled rebuild of a
-        subtree looks (else S stayed a hole of every pass, and the tree was walked node by
-        node in Python: MM(3,16) checkpointed spent 3 s of 16 s there)."""
-        memo = self.memo
-        if memo.peer_heads.shape[0] == 0:
-            return -1
+        the kernel reads it, while its owner writes it), or -1, once this memo was found
+        without one; one found is recorded in this memo too (`held`), where the compiled
+        rebuild of a subtree looks (else S stayed a hole of every pass, and the tree was
+        walked node by node in Python: MM(3,16) checkpointed spent 3 s of 16 s there)."""
+        held = self.held(S, depth)
+        return -1 if held is None else held[1]
+
+    def held(self, S: np.ndarray, depth: int) -> tuple[int, int] | None:
+        """Return (value, guess) this memo or the peer's holds for S (guess -1: the value is
+        a lower bound), or None. One found in the peer's memo only is recorded in this one
+        too (by this search's own thread), where the compiled rebuild looks."""
         dkey = depth if self.options[slots.OPT_CAPPED] else 0
         S = np.ascontiguousarray(S, dtype=np.int32)
         h = np.uint64(km.memo_hash(S, dkey))
+        e = int(km.memo_find(S, dkey, self.mheads, self.ment, self.mpool))
+        own = None if e < 0 else (int(self.ment[e, slots.ENTRY_VALUE]),
+                                  int(self.ment[e, slots.ENTRY_GUESS]))
+        memo = self.memo
+        if (own is not None and own[1] >= 0) or memo.peer_heads.shape[0] == 0:
+            return own
         value, guess = km.peer_find(S, dkey, h, memo.peer_heads, memo.peer_entries,
                                     memo.peer_pool, memo.peer_meta)
-        if guess < 0:
-            return -1
+        if guess < -1 or (own is not None and guess < 0 and value <= own[0]):
+            return own
         km.memo_store_at(S, dkey, h, value, guess, self.mheads, self.ment, self.mpool,
                          self.mmeta, self.counters)
-        return int(guess)
+        return int(value), int(guess)
+
+    def hold(self, S: np.ndarray, depth: int, value: int, guess: int) -> None:
+        """Record in this memo S's value (guess >= 0) or a lower bound on it (guess -1), as
+        the kernel would have had it solved S (`parallel.solve_split` solves S in Python).
+        Only from this search's own thread, when no kernel call runs on it."""
+        dkey = depth if self.options[slots.OPT_CAPPED] else 0
+        km.memo_store(np.ascontiguousarray(S, dtype=np.int32), dkey, value, guess,
+                      self.mheads, self.ment, self.mpool, self.mmeta, self.counters)
 
     def guess_for(self, S: np.ndarray, depth: int, history: slots.History, *,
                   root: bool = False) -> int:
