@@ -419,15 +419,19 @@ def test_a_team_stops_its_members_when_its_worker_is_told_to_stop():
     assert log.idle == [helper]
 
 
-@pytest.mark.parametrize("rules,split", [(Rules(pegs=4, colors=6), 20),  # (the peers' too)
-                                         (Rules(pegs=3, colors=8), 20),
-                                         (Rules(pegs=4, colors=5), 20)])
-def test_a_part_solved_a_guess_at_a_time_is_kept_in_the_memo(tmp_path, small_roots,
-                                                             monkeypatch, rules, split):
+@pytest.mark.parametrize("rules,split,kept", [
+    (Rules(pegs=4, colors=6), 20, "memo"),  # (the peer's memo too)
+    (Rules(pegs=3, colors=8), 20, "memo"),
+    (Rules(pegs=4, colors=5), 20, "memo"),
+    (Rules(pegs=4, colors=6), 20, "log"),  # a cluster's workers' way
+])
+def test_a_part_solved_a_guess_at_a_time_is_kept(tmp_path, small_roots, monkeypatch, rules,
+                                                 split, kept):
     """What a part solved a guess at a time costs is kept where the kernel keeps what it
-    solves (the worker's memo), so the same set met again, under another guess or by the
-    other worker, is taken from there, not solved again guess by guess: no set is split
-    once a split of it has ended exact. The tree is the plain one."""
+    solves (the worker's memo; for a Ray actor's worker, whose memo is in the actor, the
+    root's log, with the subtree), so the same set met again, under another guess or by
+    the other worker, is taken from there, not solved again guess by guess: no set is
+    split once a split of it has ended exact. The tree is the plain one."""
     from keypeg.solver import parallel
 
     monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", split)
@@ -450,6 +454,9 @@ def test_a_part_solved_a_guess_at_a_time_is_kept_in_the_memo(tmp_path, small_roo
         return cost, guess
 
     monkeypatch.setattr(parallel, "solve_split", watched)
+    if kept == "log":
+        monkeypatch.setattr(roots_module.LocalWorker, "hold", PartWorker.hold)
+        monkeypatch.setattr(roots_module.LocalWorker, "held", PartWorker.held)
     plain = solve_optimal(rules, workers=2)
     got = solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
     assert got.total == plain.total and same_tree(got.tree, plain.tree)

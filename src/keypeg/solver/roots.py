@@ -116,6 +116,9 @@ class PartLog:
         #: guess at a time, each costing whole guesses (`parallel.solve_split`).
         self.teaming = teaming
         self.subtrees: dict[tuple[str, int], np.ndarray] = {}
+        #: What the parts solved a guess at a time cost (`PartWorker.split`): (value, guess)
+        #: by set and guesses left, guess -1 for a lower bound.
+        self.values: dict[tuple[str, int], tuple[int, int]] = {}
         self.lock = threading.Lock()
         #: Workers the root has no part for (the last parts of its first guess are running),
         #: lent to a worker solving a big part a guess at a time (`parallel.solve_split`)
@@ -144,6 +147,18 @@ class PartLog:
         with self.turns:
             self.turns.wait_for(lambda: all(any(w is x for x in self.idle) for w in workers))
             self.idle = [x for x in self.idle if not any(w is x for w in workers)]
+
+    def hold(self, part: np.ndarray, depth: int, value: int, guess: int) -> None:
+        """Keep a part's value (guess >= 0) or a lower bound on it (guess -1), as a memo
+        does: an exact value stays, a bound only rises."""
+        key = (set_digest(part), depth)
+        with self.lock:
+            old = self.values.get(key)
+            if old is None or (old[1] < 0 and (guess >= 0 or value > old[0])):
+                self.values[key] = (value, guess)
+
+    def held(self, part: np.ndarray, depth: int) -> tuple[int, int] | None:
+        return self.values.get((set_digest(part), depth))
 
     def keep(self, part: np.ndarray, depth: int, rows: np.ndarray | None) -> None:
         if rows is not None:
@@ -192,6 +207,13 @@ class PartWorker:
         comes from ``fill(part, its history)``."""
         from .parallel import child_history, part_history, solve_split
 
+        # The kernel looks a set up in its memos before it searches it, and records what it
+        # found: so here too. The same set comes back under other guesses (MM(3,16): one of
+        # 1,728 codes under 111, 112 and parts of 123; solved again each time, the
+        # checkpointed run expanded 9.5 M sets against 8.0 M in one call of the search)
+        held = self.held(part, depth, budget, history)
+        if held is not None:
+            return held
         cost, guess = solve_split(search, self, part, depth, budget, kmax, history, dist, lock)
         if self.counters[slots.STOP]:
             return cost, None
@@ -204,8 +226,23 @@ class PartWorker:
             lambda sub, answer: fill(sub, part_history(search, child, guess, answer)))
 
     def hold(self, part: np.ndarray, depth: int, value: int, guess: int) -> None:
-        """Keep what `split` found for a part (guess -1: a lower bound) where this
-        worker's searches find it again; none here (a subclass's memo)."""
+        """Keep what `split` found for a part (guess -1: a lower bound) where `held`
+        finds it again: here the log (every worker's), its subtree kept by `run_part`."""
+        self.log.hold(part, depth, value, guess)
+
+    def held(self, part: np.ndarray, depth: int, budget: int, history: slots.History
+             ) -> tuple[int, np.ndarray | None] | None:
+        """Return what `solve` would for a part from what was kept of it: (its value, its
+        subtree) when exact and under `budget`, (a bound, None) when that reaches
+        `budget`; else None."""
+        found = self.log.held(part, depth)
+        if found is None:
+            return None
+        value, guess = found
+        if value >= budget:
+            return value, None
+        rows = self.log.subtree(part, depth) if guess >= 0 else None
+        return None if rows is None else (value, rows)
 
     def run_part(self, part: np.ndarray, depth: int, budget: int, kmax: int,
                  history: slots.History, dist: int = 1) -> int:
@@ -248,15 +285,6 @@ class LocalWorker(PartWorker):
               history: slots.History, dist: int = 1) -> tuple[int, np.ndarray | None]:
         search = self.search
         if self.log.checkpoint is not None and self.splits(part, depth):
-            # The kernel looks a set up in the memos before it searches it, and records
-            # what it found: so here too, for a part solved a guess at a time. The same set
-            # comes back under other guesses (MM(3,16): 1,728 codes of 4,096, under 111 and
-            # 112 and the parts of 123; solved again, the checkpointed run expanded 9.5 M
-            # sets against 8.0 M in one call)
-            held = search.held(part, depth)
-            if held is not None and (held[1] >= 0 or held[0] >= budget):
-                exact = held[1] >= 0 and held[0] < budget
-                return held[0], part_subtree(search, part, depth, history) if exact else None
             return self.split(search, part, depth, budget, kmax, history, dist,
                               lambda sub, hist: part_subtree(search, sub, depth - 1, hist))
         started = time.perf_counter()
@@ -268,7 +296,18 @@ class LocalWorker(PartWorker):
         return cost, rows
 
     def hold(self, part: np.ndarray, depth: int, value: int, guess: int) -> None:
+        # (the memo: the kernel's cheap passes find it there too, before any call here)
         self.search.hold(part, depth, value, guess)
+
+    def held(self, part: np.ndarray, depth: int, budget: int, history: slots.History
+             ) -> tuple[int, np.ndarray | None] | None:
+        found = self.search.held(part, depth)
+        if found is None or found[0] >= budget:
+            return None if found is None else (found[0], None)
+        if found[1] < 0:
+            return None
+        rows = part_subtree(self.search, part, depth, history)
+        return None if rows is None else (found[0], rows)
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:
         return self.search.known_guess(S, depth)
