@@ -255,6 +255,59 @@ def test_actors_pool_what_their_memos_proved():
     assert b.merge_memo("other search", POOL_MIN_CODES, (rows, codes)) == 0
 
 
+def test_an_actor_runs_one_part_at_a_time():
+    """An actor runs two calls at once (a part, and the `stop` that ends it). A search
+    stopped at its time limit leaves its last part running while the next search's first
+    part arrives: that part waits its turn, not replacing the search under the running one
+    (which then ran with another search's table and crashed the actor, SIGSEGV); a part
+    told to stop while it waited does not run and leaves the search in place."""
+    import threading
+
+    from keypeg.solver.cluster import _PartSolver
+
+    a = _PartSolver()
+    (build, options), args = _actor_part(np.arange(125, dtype=np.int32))
+    running, go, built = threading.Event(), threading.Event(), []
+
+    def held_search(*spec_args):
+        search = build(*spec_args)
+        run_part = search.run_part
+
+        def held(*part_args):
+            running.set()
+            assert go.wait(60)
+            return run_part(*part_args)
+
+        search.run_part = held
+        return search
+
+    def next_search(*spec_args):
+        built.append(spec_args)
+        return build(*spec_args)
+
+    out: dict[str, tuple] = {}
+    first = threading.Thread(target=lambda: out.setdefault(
+        "first", a.solve("first", (held_search, options), 0, *args)))
+    first.start()
+    assert running.wait(60)
+    second = threading.Thread(target=lambda: out.setdefault(
+        "second", a.solve("second", (next_search, options), 1, *args)))
+    second.start()
+    second.join(2.0)
+    waited = not built  # (read before the first part goes on)
+    go.set()
+    first.join(60)
+    second.join(60)
+    assert waited, "the next search was built while a part of the last one ran"
+    total = PUB["ledger"]["totals"]["3"]["5"]
+    assert out["first"][:2] == (total, False) and out["second"][:2] == (total, False)
+    assert a.key == "second" and len(built) == 1
+    a.stop(2)
+    cost, stopped, rows = a.solve("third", (next_search, options), 2, *args)[:3]
+    assert stopped and rows is None and a.key == "second" and len(built) == 1
+    a.release()
+
+
 def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
     """Actors on one machine keep their memos in shared memory and each reads the next
     one's as local workers do (`_PartSolver._share_memo` / `_link_peer`; here two actor

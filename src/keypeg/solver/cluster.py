@@ -106,6 +106,13 @@ class _PartSolver:
         self.current = -1
         self.stopped: set[int] = set()
         self.lock = threading.Lock()
+        #: Held by the solve that runs (and by a merge into its memo): one part at a time,
+        #: on the search it was sent for. A search stopped at its time limit leaves its
+        #: driver's last parts running a moment after the next search's first part arrives,
+        #: and the actor runs two calls at once: without this turn the new part replaced
+        #: the search (and its memo) under the running one, which then read another table
+        #: with its codes and crashed the actor (SIGSEGV).
+        self.turn = threading.Lock()
         #: The memo resets and entries of `search` already shared with the other actors
         #: (`export_memo`), its copies of theirs included.
         self.shared = (0, 0)
@@ -219,6 +226,28 @@ class _PartSolver:
         """Return (cost, stopped, subtree or None, counters added, memo entries used).
         `rank` of `n` (the driver's workers): with two or more, this actor's memo is
         shared and the next one's read where both run on one machine."""
+        with self.turn:
+            return self._solve(key, spec, seq, part, depth, budget, kmax, history, rank, n)
+
+    def _told_to_stop(self, seq: int) -> bool:
+        """Whether the part `seq` was told to stop before it ran (forgotten once asked);
+        under `lock`."""
+        if seq in self.stopped:
+            self.stopped.discard(seq)
+            return True
+        return False
+
+    @staticmethod
+    def _not_run(budget: int) -> tuple[int, bool, None, np.ndarray, int]:
+        return int(budget), True, None, np.zeros(slots.COUNTER_SLOTS, np.int64), 0
+
+    def _solve(self, key: str, spec: tuple[Callable[..., Any], tuple[Any, ...]], seq: int,
+               part: np.ndarray, depth: int, budget: int, kmax: int,
+               history: tuple[np.ndarray, np.ndarray, int], rank: int, n: int
+               ) -> tuple[int, bool, np.ndarray | None, np.ndarray, int]:
+        with self.lock:
+            if self._told_to_stop(seq):  # while it waited: the search in place stays
+                return self._not_run(budget)
         if key != self.key:
             self.search = self.active = None  # the last search's memo goes first
             self._drop_segments()
@@ -237,9 +266,8 @@ class _PartSolver:
         if isinstance(search, PartViews):
             search, part, order = search.for_part(part)
         with self.lock:
-            if seq in self.stopped:
-                self.stopped.discard(seq)
-                return int(budget), True, None, np.zeros(slots.COUNTER_SLOTS, np.int64), 0
+            if self._told_to_stop(seq):
+                return self._not_run(budget)
             self.active = search
             search.counters[slots.STOP] = 0
             self.current = seq
@@ -290,6 +318,11 @@ class _PartSolver:
         """Record in the search of `key` what the other actors exported (`export_memo`);
         return the entries received. A set's value or bound does not depend on the search
         that proved it (`parallel.pool_memos`)."""
+        with self.turn:
+            return self._merge_memo(key, least, exported)
+
+    def _merge_memo(self, key: str, least: int,
+                    exported: tuple[tuple[np.ndarray, np.ndarray], ...]) -> int:
         search = self._pooled(key)
         if search is None:
             return 0
@@ -400,7 +433,7 @@ class RemoteWorker(PartWorker):
         with, alternated three times)."""
         ray = workers[0].ray
         exported = [w.actor.export_memo.remote(w.key, least) for w in workers]
-        # every export taken before any merge (an actor runs two calls at a time)
+        # every export taken before any merge (an actor runs several calls at a time)
         ray.wait(exported, num_returns=len(exported), fetch_local=False)
         return sum(ray.get([
             w.actor.merge_memo.remote(w.key, least,
@@ -433,7 +466,8 @@ class Cluster:
             self.owned = True
         self.nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        actor_class = ray.remote(num_cpus=1, max_concurrency=2)(_PartSolver)
+        # (calls at once: a solve, one more waiting its turn, and the `stop` of either)
+        actor_class = ray.remote(num_cpus=1, max_concurrency=4)(_PartSolver)
         self.actors = [actor_class.remote() for _ in range(self.cpus)]
         try:
             ray.get([a.ready.remote() for a in self.actors], timeout=START_SECONDS)
