@@ -456,7 +456,8 @@ def test_a_part_solved_a_guess_at_a_time_is_kept(tmp_path, small_roots, monkeypa
     monkeypatch.setattr(parallel, "solve_split", watched)
     if kept == "log":
         monkeypatch.setattr(roots_module.LocalWorker, "hold", PartWorker.hold)
-        monkeypatch.setattr(roots_module.LocalWorker, "held", PartWorker.held)
+        monkeypatch.setattr(roots_module.LocalWorker, "kept", PartWorker.kept)
+        monkeypatch.setattr(roots_module.LocalWorker, "kept_subtree", PartWorker.kept_subtree)
     plain = solve_optimal(rules, workers=2)
     got = solve_optimal(rules, workers=2, checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
     assert got.total == plain.total and same_tree(got.tree, plain.tree)

@@ -226,22 +226,32 @@ class PartWorker:
             lambda sub, answer: fill(sub, part_history(search, child, guess, answer)))
 
     def hold(self, part: np.ndarray, depth: int, value: int, guess: int) -> None:
-        """Keep what `split` found for a part (guess -1: a lower bound) where `held`
+        """Keep what `split` found for a part (guess -1: a lower bound) where `kept`
         finds it again: here the log (every worker's), its subtree kept by `run_part`."""
         self.log.hold(part, depth, value, guess)
+
+    def kept(self, part: np.ndarray, depth: int) -> tuple[int, int] | None:
+        """Return (value, guess) kept for a part by `hold` (guess -1: the value is a lower
+        bound), or None."""
+        return self.log.held(part, depth)
+
+    def kept_subtree(self, part: np.ndarray, depth: int,
+                     history: slots.History) -> np.ndarray | None:
+        """Return the subtree of a part kept exact (None where it cannot be had)."""
+        return self.log.subtree(part, depth)
 
     def held(self, part: np.ndarray, depth: int, budget: int, history: slots.History
              ) -> tuple[int, np.ndarray | None] | None:
         """Return what `solve` would for a part from what was kept of it: (its value, its
         subtree) when exact and under `budget`, (a bound, None) when that reaches
         `budget`; else None."""
-        found = self.log.held(part, depth)
+        found = self.kept(part, depth)
         if found is None:
             return None
         value, guess = found
         if value >= budget:
             return value, None
-        rows = self.log.subtree(part, depth) if guess >= 0 else None
+        rows = self.kept_subtree(part, depth, history) if guess >= 0 else None
         return None if rows is None else (value, rows)
 
     def run_part(self, part: np.ndarray, depth: int, budget: int, kmax: int,
@@ -299,15 +309,12 @@ class LocalWorker(PartWorker):
         # (the memo: the kernel's cheap passes find it there too, before any call here)
         self.search.hold(part, depth, value, guess)
 
-    def held(self, part: np.ndarray, depth: int, budget: int, history: slots.History
-             ) -> tuple[int, np.ndarray | None] | None:
-        found = self.search.held(part, depth)
-        if found is None or found[0] >= budget:
-            return None if found is None else (found[0], None)
-        if found[1] < 0:
-            return None
-        rows = part_subtree(self.search, part, depth, history)
-        return None if rows is None else (found[0], rows)
+    def kept(self, part: np.ndarray, depth: int) -> tuple[int, int] | None:
+        return self.search.held(part, depth)
+
+    def kept_subtree(self, part: np.ndarray, depth: int,
+                     history: slots.History) -> np.ndarray | None:
+        return part_subtree(self.search, part, depth, history)  # (rebuilt from the memo)
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:
         return self.search.known_guess(S, depth)
