@@ -55,7 +55,8 @@ def cells() -> list[tuple[str, Any, int | None, str | None]]:
         out.append((f"MM(2,{c})", {"pegs": 2, "colors": c}, two_peg_closed_form(c),
                     "Chen and Lin's closed form (Computer Journal 47(5), 2004)"))
     for p, c in ((3, 11), (3, 12), (3, 13), (3, 14), (3, 15), (3, 16), (3, 17), (3, 18),
-                 (3, 19), (3, 20), (3, 21), (3, 22), (3, 23), (3, 24), (3, 25), (3, 26), (7, 3),
+                 (3, 19), (3, 20), (3, 21), (3, 22), (3, 23), (3, 24), (3, 25), (3, 26), (3, 27),
+                 (7, 3),
                  (5, 5), (6, 4), (8, 3), (5, 6), (4, 9), (4, 10), (9, 3), (6, 5), (7, 4)):
         out.append((f"MM({p},{c})", {"pegs": p, "colors": c}, None, None))
     out.append(("MM(4,8)", {"pegs": 4, "colors": 8}, 20471,
