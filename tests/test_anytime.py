@@ -4,6 +4,8 @@ bound on the optimum (`TimeLimitError.best_guess`, `best_total`, `lower`)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -16,8 +18,8 @@ from keypeg.errors import TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import hint
 from keypeg.rules import find_rules
+from keypeg.solver.search import KERNELS_LOADING, _Watch, solve_optimal
 from keypeg.solver.search import _many_first_guesses as many
-from keypeg.solver.search import _Watch, solve_optimal
 from keypeg.space import get_space
 
 
@@ -213,3 +215,40 @@ def test_searches_made_after_the_time_limit_do_not_run_on(mm69, monkeypatch):
         solve_optimal(mm69.space, state=mm69, time_limit=limit, workers=2)
     assert counted and counted[0] < limit, "the time ran out before the root was counted"
     assert _ends(before, 10.0), "the search ran on after its time"
+
+
+def test_progress_says_the_kernels_load_until_the_first_set_is_expanded():
+    """A search whose kernel was not loaded when it began reports loading it (compiling, the
+    first time after installing: a minute or two of no sets otherwise), until it expands
+    its first set; a warm one reports searching from the start."""
+    watch = _watch(0, 0, 0)
+    watch.kernels_cold = True
+    assert watch.report()["phase"] == KERNELS_LOADING
+    assert progress_text(watch.report()).startswith(KERNELS_LOADING + ", ")
+    watch.searches[0].counters[slots.N_SETS] = 1
+    assert watch.report()["phase"] == "searching"
+    assert progress_text(watch.report()).startswith("searching: 1 sets")
+    watch.searches[0].counters[slots.N_SETS] = 0
+    watch.kernels_cold = False
+    assert watch.report()["phase"] == "searching"
+
+
+def test_a_search_knows_whether_its_kernel_was_loaded():
+    """In a fresh process the first search starts cold, the next one warm."""
+    script = """
+import keypeg.solver.search as s
+from keypeg.rules import Rules
+seen = []
+run = s._Watch.run
+def watched(self, work):
+    out = run(self, work)
+    seen.append(self.kernels_cold)
+    return out
+s._Watch.run = watched
+for colors in (3, 4):
+    s.solve_optimal(Rules(pegs=2, colors=colors), progress=lambda d: None)
+print(seen)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, timeout=300)
+    assert out.stdout.strip() == "[True, False]"

@@ -39,7 +39,7 @@ def root_share(d: dict[str, Any]) -> float:
 def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
     """Return one line saying where a search stands: phase, sets, bounds, the share of the
     root done (first guesses and parts of the current one), parts resumed, elapsed."""
-    text = f"{d['phase']}: {d['nodes']:,} sets"
+    text = f"{d['phase']}: {d['nodes']:,} sets" if d["nodes"] else d["phase"]
     if d.get("upper"):
         text += f", total {d['lower']:,}-{d['upper']:,}" if d.get("lower") else (
             f", total at most {d['upper']:,}")

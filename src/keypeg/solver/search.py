@@ -877,6 +877,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
 
         watch.phase = "searching" if objective == "total" else (
             f"searching within {plural(cap or 0, 'guess', 'guesses')}")
+        watch.kernels_cold = not k.solve.signatures
         search = None  # the last attempt's memos go before these come
         watch.attach([])
         # (with no parts for workers, this search runs alone unless the root's first guesses
@@ -1105,6 +1106,11 @@ def _run(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[
     return cost
 
 
+#: The phase a search reports while its kernel loads (see `_Watch.kernels_cold`).
+KERNELS_LOADING = ("loading the search kernels (the first search after installing compiles "
+                   "them: a minute or two)")
+
+
 class _Watch:
     """Runs a search in a thread (the kernels release the GIL) while the caller's thread
     reports progress and enforces the time limit: past it, every search is told to stop
@@ -1125,6 +1131,10 @@ class _Watch:
         self.time_limit = time_limit
         self.progress = progress
         self.phase = "starting"
+        #: whether the search kernel was not yet loaded in this process when the search
+        #: began: until its first set is expanded, the report says it is being loaded
+        #: (compiled, the first time after installing: a minute or two of "0 sets")
+        self.kernels_cold = False
         self.searches: list[_Search] = []
         self.upper: int | None = None  # best total known (heuristic tree, then the search)
         self.offset = 0
@@ -1227,18 +1237,22 @@ class _Watch:
         upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
         lower = int(main[slots.LOWER_BOUND]) * self.kernel_scale
         found = self.best_so_far()
+        nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
+        phase = self.phase
+        if self.kernels_cold and not nodes and phase.startswith("searching"):
+            phase = KERNELS_LOADING
 
         def units(x: int | None) -> int | float | None:
             # weights scaled for the search: report in the caller's weights
             return x if x is None or self.unit == 1.0 else x * self.unit
 
-        return {"phase": self.phase, "elapsed": time.perf_counter() - self.started,
+        return {"phase": phase, "elapsed": time.perf_counter() - self.started,
                 "root_done": int(main[slots.N_FIRST_GUESSES_DONE]),
                 "root_total": int(main[slots.N_FIRST_GUESSES]),
                 "parts_done": int(main[slots.N_PARTS_DONE]),
                 "parts_total": int(main[slots.N_PARTS]), "best": units(best),
                 "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
-                "nodes": sum(int(x.counters[slots.N_SETS]) for x in self.searches),
+                "nodes": nodes,
                 "resumed": sum(int(getattr(x, "resumed", 0)) for x in self.searches),
                 "best_guess": None if found is None or self.text_of is None
                 else self.text_of(found[0])}
