@@ -697,3 +697,31 @@ def test_long_running_commands_turn_the_collector_back_on():
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+@pytest.mark.parametrize("command", [["play", "--seed", "1"], ["assist"],
+                                     ["match", "--seed", "1"]])
+def test_typed_brackets_are_echoed_not_read_as_markup(command):
+    """What a player types comes back in error messages: rich markup in it ("[/]" closes
+    nothing: a traceback) is shown as typed."""
+    result = run(command, input="[/]\n[bold]x\nquit\n")
+    assert result.exit_code == 0
+    assert "> '[/]' " in result.output and "> '[bold]x' " in result.output
+
+
+@pytest.mark.parametrize("args,shown", [
+    (["optimal", "--pegs", "3", "--colors", "3", "--no-repeats"],
+     "MM(3,3) [no repeats]: optimal strategy"),
+    (["evaluate", "--pegs", "3", "--colors", "3", "--no-repeats", "--strategy", "entropy"],
+     "MM(3,3) [no repeats]: 3 pegs"),
+    (["evaluate", "--pegs", "2", "--colors", "3", "--blanks", "--positional", "--strategy",
+      "entropy"], "MM(2,3) [blanks, positional]: 2 pegs"),
+    (["value", "--pegs", "2", "--colors", "3", "--no-repeats"],
+     "Game value of MM(2,3) [no repeats]: 13/6"),
+])
+def test_rules_names_keep_their_brackets(args, shown):
+    """A custom game's name, "MM(3,3) [no repeats]", is printed whole (rich once read the
+    brackets as a style and dropped them: "MM(3,3) : optimal strategy")."""
+    result = run(args)
+    assert result.exit_code == 0
+    assert shown in " ".join(result.output.split())

@@ -21,6 +21,14 @@ if TYPE_CHECKING:
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
+
+def shown_name(rules: Rules) -> str:
+    """Return `rules_name(rules)` for rich output: escaped, so that its brackets, as in
+    "MM(6,7) [no repeats]", are shown and not read as markup (and lost)."""
+    from rich.markup import escape
+
+    return escape(rules_name(rules))
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 _RULES_HELP = "Rules preset: " + ", ".join(preset_names()) + " (default classic)."
@@ -193,7 +201,7 @@ def load_space(rules: Rules) -> "CodeSpace":
 
     if rules.size <= SPINNER_CODES:
         return get_space(rules)
-    with err_console.status(f"preparing the {rules.size:,} codes of {rules_name(rules)}"):
+    with err_console.status(f"preparing the {rules.size:,} codes of {shown_name(rules)}"):
         return get_space(rules)
 
 

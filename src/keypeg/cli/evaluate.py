@@ -13,8 +13,16 @@ from rich.table import Table
 from ..catalog import ENTROPY_SPELLING_NAMES, TABLE_STRATEGIES
 from ..errors import KeypegError
 from ..limits import check_seed
-from ..rules import Rules, rules_name
-from .common import NoiseOption, PriorOption, check_output_path, command, console, err_console
+from ..rules import Rules
+from .common import (
+    NoiseOption,
+    PriorOption,
+    check_output_path,
+    command,
+    console,
+    err_console,
+    shown_name,
+)
 
 if TYPE_CHECKING:
     from ..tree import DecisionTree
@@ -154,7 +162,7 @@ def evaluate_command(
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{rules_name(rules)}: {rules.describe()}; "
+    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; "
                   f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)")
     for col, justify in (("strategy", "left"), ("first guess", "left"), ("total", "right"),
                          ("mean", "right"), ("worst", "right"),
@@ -221,7 +229,7 @@ def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str 
         check_output_path(tree_path(save_tree, s.name), "--save-tree")
     weights = prior_weights(space, prior)
     weights = np.ones(space.size) if weights is None else weights * state.count
-    with err_console.status(f"{rules_name(rules)}: evaluating {len(strategies)} "
+    with err_console.status(f"{shown_name(rules)}: evaluating {len(strategies)} "
                             "strateg" + ("ies" if len(strategies) > 1 else "y")):
         trees = evaluate(strategies, space, state=state)
     rows = []
@@ -237,7 +245,7 @@ def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str 
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{rules_name(rules)}: {state.count:,} secrets, prior "
+    table = Table(title=f"{shown_name(rules)}: {state.count:,} secrets, prior "
                   f"{prior or 'uniform'}, players assume noise {state.noise}; exact")
     for col in ("strategy", "first guess", "total", "mean", "worst", "weighted total",
                 "weighted mean"):
@@ -275,7 +283,7 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{rules_name(rules)}: {rules.describe()}; {n:,} secrets drawn "
+    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {n:,} secrets drawn "
                   f"with seed {seed} (approximate)")
     for col in ("strategy", "first guess", "mean", "95% interval", "worst", "found on guess "
                 "1 / 2 / 3 / ..."):

@@ -8,13 +8,14 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..catalog import STRATEGY_NAMES
 from ..errors import KeypegError
 from ..limits import check_seed, shorten
-from ..rules import Rules, rules_name
-from .common import ask, command, console
+from ..rules import Rules
+from .common import ask, command, console, shown_name
 
 if TYPE_CHECKING:
     from ..match import Match, MatchGame
@@ -105,10 +106,10 @@ def play_match(m: "Match", store: "Store") -> None:
             else:
                 done = guess(m, g)
         except InconsistentHistoryError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
             continue
         except KeypegError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
             continue
         if done is None:
             console.print(f"The match is saved; continue it with: keypeg match --resume "
@@ -123,7 +124,7 @@ def describe(m: "Match") -> None:
     """Say who plays what, how points are scored, and how to resume."""
     computer = next(p for p in m.players.values() if p.is_computer)
     rows = f"{m.rows} rows"
-    console.print(f"[bold]A match of {m.n_games} games[/] on {rules_name(m.rules)} "
+    console.print(f"[bold]A match of {m.n_games} games[/] on {shown_name(m.rules)} "
                   f"({m.rules.describe()}; a board of {rows}).")
     if m.scoring == "guesses":
         console.print("The codemaker scores a point for each guess, and one more when the "

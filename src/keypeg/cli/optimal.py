@@ -16,8 +16,8 @@ from rich.table import Table
 from ..catalog import OBJECTIVES
 from ..errors import KeypegError
 from ..limits import check_max_seconds, plural, shorten
-from ..rules import Rules, rules_name
-from .common import PriorOption, check_output_path, command, console, err_console
+from ..rules import Rules
+from .common import PriorOption, check_output_path, command, console, err_console, shown_name
 from .evaluate import histogram_text
 
 #: Seconds between plain progress lines when stderr is not a terminal.
@@ -167,7 +167,7 @@ def optimal_command(
             raise KeypegError(f"the clues leave one code, {state.candidate_texts()[0]}, "
                               "already found: nothing is left to search.")
     store = Store()
-    with search_progress(rules_name(rules)) as report:
+    with search_progress(shown_name(rules)) as report:
         result, cached = optimal(
             rules, objective=objective, max_guesses=rules.max_guesses,
             possible_only=possible_only, first=first, state=state, store=store,
@@ -215,7 +215,7 @@ def optimal_command(
     if state is not None:
         where = (f" after {played} clue{'s' * (played != 1)}, {state.count:,} codes "
                  f"possible")
-    table = Table(title=f"{rules_name(rules)}{where}: optimal strategy"
+    table = Table(title=f"{shown_name(rules)}{where}: optimal strategy"
                   + (f" ({', '.join(limits)})" if limits else "") + f" [{how}]")
     for col in ("next guess" if state is not None else "first guess", "total", "mean",
                 "worst", "found on guess 1 / 2 / 3 / ..."):

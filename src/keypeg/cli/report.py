@@ -9,8 +9,8 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..limits import REPORT_OPTIMAL_SECONDS, check_max_seconds
-from ..rules import Rules, rules_name
-from .common import command, console, err_console
+from ..rules import Rules
+from .common import command, console, err_console, shown_name
 
 #: Seconds of work before the progress display appears (a quick report shows none).
 PROGRESS_AFTER = 1.0
@@ -56,7 +56,7 @@ def report_command(
     from ..store import Store
 
     prepare_folder(out)  # a folder that cannot be written is refused before any work
-    steps = _Steps(rules_name(rules), len(STEPS))
+    steps = _Steps(shown_name(rules), len(STEPS))
     try:
         report = build_report(rules, out, store=Store(), seconds=max_seconds, on_step=steps)
     finally:

@@ -5,6 +5,7 @@ session starts (the command definitions in `interactive` stay light for --help).
 from collections.abc import Sequence
 
 import numpy as np
+from rich.markup import escape
 from rich.table import Table
 
 from ..belief import Lies, draw_secret, misreport
@@ -14,8 +15,8 @@ from ..feedback import score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, plural, shorten
-from ..rules import Rules, rules_name
-from .common import ask, console, load_space
+from ..rules import Rules
+from .common import ask, console, load_space, shown_name
 
 QUIT_WORDS = {"quit", "q", "exit"}
 
@@ -50,9 +51,9 @@ def print_hint(h: Hint, history: Sequence[Clue] = ()) -> None:
             table.add_row(s.name, s.guess + mark, f"{s.largest_part:,}")
         console.print(table)
     if h.optimal_note:
-        console.print(f"  [dim]optimal: {h.optimal_note}[/]")
+        console.print(f"  [dim]optimal: {escape(h.optimal_note)}[/]")
     if h.note:
-        console.print(f"  [dim]{h.note}[/]")
+        console.print(f"  [dim]{escape(h.note)}[/]")
 
 
 def print_belief(h: Hint, history: Sequence[Clue] = ()) -> None:
@@ -111,7 +112,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
     wrong: list[tuple[int, str, str]] = []  # (turn, reported, true)
     limit = rules.max_guesses
     console.print(
-        f"[bold]{rules_name(rules)}[/]: {rules.describe()}. I picked a secret among "
+        f"[bold]{shown_name(rules)}[/]: {rules.describe()}. I picked a secret among "
         f"{space.size:,} codes ({allowed_text(rules)})"
         + (f", drawn from the prior {prior}" if prior else "") + "."
     )
@@ -151,12 +152,12 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
             try:
                 print_cut(state, line.split())
             except KeypegError as exc:
-                console.print(f"[red]{exc}[/]")
+                console.print(f"[red]{escape(str(exc))}[/]")
             continue
         try:
             guess = Code.parse(line, rules)
         except KeypegError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
             continue
         true = score(secret.symbols, guess.symbols, rules)
         t = space.response_index(true)
@@ -202,7 +203,7 @@ def _show_history(clues: list[Clue]) -> None:
 def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> bool:
     """Offer to correct or drop the suspect clue after a contradiction; return True when
     the clues were changed."""
-    console.print(f"[bold red]Contradiction:[/] {exc}")
+    console.print(f"[bold red]Contradiction:[/] {escape(str(exc))}")
     if len(exc.suspects) != 1:
         console.print("Use 'fix N FEEDBACK' or 'drop N' to repair the clues.")
         return False
@@ -222,7 +223,7 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             clues[i] = Clue.make(clues[i].guess, answer, rules)
             return True
         except KeypegError as exc2:
-            console.print(f"[red]{exc2}[/]")
+            console.print(f"[red]{escape(str(exc2))}[/]")
 
 
 def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None) -> None:
@@ -234,7 +235,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     state: GameState | None = GameState.start(space, prior=prior, noise=noise)
     start = state
     tolerant = not start.noise.hard or isinstance(start.noise, Lies)
-    console.print(f"[bold]{rules_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
+    console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
                   + (f"; clues may be wrong ({start.noise})" if tolerant else "") + ".")
     console.print(ASSIST_HELP)
     while True:
@@ -275,7 +276,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
             else:
                 clues.append(_parse_entry(line, rules))
         except KeypegError as exc:
-            console.print(f"[red]{exc}[/]")
+            console.print(f"[red]{escape(str(exc))}[/]")
             continue
         state = _recompute(start, clues, rules)
         if state is not None:
@@ -303,7 +304,7 @@ def _recompute(start: GameState, clues: list[Clue], rules: Rules) -> GameState |
     try:
         return _replay(start, clues)
     except InconsistentHistoryError as exc:
-        console.print(f"[red]Still contradictory:[/] {exc}")
+        console.print(f"[red]Still contradictory:[/] {escape(str(exc))}")
         return None
 
 

@@ -9,11 +9,12 @@ import time
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..limits import check_max_seconds
 from ..rules import Rules, rules_name
-from .common import command, console, err_console
+from .common import command, console, err_console, shown_name
 
 
 @command
@@ -39,14 +40,14 @@ def value_command(
         started = time.perf_counter()
         last = [started]
         live = err_console.is_terminal
-        with (err_console.status(f"{rules_name(rules)}: solving") if live
+        with (err_console.status(f"{shown_name(rules)}: solving") if live
               else contextlib.nullcontext()) as status:
             def report(line: str) -> None:
                 if live:
-                    status.update(f"{rules_name(rules)}: {line}")
+                    status.update(f"{shown_name(rules)}: {line}")
                 elif time.perf_counter() - last[0] >= 15:
                     last[0] = time.perf_counter()
-                    err_console.print(f"{rules_name(rules)}: {line}")
+                    err_console.print(f"{shown_name(rules)}: {line}")
 
             data = {**game_value(rules, time_limit=max_seconds, progress=report).to_dict(),
                     "stored": False}
@@ -61,7 +62,7 @@ def show(data: dict[str, Any]) -> None:
     p, q = data["value"].split("/")
     how = "certified exactly" if data["certified"] else "NOT certified"
     source = "shipped with keypeg" if data.get("stored") else f"{data['seconds']:.1f} s"
-    console.print(f"[bold]Game value of {data['rules']}[/]: {int(p):,}/{int(q):,} = "
+    console.print(f"[bold]Game value of {escape(data['rules'])}[/]: {int(p):,}/{int(q):,} = "
                   f"{data['mean']:.6f} guesses ({how}; {source}).")
     if data.get("note"):
         console.print(data["note"])
