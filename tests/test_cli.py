@@ -725,3 +725,16 @@ def test_rules_names_keep_their_brackets(args, shown):
     result = run(args)
     assert result.exit_code == 0
     assert shown in " ".join(result.output.split())
+
+
+def test_version_is_the_package_version():
+    import tomllib
+    from pathlib import Path
+
+    import keypeg
+
+    declared = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    result = run(["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"keypeg {declared['project']['version']}"
+    assert keypeg.__version__ == declared["project"]["version"]

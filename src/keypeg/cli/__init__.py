@@ -29,8 +29,22 @@ app = typer.Typer(
 _LONG_RUNNING = frozenset({"play", "assist", "match", "serve", "report"})
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("keypeg")
+        except PackageNotFoundError:  # run from a source tree that is not installed
+            from .. import __version__ as shown
+        print(f"keypeg {shown}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _collector(ctx: typer.Context) -> None:
+def _collector(ctx: typer.Context, show_version: bool = typer.Option(
+        False, "--version", help="Print keypeg's version and exit.", is_eager=True,
+        callback=_show_version)) -> None:
     """Turn the garbage collector back on for a command that keeps running; what the
     imports made is frozen first, so it is never walked again."""
     if ctx.invoked_subcommand in _LONG_RUNNING and not gc.isenabled():
