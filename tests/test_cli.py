@@ -738,3 +738,14 @@ def test_version_is_the_package_version():
     assert result.exit_code == 0
     assert result.stdout.strip() == f"keypeg {declared['project']['version']}"
     assert keypeg.__version__ == declared["project"]["version"]
+
+
+def test_an_evaluation_too_big_to_run_exactly_points_to_sampling():
+    result = run(["evaluate", "--rules", "mm-8-8", "--strategy", "entropy"])
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())
+    assert "needs the full feedback table of mm-8-8" in text
+    assert "Or estimate it from a sample of the secrets: --sample N --seed S." in text
+    sampled = run(["evaluate", "--rules", "mm-8-8", "--strategy", "genetic", "--sample", "2",
+                   "--json"])
+    assert sampled.exit_code == 0 and json.loads(sampled.stdout)[0]["approximate"] is True

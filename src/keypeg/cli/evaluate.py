@@ -11,7 +11,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..catalog import ENTROPY_SPELLING_NAMES, TABLE_STRATEGIES
-from ..errors import KeypegError
+from ..errors import KeypegError, LimitExceededError
 from ..limits import check_seed
 from ..rules import Rules
 from .common import (
@@ -146,7 +146,13 @@ def evaluate_command(
                             description=f"{strategies[i].label}: {tree.total:,}")
 
         if cluster is None:
-            trees = evaluate(strategies, rules, on_done=done)
+            try:
+                trees = evaluate(strategies, rules, on_done=done)
+            except LimitExceededError as exc:
+                # (the library's message says what is too big; the CLI knows the way out)
+                raise LimitExceededError(
+                    f"{exc} Or estimate it from a sample of the secrets: "
+                    "--sample N --seed S.") from exc
         else:
             trees, info = _on_cluster(strategies, rules, cluster, done)
     seconds = time.perf_counter() - started
