@@ -749,3 +749,19 @@ def test_an_evaluation_too_big_to_run_exactly_points_to_sampling():
     sampled = run(["evaluate", "--rules", "mm-8-8", "--strategy", "genetic", "--sample", "2",
                    "--json"])
     assert sampled.exit_code == 0 and json.loads(sampled.stdout)[0]["approximate"] is True
+
+
+def test_a_stored_optimum_says_so():
+    args = ["optimal", "--pegs", "2", "--colors", "4", "--no-repeats"]
+    run(args)
+    again = run(args)
+    assert again.exit_code == 0
+    assert "MM(2,4) [no repeats]: optimal strategy [stored result]" in " ".join(
+        again.output.split())
+
+
+def test_a_saved_file_is_named_as_given(tmp_path):
+    path = tmp_path / "[b]tree.json"
+    result = run(["optimal", "--pegs", "2", "--colors", "3", "--save", str(path)])
+    assert result.exit_code == 0 and path.exists()
+    assert f"saved the optimal tree to {path}" in " ".join(result.output.split())

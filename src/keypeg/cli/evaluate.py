@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -160,7 +161,7 @@ def evaluate_command(
         path = tree_path(save_tree, name)
         if path is not None:
             tree.save(path)
-            err_console.print(f"saved {tree.strategy} tree to {path}")
+            err_console.print(escape(f"saved {tree.strategy} tree to {path}"))
     rows = evaluation_rows(trees, [s.name for s in strategies])
     if cluster is not None:
         for row in rows:

@@ -176,7 +176,7 @@ def optimal_command(
         )
     if save is not None:
         result.tree.save(save)
-        err_console.print(f"saved the optimal tree to {save}")
+        err_console.print(escape(f"saved the optimal tree to {save}"))
     extra: dict[str, Any] = {}
     if not cached and "parts_reused" in result.stats:
         extra["parts_reused"] = result.stats["parts_reused"]
@@ -216,7 +216,7 @@ def optimal_command(
         where = (f" after {played} clue{'s' * (played != 1)}, {state.count:,} codes "
                  f"possible")
     table = Table(title=f"{shown_name(rules)}{where}: optimal strategy"
-                  + (f" ({', '.join(limits)})" if limits else "") + f" [{how}]")
+                  + (f" ({', '.join(limits)})" if limits else "") + escape(f" [{how}]"))
     for col in ("next guess" if state is not None else "first guess", "total", "mean",
                 "worst", "found on guess 1 / 2 / 3 / ..."):
         table.add_column(col)

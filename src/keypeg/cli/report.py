@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..limits import REPORT_OPTIMAL_SECONDS, check_max_seconds
@@ -62,6 +63,6 @@ def report_command(
     finally:
         steps.close()
     for note in report.notes:
-        err_console.print(f"note: {note}")
-    console.print(f"wrote {report.index} with {len(report.figures)} figures "
-                  f"({report.seconds:.1f} s).")
+        err_console.print(escape(f"note: {note}"))
+    console.print(escape(f"wrote {report.index} with {len(report.figures)} figures "
+                         f"({report.seconds:.1f} s)."))
