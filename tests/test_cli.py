@@ -765,3 +765,20 @@ def test_a_saved_file_is_named_as_given(tmp_path):
     result = run(["optimal", "--pegs", "2", "--colors", "3", "--save", str(path)])
     assert result.exit_code == 0 and path.exists()
     assert f"saved the optimal tree to {path}" in " ".join(result.output.split())
+
+
+def test_help_lists_each_command_in_one_sentence():
+    """`keypeg --help` lists each command with its docstring's first sentence on flowing
+    lines (typer kept the docstring's line breaks: half-empty lines in the panel)."""
+    from keypeg.cli import app
+    from keypeg.cli.tree import tree_app
+
+    for each in (app, tree_app):
+        for info in each.registered_commands:
+            assert info.short_help and "\n" not in info.short_help, info.name
+            assert info.short_help.endswith("."), info.short_help
+            assert " ".join(info.callback.__doc__.split()).startswith(info.short_help)
+    listed = " ".join(run(["--help"]).output.replace("│", " ").split())
+    assert ("Compute the exact optimal strategy: fewest guesses in total over every secret "
+            "(with --prior: the fewest expected guesses, each secret weighted by the prior), "
+            "from the start or after the CLUES given. ledger") in listed

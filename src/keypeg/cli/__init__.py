@@ -65,6 +65,25 @@ app.command("report")(report_command)
 app.command()(serve)
 
 
+def _first_sentence(doc: str) -> str:
+    """The first sentence of a docstring's first paragraph, on one line."""
+    words = " ".join(doc.split("\n\n")[0].split())
+    end = words.find(". ")
+    return words if end < 0 else words[: end + 1]
+
+
+def _short_helps(*apps: typer.Typer) -> None:
+    """Give each command the first sentence of its docstring as the line `--help` lists
+    (typer kept the docstring's own line breaks there, half-empty lines in a panel)."""
+    for each in apps:
+        for info in each.registered_commands:
+            if info.short_help is None and info.callback is not None and info.callback.__doc__:
+                info.short_help = _first_sentence(info.callback.__doc__)
+
+
+_short_helps(app, tree_app)
+
+
 def _usage_errors() -> tuple[type[Exception], ...]:
     """Return the usage-error classes of the click that typer uses (vendored or not)."""
     classes: list[type[Exception]] = [click.ClickException]
