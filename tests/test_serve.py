@@ -219,3 +219,24 @@ def test_a_watched_process_ends_with_its_parent(how):
         assert not alive(child), "the process outlived its parent"
     finally:
         stop(middle, [child] if child else [])
+
+
+def test_a_port_in_use_is_refused_before_serving():
+    """A port another server listens on (or an address not of this machine) is refused in
+    one sentence, exit 2, without first saying that keypeg serves there."""
+    from typer.testing import CliRunner
+
+    from keypeg.cli import app
+
+    runner = CliRunner()
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert f"port {port} on 127.0.0.1 is already in use" in result.output
+    assert "serving" not in result.output
+    result = runner.invoke(app, ["serve", "--host", "no.such.host.invalid"])
+    assert result.exit_code == 2 and "is not an address this machine can listen on" in (
+        result.output)

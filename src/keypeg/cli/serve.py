@@ -1,6 +1,8 @@
 """`keypeg serve`: the web page and its JSON API on a local port."""
 
+import errno
 import os
+import socket
 from typing import Annotated
 
 import typer
@@ -8,6 +10,29 @@ import typer
 from ..errors import KeypegError
 from ..limits import usable_cores
 from .common import command, console
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise `KeypegError` when `host:port` cannot be listened on (a port in use, an
+    address not of this machine), before the server says it serves there: uvicorn would
+    print its own error after that line and exit 3."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise KeypegError(f"--host {host!r} is not an address this machine can listen on "
+                          f"({exc.strerror}).") from exc
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise KeypegError(f"port {port} on {host} is already in use (another "
+                                  "server?); choose another with --port.") from exc
+            raise KeypegError(f"cannot listen on {host}:{port} ({exc.strerror}); choose "
+                              "another --host or --port.") from exc
 
 
 @command
@@ -25,6 +50,7 @@ def serve(
         raise KeypegError(f"--workers must be at least 1, not {n}.")
     if not 0 < port < 65536:
         raise KeypegError(f"--port must be from 1 to 65535, not {port}.")
+    check_port(host, port)
     console.print(f"keypeg is serving on [bold]http://{host}:{port}/[/] with {n} process"
                   f"{'es' if n > 1 else ''} (Ctrl-C stops it)")
     import uvicorn
