@@ -426,3 +426,21 @@ def test_the_readme_shows_what_keypeg_tree_prints(tmp_path):
     assert f"$ keypeg tree show --strategy knuth\n{shown}```" in readme
     svg = run(["tree", "export", "-s", "knuth", "-f", "svg", "--depth", "2"]).stdout
     assert (Path(__file__).resolve().parent.parent / "docs" / "knuth-tree.svg").read_text() == svg
+
+
+def test_an_invalid_tree_names_its_rules_as_written(tmp_path):
+    """The error for a tree that fails a secret names the rules once escaped, not twice
+    ("MM(2,3) \\[no repeats]" was shown)."""
+    good = tmp_path / "nr.json"
+    export = runner.invoke(app, ["tree", "export", "--pegs", "2", "--colors", "3",
+                                 "--no-repeats", "--strategy", "entropy", "--format", "json",
+                                 "--out", str(good)])
+    assert export.exit_code == 0
+    data = json.loads(good.read_text())
+    data["root"]["parts"]["0B2W"]["guess"] = "13"  # 21 is never guessed
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    result = runner.invoke(app, ["tree", "show", "--from", str(bad)])
+    assert result.exit_code == 1
+    text = " ".join(result.output.split())
+    assert "is not a valid strategy for MM(2,3) [no repeats]: secret 21" in text

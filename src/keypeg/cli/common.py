@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError, TimeLimitError
 from ..limits import memo_budget, shorten, table_budget
@@ -25,9 +26,13 @@ err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 def shown_name(rules: Rules) -> str:
     """Return `rules_name(rules)` for rich output: escaped, so that its brackets, as in
     "MM(6,7) [no repeats]", are shown and not read as markup (and lost)."""
-    from rich.markup import escape
-
     return escape(rules_name(rules))
+
+
+def tell(exc: BaseException) -> None:
+    """Print the error of an input a session goes on after, in red, as written (escaped:
+    it may echo what was typed, brackets and all)."""
+    console.print(f"[red]{escape(str(exc))}[/]")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -150,8 +155,6 @@ def check_output_path(path: Path | None, option: str) -> None:
 
 def fail(message: str, code: int = 2) -> None:
     """Print one sentence on stderr and exit with `code`."""
-    from rich.markup import escape
-
     # escaped: a message may name rules such as "MM(3,3) [blanks, positional]"
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)

@@ -8,14 +8,13 @@ import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from ..catalog import STRATEGY_NAMES
 from ..errors import KeypegError
 from ..limits import check_seed, shorten
 from ..rules import Rules
-from .common import ask, command, console, shown_name
+from .common import ask, command, console, shown_name, tell
 
 if TYPE_CHECKING:
     from ..match import Match, MatchGame
@@ -106,10 +105,10 @@ def play_match(m: "Match", store: "Store") -> None:
             else:
                 done = guess(m, g)
         except InconsistentHistoryError as exc:
-            console.print(f"[red]{escape(str(exc))}[/]")
+            tell(exc)
             continue
         except KeypegError as exc:
-            console.print(f"[red]{escape(str(exc))}[/]")
+            tell(exc)
             continue
         if done is None:
             console.print(f"The match is saved; continue it with: keypeg match --resume "

@@ -16,7 +16,7 @@ from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
-from .common import ask, console, load_space, shown_name
+from .common import ask, console, load_space, shown_name, tell
 
 QUIT_WORDS = {"quit", "q", "exit"}
 
@@ -152,12 +152,12 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
             try:
                 print_cut(state, line.split())
             except KeypegError as exc:
-                console.print(f"[red]{escape(str(exc))}[/]")
+                tell(exc)
             continue
         try:
             guess = Code.parse(line, rules)
         except KeypegError as exc:
-            console.print(f"[red]{escape(str(exc))}[/]")
+            tell(exc)
             continue
         true = score(secret.symbols, guess.symbols, rules)
         t = space.response_index(true)
@@ -223,7 +223,7 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             clues[i] = Clue.make(clues[i].guess, answer, rules)
             return True
         except KeypegError as exc2:
-            console.print(f"[red]{escape(str(exc2))}[/]")
+            tell(exc2)
 
 
 def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None) -> None:
@@ -276,7 +276,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
             else:
                 clues.append(_parse_entry(line, rules))
         except KeypegError as exc:
-            console.print(f"[red]{escape(str(exc))}[/]")
+            tell(exc)
             continue
         state = _recompute(start, clues, rules)
         if state is not None:

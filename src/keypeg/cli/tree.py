@@ -111,7 +111,7 @@ def read_tree_file(file: Path, fmt: str, rules: Rules | None) -> "DecisionTree":
     try:
         tree = load_tree(file, fmt, rules)
     except InvalidTreeError as exc:
-        fail(escape(f"{shorten(str(file))} is {exc}"), 1)
+        fail(f"{shorten(str(file))} is {exc}", 1)  # (fail escapes)
     if tree.meta.get("rules_from") == "codes":
         note(f"{shorten(str(file))}: read as {rules_name(tree.rules)} "
                           f"({tree.rules.describe()}), the game its codes show; give RULES "
