@@ -186,3 +186,17 @@ def test_the_readme_table_is_the_shipped_values():
     published = PUBLISHED["optimal"]["classic"]["weighted_two_or_more_colours"]
     assert Fraction(shipped["p4-c6"]["value"]) == Fraction(published["total"],
                                                            published["secrets"])
+
+
+def test_value_cli_keeps_the_exact_fractions_on_a_narrow_terminal(monkeypatch):
+    """rich cut the exact probabilities to "34899/5526…" on an 80-column terminal."""
+    from keypeg.cli import common
+
+    monkeypatch.setattr(common.console, "width", 60)
+    data = json.loads(run(["value", "--pegs", "4", "--colors", "5", "--json"]).stdout)
+    text = run(["value", "--pegs", "4", "--colors", "5"]).stdout
+    assert "…" not in text
+    fractions = [row["probability"] for row in data["codebreaker"] + data["codemaker"]]
+    assert any(len(f) >= 12 for f in fractions)  # wide enough to have been cut
+    for fraction in fractions:
+        assert fraction in text

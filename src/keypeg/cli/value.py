@@ -69,26 +69,34 @@ def show(data: dict[str, Any]) -> None:
     console.print("\nThe codemaker's optimal mixture (a class with this probability, then a "
                   "code of it uniformly), and what the optimal codebreaker needs there:")
     maker = Table(box=None, padding=(0, 2), header_style="dim")
-    for name, right in (("class", False), ("codes", True), ("probability", True),
-                        ("", True), ("guesses on average", True)):
-        maker.add_column(name, justify="right" if right else "left")
-    for row in data["codemaker"]:
-        maker.add_row(row["class"], f"{row['codes']:,}", row["probability"],
-                      f"{_float(row['probability']):.4f}",
-                      f"{row['codebreaker_cost']} = {_float(row['codebreaker_cost']):.4f}")
+    rows = [(row["class"], f"{row['codes']:,}", row["probability"],
+             f"{_float(row['probability']):.4f}",
+             f"{row['codebreaker_cost']} = {_float(row['codebreaker_cost']):.4f}")
+            for row in data["codemaker"]]
+    for i, name in enumerate(("class", "codes", "probability", "", "guesses on average")):
+        _whole_column(maker, name, [r[i] for r in rows], right=i > 0)
+    for r in rows:
+        maker.add_row(*r)
     console.print(maker)
     console.print("\nThe codebreaker's optimal mixture (each tree played under a random "
                   "relabelling of colours and positions), and its mean guesses per class:")
     labels = [row["class"] for row in data["codemaker"]]
-    breaker = Table(box=None, padding=(0, 2), header_style="dim")
-    breaker.add_column("probability", justify="right")
-    breaker.add_column("first guess")
-    for label in labels:
-        breaker.add_column(label, justify="right")
-    for row in data["codebreaker"]:
-        breaker.add_row(row["probability"], row["first_guess"],
-                        *(f"{_float(row['costs'][label]):.4f}" for label in labels))
+    breaker = Table(box=None, padding=(0, 1), header_style="dim")
+    rows = [(row["probability"], row["first_guess"],
+             *(f"{_float(row['costs'][label]):.4f}" for label in labels))
+            for row in data["codebreaker"]]
+    for i, name in enumerate(("probability", "first guess", *labels)):
+        _whole_column(breaker, name, [r[i] for r in rows], right=i != 1)
+    for r in rows:
+        breaker.add_row(*r)
     console.print(breaker)
+
+
+def _whole_column(table: Table, name: str, cells: list[str], right: bool) -> None:
+    """Add a column its cells are never cut in: rich cut the exact fractions of a wide
+    table to '34899/5526…' on an 80-column terminal; their headers wrap instead."""
+    table.add_column(name, justify="right" if right else "left",
+                     min_width=max((len(c) for c in cells), default=0))
 
 
 def _float(text: str) -> float:
