@@ -200,3 +200,14 @@ def test_value_cli_keeps_the_exact_fractions_on_a_narrow_terminal(monkeypatch):
     assert any(len(f) >= 12 for f in fractions)  # wide enough to have been cut
     for fraction in fractions:
         assert fraction in text
+
+
+def test_a_long_first_round_says_where_its_search_stands():
+    """MM(5,8)'s first round (an optimal search) said nothing for minutes."""
+    from keypeg.errors import LimitExceededError
+
+    lines: list[str] = []
+    with pytest.raises(LimitExceededError, match="0 rounds"):
+        game_value(Rules(pegs=4, colors=7), time_limit=1.5, progress=lines.append)
+    assert lines and all(line.startswith("round 1: searching") for line in lines), lines
+    assert " sets, " in lines[-1] and lines[-1].endswith(" s")

@@ -123,15 +123,16 @@ def _text(x: Fraction) -> str:
 
 # ----------------------------------------------------------------------------- oracle
 def _oracle(rules: Rules, p: Sequence[Fraction], sizes: Sequence[int], of: np.ndarray,
-            time_limit: float | None, secondary: Sequence[Fraction] | None = None
-            ) -> tuple[Column, bool]:
+            time_limit: float | None, secondary: Sequence[Fraction] | None = None,
+            progress: Callable[[dict[str, Any]], None] | None = None) -> tuple[Column, bool]:
     """Return the weighted optimum against the class mixture `p` (weights p_c / |c| per
     secret) as a column, and whether its weights were used exactly.
 
     With `secondary` (per-class weights), the tree returned is, among the trees optimal
     against `p`, one of least secondary weighted total (lexicographic weights: the
     primary scaled by more than any secondary total); when that does not fit whole numbers
-    of at most `EXACT_WEIGHT`, the secondary is ignored."""
+    of at most `EXACT_WEIGHT`, the secondary is ignored. `progress` is the search's
+    (`solve_optimal`)."""
     from .solver import solve_optimal
 
     den = math.lcm(*(f.denominator for f in p))
@@ -151,10 +152,22 @@ def _oracle(rules: Rules, p: Sequence[Fraction], sizes: Sequence[int], of: np.nd
             per_class = [w * scale + e for w, e in zip(per_class, extra, strict=True)]
     exact = max(per_class) <= EXACT_WEIGHT
     weights = np.asarray(per_class, dtype=np.int64 if exact else np.float64)[of]
-    result = solve_optimal(rules, weights=weights, time_limit=time_limit)
+    result = solve_optimal(rules, weights=weights, time_limit=time_limit, progress=progress)
     depths = result.tree.depths(get_space(rules))
     sums = tuple(int(x) for x in np.bincount(of, weights=depths, minlength=len(sizes)))
     return Column(result.tree, sums), exact
+
+
+def _searching(progress: Callable[[str], None], rounds: int, started: float
+               ) -> Callable[[dict[str, Any]], None]:
+    """Return a search progress callback that tells `progress` where round `rounds` stands:
+    its optimal search (against the codemaker's mixture) can take minutes, and without this
+    a game past a few thousand codes said nothing at all until the first round ended."""
+    def searching(d: dict[str, Any]) -> None:
+        sets = f", {d['nodes']:,} sets" if d.get("nodes") else ""
+        progress(f"round {rounds}: searching the codebreaker's best tree against the "
+                 f"codemaker's mixture{sets}, {time.perf_counter() - started:.0f} s")
+    return searching
 
 
 def _payoff(col: Column, p: Sequence[Fraction], sizes: Sequence[int]) -> Fraction:
@@ -365,7 +378,8 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
         try:
             if left is not None and left <= 0:
                 raise LimitExceededError("out of time")
-            col, exact = _oracle(rules, p, sizes, of, left)
+            col, exact = _oracle(rules, p, sizes, of, left, progress=None if progress is None
+                                 else _searching(progress, rounds, started))
         except LimitExceededError:
             raise TimeLimitError(
                 f"the game value of {rules_name(rules)} was not found within "
