@@ -189,6 +189,22 @@ def test_evaluate_options_and_table():
     assert result.exit_code == 0 and f"{forced:,}" in result.stdout and "3456" in result.stdout
 
 
+def test_evaluate_several_strategies():
+    """A second --strategy replaced the first without a word."""
+    table = CLASSIC_TABLE["all_probes"]
+    for args in (["-s", "maxsize", "-s", "entropy"], ["-s", "maxsize,entropy"],
+                 ["-s", "knuth, entropy", "--strategy", "maxsize"]):  # knuth is maxsize
+        rows = json.loads(run(["evaluate", *args, "--json"]).stdout)
+        assert [(r["strategy"], r["total"]) for r in rows] == [
+            ("maxsize", table["maxsize"]["total"]), ("entropy", table["entropy"]["total"])]
+    rows = json.loads(run(["evaluate", "-s", "all", "-s", "optimal", "--json"]).stdout)
+    assert [r["strategy"] for r in rows] == ["consistent", "maxsize", "expsize", "entropy",
+                                             "parts", "optimal"]
+    assert rows[-1]["total"] == PUB["optimal"]["classic"]["total"]
+    result = run(["evaluate", "-s", "maxsize,,entropy"])
+    assert result.exit_code == 2 and "between each pair of commas" in result.stderr
+
+
 def test_evaluate_save_tree(tmp_path):
     path = tmp_path / "{strategy}.json"
     result = run(["evaluate", "--save-tree", str(path)])

@@ -53,9 +53,11 @@ def histogram_text(histogram: list[int]) -> str:
 def evaluate_command(
     rules: Rules,
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help="A strategy name, or 'all' for the five "
-                          "of the published tables (" + ", ".join(TABLE_STRATEGIES) + ").")
-    ] = "all",
+        list[str] | None, typer.Option(
+            "--strategy", "-s", help="A strategy name, or 'all' for the five of the "
+            "published tables (" + ", ".join(TABLE_STRATEGIES) + "); several: repeat it "
+            "or separate them by commas (-s maxsize,entropy). [default: all]")
+    ] = None,
     possible_only: Annotated[
         bool, typer.Option("--possible-only", help="Only play codes that could be the secret.")
     ] = False,
@@ -92,13 +94,14 @@ def evaluate_command(
     from ..strategies import evaluate, find_strategy
     from ..tree import DecisionTree
 
+    given = _given(strategy)
     if prior is not None or noise is not None:
         if possible_only or first is not None or tie != "first" or entropy != "exact":
             raise KeypegError("--possible-only, --first, --tie and --entropy do not combine "
                               "with --prior or --noise.")
-        _evaluate_belief(rules, strategy, prior, noise, save_tree, as_json)
+        _evaluate_belief(rules, given, prior, noise, save_tree, as_json)
         return
-    names = list(TABLE_STRATEGIES) if strategy.lower() == "all" else [strategy]
+    names = _expand(given, list(TABLE_STRATEGIES))
     if cluster is not None and (sample is not None or prior is not None or noise is not None):
         raise KeypegError("--cluster evaluates exactly, over every secret; leave out "
                           "--sample, --prior and --noise, or --cluster.")
@@ -129,7 +132,7 @@ def evaluate_command(
             options.update(possible_only=possible_only, tie=tie)
             if name.lower() in ("entropy", "neuwirth") or entropy != "exact":
                 options["entropy"] = entropy
-        if strategy.lower() == "all" and name != "entropy":
+        if "all" in given and name in TABLE_STRATEGIES and name != "entropy":
             options.pop("entropy", None)
         strategies.append(find_strategy(name, **options))
     if first is not None:
@@ -202,7 +205,32 @@ def _on_cluster(strategies: list[Any], rules: Rules, address: str,
         return trees, c.info()
 
 
-def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str | None,
+def _given(strategy: list[str] | None) -> list[str]:
+    """Return the strategy names asked for (lower case, each once, in order): --strategy
+    repeated or separated by commas; 'all' when none. A second --strategy used to replace
+    the first without a word."""
+    names = [n.strip().lower() for text in (strategy or ["all"]) for n in text.split(",")]
+    if "" in names:
+        raise KeypegError("--strategy needs a strategy name between each pair of commas.")
+    return list(dict.fromkeys(names))
+
+
+def _expand(given: list[str], everything: list[str]) -> list[str]:
+    """Return `given` with 'all' replaced by `everything`, each strategy once (knuth is
+    maxsize: the first name given stands)."""
+    from ..strategies import find_strategy
+
+    out: dict[str, str] = {}
+    for name in (n for g in given for n in (everything if g == "all" else [g])):
+        try:
+            key = find_strategy(name).name
+        except KeypegError:
+            key = name  # the Bayesian players, or a name the caller rejects
+        out.setdefault(key, name)
+    return list(out.values())
+
+
+def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: str | None,
                      save_tree: Path | None, as_json: bool) -> None:
     """Evaluate under a prior (weighted totals) or with players that assume noise."""
     import numpy as np
@@ -219,10 +247,7 @@ def _evaluate_belief(rules: Rules, strategy: str, prior: str | None, noise: str 
     state = GameState.start(space, prior=prior, noise=noise)
     noisy = not state.noise.hard or type(state.noise).__name__ == "Lies"
     belief_names = [n for n, _ in BELIEF_SCORES]
-    if strategy.lower() == "all":
-        names = belief_names if noisy else [*TABLE_STRATEGIES, "information"]
-    else:
-        names = [strategy.lower()]
+    names = _expand(given, belief_names if noisy else [*TABLE_STRATEGIES, "information"])
     strategies: list[Strategy] = []
     for name in names:
         if name in ("information", "bayes") or (noisy and name in belief_names):
