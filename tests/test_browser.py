@@ -1474,3 +1474,25 @@ def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> 
     assert view["scores"] == {"A": view["max_points"], "B": 0}
     expect(page.locator("#match-scores tfoot tr")).to_have_attribute(
         "data-a", str(view["max_points"]))
+
+
+@pytest.mark.parametrize("path,title", [("/docs", ".swagger-ui .info .title"),
+                                        ("/redoc", "h1")])
+def test_the_api_docs_render_offline(page: Page, path: str, title: str) -> None:
+    """FastAPI's /docs and /redoc load Swagger UI and ReDoc from a CDN: a blank page without
+    a network. Here every request off this server is refused; both must still render the
+    API (its title and the hints endpoint), from files keypeg serves itself."""
+    refused: list[str] = []
+
+    def local_only(route: Route) -> None:
+        if route.request.url.startswith(page.base_url):  # type: ignore[attr-defined]
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", local_only)
+    page.goto(f"{page.base_url}{path}")  # type: ignore[attr-defined]
+    expect(page.locator(title).first).to_contain_text("keypeg")
+    expect(page.get_by_text("/api/hints").first).to_be_visible()
+    assert not [u for u in refused if u.endswith((".js", ".css"))], refused

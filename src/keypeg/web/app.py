@@ -48,6 +48,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -482,7 +483,11 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
             threading.Thread(target=service.warm_up, daemon=True).start()
         yield
 
-    app = FastAPI(
+    # FastAPI's /docs and /redoc load Swagger UI and ReDoc from a CDN: a blank page offline
+    # (keypeg serves on localhost, often without a network). fastapi-offline serves both
+    # from the package instead.
+    app = FastAPIOffline(
+        static_url="/docs-assets",
         title="keypeg",
         description="Exact Mastermind-family engine: play, hints, strategies, optimal trees. "
                     "Every error is {\"detail\": \"one sentence\"}.",
