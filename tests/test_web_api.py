@@ -187,6 +187,61 @@ def test_watch(client):
     assert client.get("/api/watch/secret?rules=super").json()["secret"].isdigit()
 
 
+@pytest.mark.parametrize("clue", [["1111", "4B0W"], ["1122", "0B0W"], ["3456", "1B1W"]])
+def test_watch_refuses_a_history_the_secret_does_not_answer(client, clue):
+    """Watch answers from the secret: a history with another answer was taken on trust
+    (1111=4B0W with secret 1234 answered 409 'the secret is already found')."""
+    from . import naive
+
+    digits = [int(x) - 1 for x in "1234"]
+    blacks, whites = naive.score(digits, [int(x) - 1 for x in clue[0]], "blackwhite")
+    true = f"{blacks}B{whites}W"
+    assert true != clue[1]
+    for history in ([clue], [["1234", "4B0W"], clue] if clue[0] != "1234" else [clue]):
+        r = client.post("/api/watch/step", json={"rules": "classic", "strategy": "maxsize",
+                                                 "secret": "1234", "history": history})
+        assert r.status_code == 422, r.text
+        n = len(history)
+        assert r.json()["detail"].startswith(f"clue {n} ({clue[0]}={clue[1]}) does not match "
+                                             f"the secret 1234, which answers {clue[0]} with "
+                                             f"{true}")
+    truthful = [[clue[0], true]]
+    r = client.post("/api/watch/step", json={"rules": "classic", "strategy": "maxsize",
+                                             "secret": "1234", "history": truthful})
+    assert r.status_code == 200, r.text
+
+
+def test_watch_optimal_plays_on_where_the_optimum_is_out_of_reach(client):
+    """Optimal in Watch stopped with an error above 600 codes (super, mm-6-9, mm-8-8); it
+    now plays entropy's guess there, labelled approximate with the reason, and the proven
+    optimal guess once the codes still possible are few enough."""
+    from keypeg.limits import LIVE_OPTIMAL_CANDIDATES
+
+    history, out = [], {"solved": False}
+    steps = []
+    while not out["solved"]:
+        r = client.post("/api/watch/step", json={"rules": "super", "strategy": "optimal",
+                                                 "secret": "52341", "history": history})
+        assert r.status_code == 200, r.text
+        before = GameState.start(find_rules("super"))
+        for g, f in history:
+            before = before.after(Code.parse(g, before.rules), f)
+        out = r.json()
+        steps.append((before.count, out["approximate"], out["note"]))
+        history.append([out["guess"], out["feedback"]])
+        assert len(history) <= 10
+    assert history[-1] == ["52341", "5B0W"]
+    for count, approximate, note in steps:
+        if count > LIVE_OPTIMAL_CANDIDATES:
+            assert approximate and "entropy's guess" in note and f"{count:,} are now" in note
+        else:
+            assert not approximate and note is None
+    assert steps[0][0] > LIVE_OPTIMAL_CANDIDATES >= steps[-1][0]
+    r = client.post("/api/watch/step", json={"rules": "mm-8-8", "strategy": "optimal",
+                                             "secret": "12345678", "history": []})
+    assert r.status_code == 200 and r.json()["approximate"], r.text
+
+
 def test_lab_is_exact_and_cached(client):
     lab = client.get("/api/lab?rules=classic").json()
     assert lab["exact"]

@@ -631,7 +631,10 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
               description="The answers are true; under a prior or noise the strategy reads "
               "them with that belief: information (and, under noise, entropy, expsize, "
               "maxsize and parts) choose by belief (keypeg.bayes), consistent then plays "
-              "the likeliest code, and optimal is refused under noise.",
+              "the likeliest code, and optimal is refused under noise. Where the optimal "
+              "guess is out of reach, optimal plays the best guess its search found, else "
+              "entropy's: \"approximate\": true, with the reason in \"note\". A history "
+              "whose answers are not the secret's is refused (422).",
               responses=_errors(409, *_BODY_ERRORS), dependencies=[_only_query()])
     def watch_step(body: WatchIn) -> dict[str, Any]:
         with _echoing(body):

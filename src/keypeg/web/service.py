@@ -543,15 +543,21 @@ class Service:
         are true; the strategy reads them under `belief`)."""
         rules = find_rules(rules_text)
         code = Code.parse(secret, rules)
+        for i, clue in enumerate(_clues(rules, history), start=1):
+            true = score(code.symbols, clue.guess.symbols, rules)
+            if true != clue.feedback:  # Watch answers from the secret: a clue must too
+                raise KeypegError(
+                    f"clue {i} ({clue}) does not match the secret {code}, which answers "
+                    f"{clue.guess} with {true}; Watch's history holds the secret's own answers.")
         state = self.state(rules, history, belief)
         if state.solved:
             raise GameOver("the secret is already found.")
-        guess, approximate = watched_guess(state, strategy, belief)
+        guess, approximate, note = watched_guess(state, strategy, belief)
         fb = score(code.symbols, guess.symbols, rules)
         after = state.after(guess, fb)
         return {"guess": str(guess), "feedback": str(fb), "marks": list(fb.marks),
                 "candidates": after.count, "bits": round(after.bits, 3), "solved": after.solved,
-                "approximate": approximate}
+                "approximate": approximate, "note": note}
 
     def random_secret(self, rules_text: str) -> str:
         """Return a random code of the rules (for Watch)."""
@@ -767,28 +773,40 @@ class Service:
 BELIEF_NAMES = frozenset(dict(BELIEF_SCORES))
 
 
-def watched_guess(state: GameState, strategy: str, belief: WebBelief) -> tuple[Code, bool]:
-    """Return (guess, approximate) for Watch: "information" plays by information gain
+def watched_guess(state: GameState, strategy: str, belief: WebBelief
+                  ) -> tuple[Code, bool, str | None]:
+    """Return (guess, approximate, note) for Watch: "information" plays by information gain
     under the belief (`BeliefStrategy`); the others by the bounded policy of the hints,
     except under noise, where candidates need not shrink (a one-step strategy would play
     the same guess again and again): there the scores play by belief, consistent plays the
     likeliest code (under lies:K the first that fits the most clues), and optimal (worked
-    out for true answers) is refused."""
+    out for true answers) is refused. Where the optimal guess is out of reach (too many
+    codes, or not found in time), optimal plays the best guess its search found, else
+    entropy's, labelled approximate, with the reason in `note` (as a match's optimal
+    codebreaker does; Watch used to stop there with an error)."""
     name = strategy.strip().lower()
     noisy = belief.noise is not None
     if name == "information" or noisy and name in BELIEF_NAMES:
         sampled = state.space.size * state.count > EXACT_HINT_WORK
-        return BeliefStrategy(name).next_guess(state), sampled and state.count > 1
+        return BeliefStrategy(name).next_guess(state), sampled and state.count > 1, None
     if noisy and name == "consistent":
         misses = state.belief.misses  # lies:K: the first code that fits the most clues
         if misses is not None:
-            return state.space.code(int(state.candidates[int(np.argmin(misses))])), False
-        return Code.parse(state.top(1)[0][0], state.rules), False
+            return state.space.code(int(state.candidates[int(np.argmin(misses))])), False, None
+        return Code.parse(state.top(1)[0][0], state.rules), False, None
     if noisy and name == "optimal":
         raise KeypegError("the optimal strategy is worked out for true answers only; under "
                           "noise watch information, entropy, expsize, maxsize, parts, "
                           "consistent or random.")
-    return bounded_guess(state, strategy, optimal_seconds=LIVE_OPTIMAL_SECONDS)
+    if name == "optimal":
+        outcome = optimal_hint(state, seconds=LIVE_OPTIMAL_SECONDS)
+        if outcome.optimal is not None:
+            return Code.parse(outcome.optimal.guess, state.rules), False, None
+        if outcome.found is not None:
+            return Code.parse(outcome.found.guess, state.rules), True, outcome.note
+        guess, _ = bounded_guess(state, "entropy")
+        return guess, True, f"{outcome.note} Until then optimal plays entropy's guess."
+    return (*bounded_guess(state, strategy, optimal_seconds=LIVE_OPTIMAL_SECONDS), None)
 
 
 def _match_view(match: Match, before: set[int]) -> dict[str, Any]:
