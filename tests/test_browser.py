@@ -1496,3 +1496,50 @@ def test_the_api_docs_render_offline(page: Page, path: str, title: str) -> None:
     expect(page.locator(title).first).to_contain_text("keypeg")
     expect(page.get_by_text("/api/hints").first).to_be_visible()
     assert not [u for u in refused if u.endswith((".js", ".css"))], refused
+
+
+# ---------------------------------------------------------------------- kept over a reload
+def seeded_games(page: Page, seed: int, rules: str = "classic") -> str:
+    """Make the page's new games draw their secret from `seed`; return that secret (a
+    game of the same seed, given up through the API, shows it)."""
+    def add_seed(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "seed": seed}))
+
+    page.route("**/api/games", add_seed)
+    status, game = api(page, "POST", "/api/games", {"rules": rules, "seed": seed})
+    assert status == 200
+    status, over = api(page, "POST", f"/api/games/{game['id']}/give-up")
+    assert status == 200
+    return over["secret"]
+
+
+def test_a_reload_mid_game_resumes_it_but_not_a_finished_one(page: Page) -> None:
+    """The id of the game in play is kept in localStorage: a reload shows the same game
+    (its rows, the attempts left, the same id on the server) and plays on; once the game
+    is over, a reload starts a fresh one."""
+    secret = seeded_games(page, 7)
+    open_page(page)
+    game_id = page.locator("body").get_attribute("data-game")
+    guesses = [g for g in ("1122", "3456", "6543") if g != secret][:2]
+    played = [play_guess(page, g) for g in guesses]
+    expect(page.locator("#attempts-left")).to_have_attribute("data-left", "8")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("body")).to_have_attribute("data-game", game_id or "")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(2)
+    assert board_history(page) == played
+    expect(page.locator("#attempts-left")).to_have_attribute("data-left", "8")
+    expect(page.locator("#attempts-left")).to_have_text("8 of 10 attempts left")
+    expect(page.locator("#panel-play")).to_have_attribute("data-state", "playing")
+    play_guess(page, secret)  # the game goes on, on the server too
+    expect(page.locator("#panel-play")).to_have_attribute("data-state", "won")
+    status, view = api(page, "GET", f"/api/games/{game_id}")
+    assert status == 200 and [tuple(h) for h in view["history"]][:2] == played
+    assert view["over"] and len(view["history"]) == 3
+    page.reload()  # a finished game is not resumed: a fresh one starts
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("body")).not_to_have_attribute("data-game", game_id or "")
+    expect(page.locator("#panel-play")).to_have_attribute("data-state", "playing")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(0)
+    expect(page.locator("#attempts-left")).to_have_attribute("data-left", "10")

@@ -57,6 +57,9 @@ export const rules = () => request("GET", "/api/rules");
 /** Start a game; the secret stays on the server (the page never sends a seed). */
 export const newGame = (rulesName) => request("POST", "/api/games", { rules: rulesName });
 
+/** A game's history and whether it is over (the secret once it is). */
+export const game = (id) => request("GET", `/api/games/${q(id)}`);
+
 export const guess = (id, code) => request("POST", `/api/games/${q(id)}/guesses`, { guess: code });
 
 /** End the game without solving it; the answer reveals the secret. */

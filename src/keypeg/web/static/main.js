@@ -136,7 +136,7 @@ async function init() {
   }
   renderPlay();
   setMode(S.mode);
-  await newGame();
+  await newGame({ resume: true });
   document.body.dataset.ready = "true";
 }
 

@@ -1,9 +1,11 @@
-/* Play: a game against a secret kept on the server. */
+/* Play: a game against a secret kept on the server. The page keeps the id of the game in
+ * play under each rules in localStorage, so a reload (or coming back to those rules)
+ * resumes it while it is not over. */
 
 import * as api from "./api.js";
 import { codeEl, emptyRowEl, rowEl } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
-import { $, clearMessage, count, reportError, showMessage } from "./dom.js";
+import { $, clearMessage, count, reportError, showMessage, store } from "./dom.js";
 import { CodeEntry } from "./entry.js";
 import { refreshHints } from "./hints.js";
 import { N, S, modes } from "./state.js";
@@ -11,6 +13,8 @@ import { N, S, modes } from "./state.js";
 const fresh = () => ({ id: null, history: [], over: false, solved: false, gaveUp: false,
   secret: null, busy: false });
 let P = fresh();
+/** Where the id of the game in play under some rules is kept. */
+const gameKey = (rules) => `keypeg.game.${rules}`;
 let gameSeq = 0;
 let entry = null;
 
@@ -82,17 +86,37 @@ function overText() {
   return `${what}: there are no more guesses to suggest. Press New game for a fresh game and fresh hints.`;
 }
 
-export async function newGame() {
+/** The stored game of `rules`, when it is still there, not over and under those rules. */
+async function storedGame(rules) {
+  const id = store.get(gameKey(rules), "");
+  if (!id) return null;
+  try {
+    const game = await api.game(id);
+    if (!game.over && game.rules === rules) return game;
+  } catch (err) {
+    if (err.status !== 404) return null; // kept for the next time the server answers
+  }
+  store.set(gameKey(rules), "");
+  return null;
+}
+
+/** Start a game, or with `resume` go on with the stored game of these rules. */
+export async function newGame({ resume = false } = {}) {
   const s = ++gameSeq;
+  const rules = S.rules.name;
   P = { ...fresh(), busy: true };
   entry.set("", { quiet: true });
   entry.clearNote();
   resetCut();
   renderPlay();
   try {
-    const game = await api.newGame(S.rules.name);
+    const kept = resume ? await storedGame(rules) : null;
     if (s !== gameSeq) return;
+    const game = kept || await api.newGame(rules);
+    if (s !== gameSeq) return;
+    store.set(gameKey(rules), game.id);
     P.id = game.id;
+    P.history = kept ? kept.history.map(([g, f]) => [g, f]) : [];
     P.busy = false;
     document.body.dataset.game = game.id;
     renderPlay();
