@@ -1254,9 +1254,13 @@ def test_tolerate_mistakes_off_is_today_and_the_choice_survives_a_reload(page: P
     expect(page.locator("#assist-suspect")).to_have_attribute("data-clue", str(WRONG))
     expect(page.locator("#assist-clues .doubt")).to_have_count(len(NOISY_CLUES))
 
-    page.reload()  # the choice is remembered (the clues are not)
+    page.reload()  # the choice is remembered (and the clues are kept)
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(switch).to_be_checked()
+    wait_noisy_hints(page, NOISY_CLUES)
+    expect(page.locator("#assist-suspect")).to_have_attribute("data-clue", str(WRONG))
+    page.click("#assist-clear")
+    wait_noisy_hints(page, [])
     add_clues(page, NOISY_CLUES[:2])
     wait_noisy_hints(page, NOISY_CLUES[:2])
     expect(page.locator("#assist-suspect")).to_have_attribute("data-clue", str(WRONG))
@@ -1543,3 +1547,47 @@ def test_a_reload_mid_game_resumes_it_but_not_a_finished_one(page: Page) -> None
     expect(page.locator("#panel-play")).to_have_attribute("data-state", "playing")
     expect(page.locator("#board .row[data-feedback]")).to_have_count(0)
     expect(page.locator("#attempts-left")).to_have_attribute("data-left", "10")
+
+
+def assist_clues(page: Page) -> list[tuple[str, str]]:
+    return [(li.get_attribute("data-guess") or "", li.get_attribute("data-feedback") or "")
+            for li in page.locator("#assist-clues li").all()]
+
+
+def test_assist_clues_survive_a_reload_and_are_kept_per_rules(page: Page) -> None:
+    """The clues are kept in localStorage for their rules preset: a reload shows the same
+    clues and the same count of possible codes; other rules have clues of their own, and
+    coming back to the first rules brings theirs back. Clear clues forgets them."""
+    clues = [("1122", "1B1W"), ("3456", "1B1W"), ("1345", "0B2W")]
+    expected = GameState.from_clues(find_rules("classic"), [f"{g}={f}" for g, f in clues]).count
+    open_page(page, mode="assist")
+    add_clues(page, clues)
+    wait_hints(page, clues, "classic")
+    expect(page.locator("#hint-count")).to_have_attribute("data-count", str(expected))
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    wait_hints(page, clues, "classic")
+    expect(page.locator("#assist-clues")).to_have_attribute("data-count", str(len(clues)))
+    assert assist_clues(page) == clues
+    expect(page.locator("#hint-count")).to_have_attribute("data-count", str(expected))
+    expect(page.locator("#assist-clues-title")).to_contain_text("3 clues so far")
+
+    page.select_option("#rules-select", "mini")  # other rules: their own (no) clues
+    wait_hints(page, [], "mini")
+    expect(page.locator("#assist-clues")).to_have_attribute("data-count", "0")
+    expect(page.locator("#message-text")).to_have_text(
+        "Your assist clues for Mastermind are kept: choose Mastermind again to see them.")
+    add_clue(page, "1122", 0, 1)
+    wait_hints(page, [("1122", "0B1W")], "mini")
+    page.select_option("#rules-select", "classic")
+    wait_hints(page, clues, "classic")
+    assert assist_clues(page) == clues
+    page.select_option("#rules-select", "mini")
+    wait_hints(page, [("1122", "0B1W")], "mini")
+
+    page.click("#assist-clear")  # forgotten, over a reload too
+    wait_hints(page, [], "mini")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    wait_hints(page, [], "mini")
+    expect(page.locator("#assist-clues")).to_have_attribute("data-count", "0")

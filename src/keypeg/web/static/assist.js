@@ -1,13 +1,14 @@
 /* Assist: the clues of a game played on a real board; the hints panel shows what is still
  * possible and what to play next. Contradictory clues are kept and the suspects outlined,
  * so the wrong one can be edited. With "Tolerate mistakes" on (belief.js) a wrong clue
- * does not block the game: each clue shows how likely it is to be wrong. */
+ * does not block the game: each clue shows how likely it is to be wrong. The clues of each
+ * rules preset are kept in localStorage, so a reload (or coming back to the rules) keeps them. */
 
 import * as api from "./api.js";
 import { assistBelief, doubtEl, setTolerant, suspectSentence, tolerant, worstClue } from "./belief.js";
 import { marksLegend, rowEl, symbolEl } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
-import { $, clearMessage, count, el, plural, reportError, sentence } from "./dom.js";
+import { $, clearMessage, count, el, plural, reportError, sentence, store } from "./dom.js";
 import { CodeEntry } from "./entry.js";
 import { refreshHints } from "./hints.js";
 import { N, S, modes } from "./state.js";
@@ -44,7 +45,8 @@ export function setupAssist() {
   });
   $("#assist-clear").addEventListener("click", () => {
     clearMessage();
-    reset();
+    reset([]);
+    saveClues();
     resetCut();
     refreshHints();
   });
@@ -78,13 +80,29 @@ export function setupAssist() {
 
 const history = () => A.clues.map((c) => [c.guess, c.feedback]);
 
+/** Where the clues of the selected rules are kept. */
+const cluesKey = () => `keypeg.assist.${S.rules.name}`;
+const saveClues = () => store.set(cluesKey(), JSON.stringify(history()));
+
+function storedClues() {
+  let list = [];
+  try {
+    list = JSON.parse(store.get(cluesKey(), "[]"));
+  } catch (_) {
+    /* not ours: no clues */
+  }
+  return (Array.isArray(list) ? list : []).filter((c) => Array.isArray(c) && c.length === 2
+    && c.every((t) => typeof t === "string")).map(([guess, feedback]) => ({ guess, feedback }));
+}
+
 const isContradiction = (err) => err && err.status === 422
   && (err.body.error === "contradiction" || /^no code fits these clues/i.test(err.detail || ""));
 
-/** New rules: a new form (black/white counts or per-peg marks, the palette), no clues. */
-function reset() {
+/** New rules: a new form (black/white counts or per-peg marks, the palette), and the
+ * clues kept for these rules (or `clues`). */
+function reset(clues = storedClues()) {
   const n = N();
-  A.clues = [];
+  A.clues = clues;
   A.editing = null;
   A.gen += 1;
   entry.rebuild();
@@ -227,6 +245,7 @@ async function check(clue, editing, gen) {
   if (gen !== A.gen) return;
   clearMessage();
   A.clues = clues;
+  saveClues();
   setDoubts(null); // until the hints for the new clues say
   resetCut();
   await refreshHints();
@@ -242,6 +261,7 @@ function edit(i) {
 
 function remove(i) {
   A.clues.splice(i, 1);
+  saveClues();
   A.doubts = null;
   $("#assist-suspect").hidden = true;
   if (A.editing === i) {

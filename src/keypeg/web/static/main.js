@@ -57,9 +57,10 @@ function applyRules(preset) {
 async function changeRules(name) {
   const preset = S.presets.find((p) => p.name === name);
   if (!preset) return;
+  const old = shortTitle(S.rules);
   clearMessage();
   if (applyRules(preset)) {
-    showMessage("assist clues cleared: they were written for other rules.", "info");
+    showMessage(`your assist clues for ${old} are kept: choose ${old} again to see them.`, "info");
   }
   await newGame();
   if (S.mode === "assist") refreshHints();
