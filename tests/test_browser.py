@@ -1591,3 +1591,39 @@ def test_assist_clues_survive_a_reload_and_are_kept_per_rules(page: Page) -> Non
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     wait_hints(page, [], "mini")
     expect(page.locator("#assist-clues")).to_have_attribute("data-count", "0")
+
+
+# ---------------------------------------------------------------------- writing a code
+def paste(page: Page, box: str, text: str) -> None:
+    """Empty `box`, then put `text` in it as a paste does (one input event, no keys)."""
+    page.fill(box, "")
+    page.locator(box).focus()
+    page.keyboard.insert_text(text)
+
+
+@pytest.mark.parametrize("text", ["1 2 3 4", "1-2-3-4", "1,2,3,4", "R G B Y", " 1, 2 - 3 4 "])
+def test_a_pasted_code_with_separators_is_read_whole(page: Page, text: str) -> None:
+    """Spaces, commas and dashes between pegs are skipped, in pasted text and in typed
+    keys alike (a maxlength used to cut "1 2 3 4" to "1 2 " before they were dropped,
+    leaving 12): the box holds 1234, says nothing is wrong, and the code plays. The same
+    code box serves Assist and Match; Watch's secret reads the same way."""
+    open_page(page)
+    paste(page, "#guess-input", text)
+    expect(page.locator("#guess-input")).to_have_value("1234")
+    expect(page.locator("#play-note")).to_be_hidden()
+    page.fill("#guess-input", "")
+    page.keyboard.type(text)  # typed key by key: the separators are skipped silently
+    expect(page.locator("#guess-input")).to_have_value("1234")
+    expect(page.locator("#play-note")).to_be_hidden()
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .row[data-index='0']")).to_have_attribute("data-guess", "1234")
+    page.click("#mode-assist")
+    paste(page, "#assist-guess", text)
+    expect(page.locator("#assist-guess")).to_have_value("1234")
+    expect(page.locator("#assist-note")).to_be_hidden()
+    page.click("#mode-watch")
+    page.fill("#watch-secret", text)
+    page.click("#watch-step")
+    expect(page.locator("#watch-secret")).to_have_value("1234")
+    expect(page.locator("#watch-board .row[data-index='0']")).to_have_attribute(
+        "data-feedback", re.compile("."))

@@ -32,7 +32,7 @@ export class CodeEntry {
   rebuild() {
     const n = N();
     this.palette.replaceChildren(...paletteButtons(this.prefix, (s) => this.pick(s)));
-    this.input.maxLength = n.pegs;
+    // no maxlength: it would cut a pasted "1 2 3 4" to "1 2 " before its separators go
     this.input.placeholder = `e.g. ${n.example()}`;
     this.clearNote();
     this.set("", { quiet: true });
@@ -55,6 +55,7 @@ export class CodeEntry {
       this.reject(why);
       return false;
     }
+    if (N().isSeparator(ch)) return false; // a space or a dash between pegs: skipped
     const r = N().accept(this.value, ch);
     if (r.reason) {
       this.reject(r.reason);

@@ -11,6 +11,8 @@ const DEFAULT_CHARS = { black: "B", white: "W", gray: "-", amber: "A", green: "G
 const MARK_KEYS = ["gray", "amber", "green"]; // mark 0, 1, 2
 const MARK_WORDS = ["gray: not in the code", "amber: in the code, elsewhere",
   "green: right place"];
+/** Characters that only separate pegs ("1 2 3 4", "1-2-3-4", "R,G,B,Y"), unless a symbol. */
+const SEPARATOR = /^[\s,;\-–—/|]$/;
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export class Notation {
@@ -67,12 +69,17 @@ export class Notation {
     return { sym };
   }
 
-  /** Read a typed text into a code: {code, rejected: [reason, ...]}. */
+  /** Whether `ch` only separates pegs (and is no symbol of these rules): it is skipped. */
+  isSeparator(ch) {
+    return SEPARATOR.test(ch) && this.toSymbol(ch) === null;
+  }
+
+  /** Read a typed text into a code, skipping separators: {code, rejected: [reason, ...]}. */
   read(text) {
     let code = "";
     const rejected = [];
     for (const ch of text) {
-      if (ch === "," || ch === "\t") continue;
+      if (this.isSeparator(ch)) continue;
       const r = this.accept(code, ch);
       if (r.sym !== undefined) code += r.sym;
       else rejected.push(r.reason);

@@ -84,7 +84,7 @@ async function step() {
   const n = N();
   if (!w.history.length) {
     const raw = $("#watch-secret").value.trim();
-    const { code, rejected } = n.read(raw.replace(/\s/g, ""));
+    const { code, rejected } = n.read(raw);
     if (code.length !== n.pegs || rejected.length) {
       showMessage(raw
         ? `the secret ${raw} is not a code of ${S.rules.name}: ${rejected[0] || `it needs ${count(n.pegs, n.kind)}.`} Type another or press Random.`
