@@ -1576,7 +1576,7 @@ def test_assist_clues_survive_a_reload_and_are_kept_per_rules(page: Page) -> Non
     wait_hints(page, [], "mini")
     expect(page.locator("#assist-clues")).to_have_attribute("data-count", "0")
     expect(page.locator("#message-text")).to_have_text(
-        "Your assist clues for Mastermind are kept: choose Mastermind again to see them.")
+        "Your Mastermind assist clues are kept: choose Mastermind again to go on.")
     add_clue(page, "1122", 0, 1)
     wait_hints(page, [("1122", "0B1W")], "mini")
     page.select_option("#rules-select", "classic")
@@ -1591,6 +1591,43 @@ def test_assist_clues_survive_a_reload_and_are_kept_per_rules(page: Page) -> Non
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     wait_hints(page, [], "mini")
     expect(page.locator("#assist-clues")).to_have_attribute("data-count", "0")
+
+
+def test_other_rules_mid_game_keep_the_game_for_its_rules(page: Page) -> None:
+    """Choosing other rules in the middle of a game no longer throws it away silently: the
+    page says the game is kept, and choosing its rules again brings it back, rows and all
+    (each rules has its own game). A finished game is not announced."""
+    secret = seeded_games(page, 7)
+    mini = seeded_games(page, 7, "mini")
+    open_page(page)
+    game_id = page.locator("body").get_attribute("data-game")
+    first = play_guess(page, "1122" if secret != "1122" else "3456")
+    page.select_option("#rules-select", "mini")
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator("#message")).to_have_attribute("data-kind", "info")
+    expect(page.locator("#message-text")).to_have_text(
+        "Your Mastermind game is kept: choose Mastermind again to go on.")
+    expect(page.locator("body")).not_to_have_attribute("data-game", game_id or "")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(0)
+    mini_id = page.locator("body").get_attribute("data-game")
+    mini_first = play_guess(page, "1234" if mini != "1234" else "4321")
+    page.select_option("#rules-select", "classic")
+    expect(page.locator("#message-text")).to_have_text(
+        "Your Mini Mastermind game is kept: choose Mini Mastermind again to go on.")
+    expect(page.locator("body")).to_have_attribute("data-game", game_id or "")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(1)
+    assert board_history(page) == [first]
+    expect(page.locator("#attempts-left")).to_have_attribute("data-left", "9")
+    page.click("#give-up")  # over: nothing is kept, nothing said
+    expect(page.locator("#panel-play")).to_have_attribute("data-state", "gave-up")
+    page.select_option("#rules-select", "mini")
+    expect(page.locator("body")).to_have_attribute("data-game", mini_id or "")
+    assert board_history(page) == [mini_first]
+    expect(page.locator("#message")).to_be_hidden()
+    page.select_option("#rules-select", "classic")  # the given-up game is not resumed
+    expect(page.locator("body")).not_to_have_attribute("data-game", game_id or "")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(0)
+    expect(page.locator("#panel-play")).to_have_attribute("data-state", "playing")
 
 
 # ---------------------------------------------------------------------- writing a code

@@ -58,11 +58,15 @@ async function changeRules(name) {
   const preset = S.presets.find((p) => p.name === name);
   if (!preset) return;
   const old = shortTitle(S.rules);
+  const game = modes.play.unfinished();
   clearMessage();
-  if (applyRules(preset)) {
-    showMessage(`your assist clues for ${old} are kept: choose ${old} again to see them.`, "info");
+  const clues = applyRules(preset);
+  // nothing is lost: the game in play and the clues are kept for their rules
+  const kept = [game ? "game" : "", clues ? "assist clues" : ""].filter(Boolean).join(" and ");
+  if (kept) {
+    showMessage(`your ${old} ${kept} ${game && !clues ? "is" : "are"} kept: choose ${old} again to go on.`, "info");
   }
-  await newGame();
+  await newGame({ resume: true });
   if (S.mode === "assist") refreshHints();
 }
 

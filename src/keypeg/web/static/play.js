@@ -48,6 +48,7 @@ export function setupPlay() {
     use,
     over: overText,
     fetchHints: () => (P.id ? api.gameHints(P.id) : null),
+    unfinished: () => Boolean(P.id && P.history.length && !P.over),
     key: onKey,
   };
 }
