@@ -60,6 +60,19 @@ def test_impossible_clue_alone():
     assert info.value.suspects == (0,)
 
 
+def test_a_long_list_of_corrections_is_counted_not_cut_to_dots():
+    """The corrections past six were cut to ', ...', and the sentence then ended '....'."""
+    classic = find_rules("classic")
+    with pytest.raises(InconsistentHistoryError) as info:
+        GameState.from_clues(classic, ["1234=4B0W", "3456=1B1W"])
+    err = info.value
+    text = str(err)
+    assert "..." not in text and text.endswith(".") and not text.endswith("..")
+    many = max(err.corrections.values(), key=len)
+    assert len(many) > 6
+    assert f"{', '.join(many[:6])} or {len(many) - 6} other answers" in text
+
+
 def test_no_single_clue_explains():
     classic = find_rules("classic")
     clues = ["1111=4B0W", "1111=0B0W", "1111=1B0W"]

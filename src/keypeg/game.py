@@ -26,7 +26,7 @@ from .belief import Belief, Exact, Lies, NoiseModel
 from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
-from .limits import CONFLICT_WORK, plural, shorten
+from .limits import CONFLICT_WORK, plural, shorten, some_of
 from .rules import Rules
 from .space import CodeSpace, get_space
 
@@ -322,7 +322,7 @@ def _diagnosis_text(
     parts = []
     for i in suspects:
         options = corrections[i]
-        shown = ", ".join(options[:6]) + (", ..." if len(options) > 6 else "")
+        shown = some_of(options, 6)
         parts.append(f"{name(i)}, which could have been {shown}")
     if len(parts) == 1:
         return text + f"; if one clue is wrong, it is {parts[0]}."

@@ -12,6 +12,7 @@ workers together). A value that is not a whole number of bytes is a clear error.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from .errors import KeypegError
 
@@ -153,6 +154,14 @@ def plural(n: float, one: str, many: str | None = None) -> str:
     """Return '1 code', '2 codes', '1,296 codes', '2.5 seconds'."""
     word = one if n == 1 else (many or one + "s")
     return f"{int(n):,} {word}" if float(n).is_integer() else f"{n:g} {word}"
+
+
+def some_of(items: Sequence[str], most: int, noun: str = "answer") -> str:
+    """Return at most `most` items in a list for a sentence, the rest counted: '0B1W, 1B0W
+    or 3 other answers' (a list cut to ', ...' ended its sentence in four dots)."""
+    if len(items) <= most:
+        return ", ".join(items)
+    return ", ".join(items[:most]) + f" or {plural(len(items) - most, 'other ' + noun)}"
 
 
 def bytes_text(n: float) -> str:

@@ -54,7 +54,14 @@ from .codes import Code
 from .errors import InconsistentHistoryError, KeypegError, LimitExceededError
 from .feedback import Feedback, score
 from .game import GameState, diagnose
-from .limits import LIVE_OPTIMAL_SECONDS, MAX_GUESSES_PER_GAME, check_seed, plural, shorten
+from .limits import (
+    LIVE_OPTIMAL_SECONDS,
+    MAX_GUESSES_PER_GAME,
+    check_seed,
+    plural,
+    shorten,
+    some_of,
+)
 from .rules import Rules, rules_name
 from .space import CodeSpace, get_space
 from .store import Store
@@ -578,7 +585,7 @@ def _refusal(space: CodeSpace, g: MatchGame, guess: Code, fb: Feedback,
     conflict = found.conflict if found is not None else tuple(range(n))
     others = [i for i in conflict if i != n - 1]
     options = [str(space.feedback(r)) for r in np.flatnonzero(possible)]
-    shown = ", ".join(options[:8]) + (", ..." if len(options) > 8 else "")
+    shown = some_of(options, 8)
     if others:
         with_ = " and ".join(f"answer {i + 1} ({clues[i]})" for i in others[:4])
         why = f"no code fits it together with {with_}"
