@@ -270,6 +270,8 @@ def test_long_histories(client: TestClient, n: int, path: str) -> None:
             assert r.status_code == 413
         elif last[1] == "0B0W" and n > 1:
             assert r.status_code == 422 and r.json()["error"] == "contradiction"
+        elif last[1] == "0B0W" and path == "/api/watch/step":  # not the secret's answer
+            assert r.status_code == 422 and "does not match the secret" in r.json()["detail"]
         else:
             assert r.status_code == 200
 
@@ -342,7 +344,8 @@ def noisy(game: Any) -> bool:
 @pytest.mark.parametrize("path", [p for p in EXTRA_FIELDS if p != "/api/optimal"])  # (plain)
 def test_long_histories_under_noise(client: TestClient, n: int, noise: str, path: str) -> None:
     """Under symmetric noise or lies:1 a last clue that contradicts the others is weighed,
-    not refused; lies:0 is plain filtering."""
+    not refused; lies:0 is plain filtering. Watch, whose answers come from its secret
+    (true), refuses the clue the secret does not answer."""
     history = [["1122", "1B1W"]] * (n - 1) + [["1122", "0B0W"]]
     payload: dict[str, Any] = {"rules": "classic", "history": history, "noise": noise,
                                **EXTRA_FIELDS[path]}
@@ -352,6 +355,8 @@ def test_long_histories_under_noise(client: TestClient, n: int, noise: str, path
         assert r.status_code == 422 and f"at most {MAX_CLUES} clues" in r.json()["detail"]
     elif noise == "lies:0" and n > 1:
         assert r.status_code == 422 and r.json()["error"] == "contradiction"
+    elif path == "/api/watch/step":  # weighed, but Watch's answers are the secret's, true
+        assert r.status_code == 422 and "does not match the secret" in r.json()["detail"]
     else:
         assert r.status_code == 200, r.text
 

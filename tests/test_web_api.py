@@ -197,7 +197,7 @@ def test_watch_refuses_a_history_the_secret_does_not_answer(client, clue):
     blacks, whites = naive.score(digits, [int(x) - 1 for x in clue[0]], "blackwhite")
     true = f"{blacks}B{whites}W"
     assert true != clue[1]
-    for history in ([clue], [["1234", "4B0W"], clue] if clue[0] != "1234" else [clue]):
+    for history in ([clue], [["5566", "0B0W"], clue]):  # (the first clue true)
         r = client.post("/api/watch/step", json={"rules": "classic", "strategy": "maxsize",
                                                  "secret": "1234", "history": history})
         assert r.status_code == 422, r.text
@@ -461,6 +461,50 @@ def test_giving_up_reveals_the_secret_and_ends_the_game(client):
     r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": body["secret"]})
     assert r.status_code == 409
     assert client.post("/api/games/nope/give-up").status_code == 404
+
+
+@pytest.mark.parametrize("path,body,detail", [
+    ("/api/optimal", {"seconds": "5"}, "seconds must be a number, not a string."),
+    ("/api/optimal", {"seconds": True}, "seconds must be a number, not a boolean."),
+    ("/api/optimal", {"seconds": -1}, "seconds must be more than 0, not -1."),
+    ("/api/matches", {"games": "2"}, "games must be a whole number, not a string."),
+    ("/api/matches", {"games": 2.5}, "games must be a whole number, not 2.5."),
+    ("/api/matches", {"names": {"A": "x"}}, "names must be a list, not an object."),
+    ("/api/matches", {"players": "people", "names": ["Ada", 5]},
+     "names item 2 must be a string, not a number."),
+    ("/api/matches", {"players": "people", "names": ["x" * 100, "Bob"]},
+     "names item 1 has 100 characters; at most 96 characters are allowed."),
+])
+def test_type_errors_say_what_is_allowed(client, path, body, detail):
+    """These leaked pydantic's wording: 'seconds.float: input should be a valid number (and
+    1 other problem)', 'games: input should be a valid integer', 'names.0 has ...'."""
+    r = client.post(path, json={"rules": "classic", **body})
+    assert r.status_code == 422 and r.json()["detail"] == detail
+
+
+JSON_TYPE = {"content-type": "application/json"}
+
+
+@pytest.mark.parametrize("kind", ["game", "match"])
+def test_give_up_takes_no_body(client, kind):
+    """Both give-ups took any body, even broken JSON, and gave the game up; every other
+    endpoint refuses what it does not take."""
+    def target() -> str:
+        if kind == "game":
+            return f"/api/games/{new_game(client, seed=4)['id']}/give-up"
+        match = client.post("/api/matches", json={"rules": "classic"}).json()
+        return f"/api/matches/{match['id']}/give-up"
+
+    for kwargs, words in (({"json": {"bogus": 1}}, "unknown field 'bogus'"),
+                          ({"content": b"{bad", "headers": JSON_TYPE}, "not valid JSON"),
+                          ({"json": [1]}, "must be a JSON object")):
+        url = target()
+        r = client.post(url, **kwargs)
+        assert r.status_code == 422 and words in r.json()["detail"], r.text
+        view = client.get(url.removesuffix("/give-up")).json()
+        assert not view.get("over") and not any(g.get("over") for g in view.get("played", []))
+    for kwargs in ({}, {"json": {}}):
+        assert client.post(target(), **kwargs).status_code == 200
 
 
 def test_a_stored_game_cannot_grow_past_the_clue_limit(client, monkeypatch):

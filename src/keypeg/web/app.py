@@ -108,6 +108,10 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class NoBody(_Body):
+    """The body of a POST that takes none: nothing, or {} (anything else was ignored)."""
+
+
 class NewGame(_Body):
     rules: Rules = "classic"
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = Field(
@@ -269,6 +273,41 @@ def _kind(value: Any) -> str:
     return "a value of another kind"
 
 
+def _shown(value: Any) -> str:
+    """A value in a message: a number as written, anything else by its kind."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return shorten(value)
+    return _kind(value)
+
+
+#: What pydantic's type errors expect, in words (a union's members are one error here).
+_EXPECTED = {"int_type": "a whole number", "int_parsing": "a whole number",
+             "int_from_float": "a whole number", "float_type": "a number",
+             "float_parsing": "a number", "list_type": "a list", "bool_type": "true or false",
+             "bool_parsing": "true or false", "dict_type": "an object"}
+#: pydantic's bound errors: the bound's name in its context and the words for it.
+_BOUNDS = {"greater_than": ("gt", "more than"), "greater_than_equal": ("ge", "at least"),
+           "less_than": ("lt", "less than"), "less_than_equal": ("le", "at most")}
+#: The names pydantic puts at the end of a location for each member of a union.
+_UNION_TAGS = {"int", "float", "str", "bool", "list", "dict"}
+
+
+def _union(errors: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str | None]:
+    """Fold the first error with its union siblings (the same place, one per member type,
+    as for seconds: StrictFloat | StrictInt) into one: return the errors left, the first
+    with its member tag dropped, and what the union expects in words (None if no union)."""
+    loc = tuple(errors[0].get("loc", ()))
+    if not loc or loc[-1] not in _UNION_TAGS:
+        return errors, None
+    same = [e for e in errors if tuple(e.get("loc", ()))[:-1] == loc[:-1]
+            and tuple(e.get("loc", ()))[-1] in _UNION_TAGS]
+    wants = [_EXPECTED.get(str(e.get("type")), str(tuple(e["loc"])[-1])) for e in same]
+    expected = " or ".join(dict.fromkeys("a number" if w in ("a whole number", "a number")
+                                         and len(same) > 1 else w for w in wants))
+    first = {**errors[0], "loc": loc[:-1]}
+    return [first, *(e for e in errors[1:] if e not in same)], expected
+
+
 def _lower_first(text: str) -> str:
     """Lower the first letter of a message, unless its first word is an acronym (JSON)."""
     first = text.split(" ", 1)[0]
@@ -335,6 +374,8 @@ def _where(loc: tuple[Any, ...]) -> str:
             part = ("guess", "feedback")[parts[2]] if parts[2] in (0, 1) else "value"
             return f"the {part} of {item}"
         return item
+    if len(parts) == 2 and isinstance(parts[1], int):  # names.0: the first name
+        return f"{shorten(parts[0])} item {parts[1] + 1}"
     return ".".join(shorten(p) for p in parts) or "the request"
 
 
@@ -343,6 +384,7 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
     more), never repeating more than MAX_ECHO characters of the input."""
     if not errors:
         return "the request is not valid for this endpoint."
+    errors, expected = _union(errors)
     first = errors[0]
     kind = str(first.get("type", ""))
     loc = tuple(first.get("loc", ()))
@@ -378,6 +420,8 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
         text = f"unknown field {shorten(name)!r} in the request body"
         if fields:
             text += f"; this endpoint takes {', '.join(fields)}"
+        elif fields is not None:
+            text += "; this endpoint takes no body (or {})"
     elif kind in ("dict_type", "model_attributes_type", "model_type") and len(loc) <= 1:
         text = "the request body must be a JSON object"
         if isinstance(value, (bytes, str)):
@@ -393,6 +437,13 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
     elif kind == "string_too_long" and isinstance(value, str):
         text = (f"{where} has {plural(len(value), 'character')}; at most "
                 f"{plural(MAX_TEXT, 'character')} are allowed")
+    elif expected is not None or kind in _EXPECTED:
+        text = f"{where} must be {expected or _EXPECTED[kind]}, not {_shown(value)}"
+    elif kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
+        key, words = _BOUNDS[kind]
+        bound = ctx[key]
+        bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
+        text = f"{where} must be {words} {shorten(bound)}, not {_shown(value)}"
     else:
         msg = _lower_first(shorten(str(first.get("msg", "invalid value")), 120))
         text = f"{where}: {msg}"
@@ -578,7 +629,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
 
     @app.post("/api/games/{game_id}/give-up", summary="End the game and reveal the secret",
               responses=_errors(404, *_BODY_ERRORS), dependencies=[_only_query()])
-    def give_up(game_id: str) -> dict[str, Any]:
+    def give_up(game_id: str, body: NoBody | None = None) -> dict[str, Any]:
         with _echoing(game_id):
             return service.give_up(game_id)
 
@@ -753,7 +804,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     @app.post("/api/matches/{match_id}/give-up", summary="Give up the game in play (the "
               "codebreaker)", description="The codemaker scores max_points. " + view_text,
               responses=move_errors, dependencies=[_only_query()])
-    def match_give_up(match_id: str) -> dict[str, Any]:
+    def match_give_up(match_id: str, body: NoBody | None = None) -> dict[str, Any]:
         with _echoing(match_id):
             return service.match_give_up(match_id)
 
@@ -774,7 +825,9 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
                         ("/api/watch/step", WatchIn), ("/api/matches", NewMatch),
                         ("/api/matches/{match_id}/secret", SecretIn),
                         ("/api/matches/{match_id}/guesses", GuessIn),
-                        ("/api/matches/{match_id}/answers", AnswerIn)):
+                        ("/api/matches/{match_id}/answers", AnswerIn),
+                        ("/api/games/{game_id}/give-up", NoBody),
+                        ("/api/matches/{match_id}/give-up", NoBody)):
         bodies[path] = model
 
     @app.get("/", include_in_schema=False)

@@ -543,13 +543,14 @@ class Service:
         are true; the strategy reads them under `belief`)."""
         rules = find_rules(rules_text)
         code = Code.parse(secret, rules)
+        state = self.state(rules, history, belief)  # (too long, or contradictory: refused)
         for i, clue in enumerate(_clues(rules, history), start=1):
             true = score(code.symbols, clue.guess.symbols, rules)
             if true != clue.feedback:  # Watch answers from the secret: a clue must too
                 raise KeypegError(
                     f"clue {i} ({clue}) does not match the secret {code}, which answers "
-                    f"{clue.guess} with {true}; Watch's history holds the secret's own answers.")
-        state = self.state(rules, history, belief)
+                    f"{clue.guess} with {true} (Watch's history holds the secret's own "
+                    "answers, true even under noise).")
         if state.solved:
             raise GameOver("the secret is already found.")
         guess, approximate, note = watched_guess(state, strategy, belief)
