@@ -5,6 +5,7 @@ published ones (data/published.json, from seed 000) or a plain-Python reference'
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -223,3 +224,27 @@ def test_bad_rules_are_one_sentence(tmp_path: Path, args: list[str]) -> None:
     assert run.returncode == 2
     assert re.fullmatch(r"error: [^\n]+\n", run.stderr), run.stderr
     assert not out.exists()
+
+
+def test_the_new_cells_are_listed_beyond_the_ledger(classic: tuple[Path, Page]) -> None:
+    """keypeg's own optima (the shipped cells, replayed in tests/test_cells.py) were in the
+    README only; the report lists them after the ledger, with W, MM* and any published
+    value."""
+    import re
+
+    from keypeg.solver.cells import stored_cells
+
+    out, _ = classic
+    text = (out / "index.html").read_text()
+    rows = re.findall(r'<tr data-label="([^"]+)" data-total="(\d+)">(.*?)</tr>', text)
+    cells = stored_cells()
+    assert [(html.unescape(label), int(total)) for label, total, _ in rows] == [
+        (c["label"], c["total"]) for c in cells]
+    by = {html.unescape(label): re.findall(r"<td[^>]*>(.*?)</td>", body)
+          for label, _, body in rows}
+    assert by["MM(4,8)"][2] == "20,471" and by["MM(4,8)"][-1] == "20,471 (agrees)"
+    assert by["MM(4,10)"][6].startswith("not within")  # its W was not reached
+    five = next(c for c in cells if c["label"] == "MM(5,5)")
+    assert by["MM(5,5)"][6] == f"{five['worst_first']['worst']}: {five['worst_first']['total']:,}"
+    numbers = json.loads((out / "numbers.json").read_text())
+    assert len(numbers["new_cells"]) == len(cells)

@@ -9,7 +9,8 @@ quote):
 - the first-guess table (`keypeg.openings`): every opening class under each strategy and
   the optimum after it, as a heat map and a table;
 - the ledger of optimal totals (pegs x colours, `data/published.json` as the solver's
-  ledger module reads it) as a heat map of the mean guesses per secret;
+  ledger module reads it) as a heat map of the mean guesses per secret, and after it
+  keypeg's own optima beyond the ledger (the shipped new cells, with W and MM*) as a table;
 - the entropy float study (`keypeg.study`): the totals of the float spellings of the
   entropy rule and how many decisions each takes differently.
 
@@ -100,6 +101,7 @@ def build_report(rules: Rules, out: Path, *, store: Store | None = None,
                                           on_step=lambda w: step(1, w)))
     step(2, "the ledger")
     report.numbers["ledger"] = ledger_cells()
+    report.numbers["new_cells"] = new_cells()
     step(3, "the entropy float study")
     report.numbers["entropy_study"] = _maybe(report, lambda: study_numbers(rules))
     step(4, "drawing the figures")
@@ -153,6 +155,25 @@ def ledger_cells() -> list[dict[str, Any]]:
 
     return [{"pegs": p, "colors": c, "total": t, "mean": round(t / c**p, 4)}
             for p, c, t in LEDGER_CELLS]
+
+
+def new_cells() -> list[dict[str, Any]]:
+    """Return keypeg's own optima beyond the ledger (the stored new cells, each proven twice
+    and shipped with its tree): label, codes, total, mean, worst case, first guess, W (the
+    fewest worst case, at its total) and MM* (possible codes only) where known, and the
+    published value where one source has it."""
+    from .solver.cells import stored_cells
+
+    out = []
+    for c in stored_cells():
+        row = {k: c[k] for k in ("label", "codes", "total", "mean", "worst", "first_guess",
+                                  "published", "agrees")}
+        for key in ("worst_first", "possible_only"):
+            v = c.get(key)
+            row[key] = (None if v is None else {"total": v["total"], "worst": v["worst"]}
+                        if "total" in v else {"tried_seconds": v["seconds"]})
+        out.append(row)
+    return out
 
 
 def study_numbers(rules: Rules) -> dict[str, Any]:
@@ -451,6 +472,16 @@ def render_html(report: Report) -> str:
     out.append(_figure_html("ledger.png", "ledger of optimal totals as a heat map",
                             ledger_caption(n["ledger"], report.rules),
                             cells=len(n["ledger"])))
+    cells = n.get("new_cells") or []
+    if cells:
+        out.append('<h3 id="new-cells">Beyond the ledger: optima keypeg computed</h3>')
+        out.append(f"<p>{len(cells)} games the ledger does not hold, each optimum proven "
+                   "twice (its tree replayed over every secret, and a second search with "
+                   "other options) and shipped with its tree (<code>keypeg ledger "
+                   "--extended</code> replays them). W: the fewest guesses any strategy "
+                   "needs in the worst case, and the total at that; MM*: playing possible "
+                   "codes only.</p>")
+        out.append(_new_cells_table(cells))
     # entropy study
     out.append('<h2 id="entropy">The entropy float study</h2>')
     study = n.get("entropy_study")
@@ -465,6 +496,31 @@ def render_html(report: Report) -> str:
                                 tied=study["tied"], decisions=study["decisions"]))
     out.append("</body></html>")
     return "\n".join(out) + "\n"
+
+
+def _new_cells_table(cells: list[dict[str, Any]]) -> str:
+    def variant(v: dict[str, Any] | None, text: str) -> str:
+        if v is not None and "tried_seconds" in v:
+            return f"not within {v['tried_seconds']:,.0f} s"
+        return "—" if v is None else text.format(**v)
+
+    out = ['<table id="new-cells-table"><tr><th>game</th><th class=num>codes</th>'
+           "<th class=num>optimal total</th><th class=num>mean</th><th class=num>worst</th>"
+           "<th>first guess</th><th class=num>W: total</th><th class=num>MM* (worst)</th>"
+           "<th>published</th></tr>"]
+    for c in cells:
+        published = ("—" if c["published"] is None else
+                     f"{c['published']:,} ({'agrees' if c['agrees'] else 'DIFFERS'})")
+        out.append(
+            f'<tr data-label="{_e(c["label"])}" data-total="{c["total"]}">'
+            f'<td>{_e(c["label"])}</td><td class=num>{c["codes"]:,}</td>'
+            f'<td class=num>{c["total"]:,}</td><td class=num>{c["mean"]:.4f}</td>'
+            f'<td class=num>{c["worst"]}</td><td>{_e(c["first_guess"])}</td>'
+            f'<td class=num>{variant(c["worst_first"], "{worst}: {total:,}")}</td>'
+            f'<td class=num>{variant(c["possible_only"], "{total:,} ({worst})")}</td>'
+            f"<td>{published}</td></tr>")
+    out.append("</table>")
+    return "\n".join(out)
 
 
 def _openings_table(table: dict[str, Any]) -> str:
