@@ -798,3 +798,22 @@ def test_help_lists_each_command_in_one_sentence():
     assert ("Compute the exact optimal strategy: fewest guesses in total over every secret "
             "(with --prior: the fewest expected guesses, each secret weighted by the prior), "
             "from the start or after the CLUES given. ledger") in listed
+
+
+@pytest.mark.parametrize("preset", ["classic", "codebreaker-1", "bulls-and-cows", "mm-8-8"])
+def test_the_examples_shown_are_in_the_rules_own_notation(preset):
+    """Assist showed '1122 1B1W' for every game (Codebreaker 1-3 refuses 1122 and answers
+    in G/A/-), and play offered 11111118 as MM(8,8)'s example guess: each example given is
+    now one the same command accepts."""
+    import re
+
+    out = run(["assist", "--rules", preset], input="quit\n").stdout
+    code, answer = re.search(r"like '(\S+) (\S+)' or '\1=\2'", out).groups()
+    out = run(["assist", "--rules", preset], input=f"{code} {answer}\nquit\n").stdout
+    assert "codes still possible" in out or "code still possible" in out, out
+    assert "rror" not in out and "annot" not in out, out
+    out = run(["play", "--rules", preset, "--seed", "1"], input="quit\n").stdout
+    guess = re.search(r"Type a guess like (\S+),", out).group(1)
+    assert guess != "11111118"
+    out = run(["play", "--rules", preset, "--seed", "1"], input=f"{guess}\nquit\n").stdout
+    assert re.search(rf"1\. {guess} ", out), out

@@ -115,6 +115,28 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
     return tuple(symbols)
 
 
+def _example_symbols(rules: Rules) -> list[int]:
+    p, c = rules.pegs, rules.colors
+    pairs = rules.repeats and p >= 4
+    return [min(i // 2, c - 1) if pairs else i % rules.symbols for i in range(p)]
+
+
+def example_code(rules: Rules) -> str:
+    """Return a code to show as an example of the rules' notation: colours in pairs where
+    repeats are allowed and there are four pegs or more (1122, 11223344), else distinct
+    ones in order (123, 01234)."""
+    return format_symbols(_example_symbols(rules), rules)
+
+
+def example_answer(rules: Rules) -> str:
+    """Return an answer to show with `example_code`: the one it gets when the secret is the
+    same code turned by one peg (1122 against 2112: 2B2W), so always a possible answer."""
+    from .feedback import score
+
+    s = _example_symbols(rules)
+    return str(score(s[-1:] + s[:-1], s, rules))
+
+
 def format_symbols(symbols: Iterable[int], rules: Rules) -> str:
     """Return the written form of a sequence of symbol indices."""
     return "".join(symbol_text(int(s), rules) for s in symbols)

@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..belief import Lies, draw_secret, misreport
-from ..codes import Code, allowed_text
+from ..codes import Code, allowed_text, example_answer, example_code
 from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import score
 from ..game import Clue, GameState
@@ -71,7 +71,7 @@ def print_belief(h: Hint, history: Sequence[Clue] = ()) -> None:
 def print_cut(state: GameState, words: list[str]) -> None:
     """Print how a guess would cut the candidates ('cut CODE')."""
     if len(words) != 2:
-        raise KeypegError("give the guess to cut with, like 'cut 1122'.")
+        raise KeypegError(f"give the guess to cut with, like 'cut {example_code(state.rules)}'.")
     parts = cut(state, words[1])
     biggest = max(n for _, n in parts)
     console.print(f"  {words[1]} cuts {state.count:,} codes into {len(parts)} parts, "
@@ -121,7 +121,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
                       "reported truly.[/]")
     console.print(
         "Type a guess like "
-        f"{space.text(0 if space.size == 1 else min(space.size - 1, 7))}, or 'hint', "
+        f"{example_code(rules)}, or 'hint', "
         "'cut CODE', 'give up', 'quit'."
     )
     while True:
@@ -175,10 +175,13 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         print_state_line(state)
 
 
-ASSIST_HELP = (
-    "Enter each guess with the feedback you received, like '1122 1B1W' or '1122=1B1W'.\n"
-    "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, quit."
-)
+def assist_help(rules: Rules) -> str:
+    """The assist's help, its examples in the rules' own notation ('1122 1B1W' was shown
+    for every game, though Codebreaker 1-3 refuses 1122 and answers in G/A/-)."""
+    code, answer = example_code(rules), example_answer(rules)
+    return (f"Enter each guess with the feedback you received, like '{code} {answer}' or "
+            f"'{code}={answer}'.\n"
+            "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, quit.")
 
 
 def _parse_entry(line: str, rules: Rules) -> Clue:
@@ -188,7 +191,7 @@ def _parse_entry(line: str, rules: Rules) -> Clue:
     if len(parts) < 2:
         raise KeypegError(
             f"{shorten(line)!r} is not a clue; enter a guess and its feedback, like "
-            + ("'1122 1B1W'." if rules.feedback == "blackwhite" else "'01234 GA--A'.")
+            + f"'{example_code(rules)} {example_answer(rules)}'."
         )
     return Clue.make(parts[0], "".join(parts[1:]), rules)
 
@@ -237,7 +240,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     tolerant = not start.noise.hard or isinstance(start.noise, Lies)
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
                   + (f"; clues may be wrong ({start.noise})" if tolerant else "") + ".")
-    console.print(ASSIST_HELP)
+    console.print(assist_help(rules))
     while True:
         line = ask(f"clue {len(clues) + 1}> ")
         if line is None or line.lower() in QUIT_WORDS:
@@ -249,7 +252,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
             if not cmd:
                 continue
             if cmd == "help":
-                console.print(ASSIST_HELP)
+                console.print(assist_help(rules))
                 continue
             if cmd == "history":
                 _show_history(clues)
