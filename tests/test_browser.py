@@ -1630,6 +1630,86 @@ def test_other_rules_mid_game_keep_the_game_for_its_rules(page: Page) -> None:
     expect(page.locator("#panel-play")).to_have_attribute("data-state", "playing")
 
 
+# ---------------------------------------------------------------------- big games on a phone
+ROW_LAYOUT_JS = """(row) => {
+  const box = (e) => e.getBoundingClientRect();
+  const board = box(row.closest(".board"));
+  const inside = (r) => r.left >= board.left - 0.5 && r.right <= board.right + 0.5
+    && r.top >= board.top - 0.5 && r.bottom <= board.bottom + 0.5;
+  const out = { height: box(row).height, outside: [], broken: [], narrow: [] };
+  for (const e of row.querySelectorAll(".cell, .key")) {
+    if (!inside(box(e))) out.outside.push(e.className);
+  }
+  for (const e of row.querySelectorAll(".fb-text, .row-num")) {
+    if (!e.checkVisibility()) continue;
+    const text = e.firstChild;
+    let widest = 0;
+    for (const m of text.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      if (range.getClientRects().length > 1) out.broken.push(m[0]);
+      widest = Math.max(widest, range.getBoundingClientRect().width);
+    }
+    if (box(e).width + 0.5 < widest) {
+      out.narrow.push(`${e.className}: ${box(e).width}px < ${widest}px`);
+    }
+    if (!inside(box(e))) out.outside.push(e.className);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("rules,guess", [("mm-8-8", "11223344"), ("mm-6-9", "112233"),
+                                         ("super", "11223")])
+@pytest.mark.parametrize("width", [360, 390, 1280])
+def test_big_game_rows_fit_the_board(pages: Pages, rules: str, guess: str, width: int) -> None:
+    """A row of a big game fits its board: at 390 px the answer text of MM(8,8) stood in a
+    column 0 px wide, one letter per line, the row 200 px tall and its key pegs cut off,
+    and MM(6,9) wrapped "black / s". Now every peg and key peg lies on the board, no word
+    is broken, no text is narrower than its longest word, and the row stays one peg row
+    high (plus a line of text at most)."""
+    page = pages.open(width, 844)
+    open_page(page, rules)
+    play_guess(page, guess)
+    row = page.locator("#board .row[data-index='0']")
+    layout = row.evaluate(ROW_LAYOUT_JS)
+    assert layout["outside"] == [] and layout["broken"] == [] and layout["narrow"] == [], layout
+    assert layout["height"] < 80, layout
+    got = page.evaluate(OVERFLOW_JS)
+    assert got["scrollWidth"] <= got["width"], f"{rules} at {width} px scrolls sideways {got}"
+
+
+@pytest.mark.parametrize("width", [360, 390, 1280])
+def test_every_use_button_of_a_big_game_is_whole(pages: Pages, width: int) -> None:
+    """The MM(8,8) strategies table was wider than its box (398 px in 376), so each "Use"
+    button showed as "Us" unless the table was scrolled: now the table fits its box and
+    every Use button is whole and inside the hints panel."""
+    page = pages.open(width, 844)
+    open_page(page, "mm-8-8")
+    show_hints(page)
+    wait_hints(page, [], "mm-8-8")
+    buttons = page.locator("#hint-strategies button.use")
+    assert buttons.count() >= 3
+    fits = page.evaluate("""() => {
+      const box = (e) => e.getBoundingClientRect();
+      const panel = box(document.querySelector("#hints"));
+      const scroll = document.querySelector("#hint-strategies").parentElement;
+      const bad = [];
+      if (scroll.scrollWidth > scroll.clientWidth) {
+        bad.push(`table ${scroll.scrollWidth} in ${scroll.clientWidth}`);
+      }
+      for (const b of document.querySelectorAll("#hint-strategies button.use")) {
+        const r = box(b);
+        if (b.scrollWidth > b.clientWidth) bad.push(`${b.dataset.use} clipped`);
+        if (r.left < panel.left || r.right > panel.right) bad.push(`${b.dataset.use} outside`);
+        if (r.right > box(scroll).right + 0.5) bad.push(`${b.dataset.use} past the box`);
+      }
+      return bad;
+    }""")
+    assert fits == [], fits
+
+
 # ---------------------------------------------------------------------- writing a code
 def paste(page: Page, box: str, text: str) -> None:
     """Empty `box`, then put `text` in it as a paste does (one input event, no keys)."""

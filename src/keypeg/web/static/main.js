@@ -38,6 +38,7 @@ function applyRules(preset) {
   body.rules = preset.name;
   body.feedback = preset.feedback;
   body.digits = String(Boolean(preset.digits));
+  body.pegs = String(preset.pegs);
   body.terms = S.notation.terms.black;
   // the description says the pegs, the symbols and the rows; add only the number of codes
   $("#rules-desc").textContent = `${preset.description || preset.title} · ${count(preset.codes, "code")}`;
