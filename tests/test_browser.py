@@ -1710,6 +1710,60 @@ def test_every_use_button_of_a_big_game_is_whole(pages: Pages, width: int) -> No
     assert fits == [], fits
 
 
+# ---------------------------------------------------------------------- requests sent once
+def api_requests(page: Page) -> list[str]:
+    """Record every API request the page sends, as "METHOD path?query body"."""
+    sent: list[str] = []
+
+    def record(request: object) -> None:
+        url = request.url  # type: ignore[attr-defined]
+        if "/api/" in url:
+            path = url.split("/api/", 1)[1]
+            body = request.post_data or ""  # type: ignore[attr-defined]
+            sent.append(f"{request.method} /api/{path} {body}".strip())  # type: ignore[attr-defined]
+
+    page.on("request", record)
+    return sent
+
+
+def duplicates(sent: list[str]) -> list[str]:
+    return sorted({r for r in sent if sent.count(r) > 1})
+
+
+def test_opening_the_lab_by_its_address_asks_once(page: Page) -> None:
+    """Opening ?rules=codebreaker-1#lab entered the Lab twice (before and after the rules
+    were loaded), sending GET /api/lab and GET /api/openings twice each."""
+    sent = api_requests(page)
+    open_page(page, "codebreaker-1", "lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#openings-table")).to_have_attribute(  # a 413 here: too big
+        "data-state", re.compile("^(ready|error)$"))
+    lab = [r for r in sent if r.startswith(("GET /api/lab", "GET /api/openings"))]
+    assert sorted(lab) == ["GET /api/lab?rules=codebreaker-1",
+                           "GET /api/openings?rules=codebreaker-1"], sent
+    assert duplicates(sent) == [], sent
+
+
+def test_one_assist_clue_asks_for_hints_once(page: Page) -> None:
+    """Adding a clue checked it with POST /api/hints, then asked for the same hints again;
+    a contradiction was asked (and refused) twice. Now each clue sends one request, whose
+    answer fills the panel."""
+    open_page(page, mode="assist")
+    wait_hints(page, [])
+    sent = api_requests(page)
+    add_clue(page, "1122", 1, 1)
+    wait_hints(page, [("1122", "1B1W")])
+    add_clue(page, "1122", 0, 0)  # a contradiction: one request, the error shown
+    wait_hints(page, [("1122", "1B1W"), ("1122", "0B0W")], state="error")
+    expect(page.locator("#assist-error")).to_be_visible()
+    hints = [r for r in sent if r.startswith("POST /api/hints")]
+    assert len(hints) == 2 and duplicates(sent) == [], sent
+    count = GameState.from_clues(find_rules("classic"), ["1122=1B1W"]).count
+    page.click("#assist-remove-1")
+    wait_hints(page, [("1122", "1B1W")])
+    expect(page.locator("#hint-count")).to_have_attribute("data-count", str(count))
+
+
 # ---------------------------------------------------------------------- writing a code
 def paste(page: Page, box: str, text: str) -> None:
     """Empty `box`, then put `text` in it as a paste does (one input event, no keys)."""

@@ -231,9 +231,11 @@ async function check(clue, editing, gen) {
   const clues = A.clues.slice();
   if (editing !== null && editing < clues.length) clues[editing] = clue;
   else clues.push(clue);
+  let answer; // the hints of the new clues: shown as they are, not asked for twice
   try {
     // A malformed clue is refused; a contradiction is kept so the wrong clue can be found.
-    await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]), assistBelief());
+    const h = await api.hints(S.rules.name, clues.map((c) => [c.guess, c.feedback]), assistBelief());
+    answer = () => h;
   } catch (err) {
     if (gen !== A.gen) return;
     if (!isContradiction(err)) {
@@ -241,6 +243,7 @@ async function check(clue, editing, gen) {
       if (!entry.code) setForm(clue.guess, clue.feedback); // give it back to fix
       return;
     }
+    answer = () => Promise.reject(err);
   }
   if (gen !== A.gen) return;
   clearMessage();
@@ -248,7 +251,7 @@ async function check(clue, editing, gen) {
   saveClues();
   setDoubts(null); // until the hints for the new clues say
   resetCut();
-  await refreshHints();
+  await refreshHints(answer);
 }
 
 function edit(i) {

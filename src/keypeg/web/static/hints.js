@@ -64,7 +64,7 @@ export function syncHints({ reveal = false } = {}) {
 export const hintsShown = () => !$("#hints").hidden;
 
 /* ------------------------------------------------------------------ fetching */
-export async function refreshHints() {
+export async function refreshHints(answer = null) { // answer(): the hints, asked for already
   const panel = $("#hints");
   const mode = current();
   if (panel.hidden || !mode.history || !S.rules) return;
@@ -84,7 +84,7 @@ export async function refreshHints() {
   panel.dataset.state = "loading";
   $("#hint-loading").hidden = false;
   try {
-    const h = await mode.fetchHints(history);
+    const h = await (answer ? answer() : mode.fetchHints(history));
     if (s !== seq || !h) return;
     renderHints(h);
     panel.dataset.state = "ready";

@@ -52,6 +52,7 @@ async function loadLab(force = false) {
     renderLab(cache.get(rules));
     return;
   }
+  if (!force && table.dataset.state === "loading" && table.dataset.rules === rules) return;
   const s = ++seq;
   table.dataset.state = "loading";
   table.dataset.rules = rules;

@@ -22,8 +22,9 @@ export function resetOpenings() {
 
 export async function loadOpenings() {
   const rules = S.rules.name;
+  // shown, or on its way (opening the Lab by its address enters it twice)
   if ($("#openings-table").dataset.rules === rules
-      && $("#openings-table").dataset.state === "ready") return;
+      && ["ready", "loading"].includes($("#openings-table").dataset.state)) return;
   if (cache.has(rules)) {
     renderOpenings(cache.get(rules));
     return;
