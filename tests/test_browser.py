@@ -1764,6 +1764,37 @@ def test_one_assist_clue_asks_for_hints_once(page: Page) -> None:
     expect(page.locator("#hint-count")).to_have_attribute("data-count", str(count))
 
 
+# ---------------------------------------------------------------------- the address
+def test_the_address_hash_switches_modes_and_unknown_rules_are_named(page: Page) -> None:
+    """A new #mode in the address (typed, or set by a script) switches the mode; an
+    unknown ?rules= says so and names the rules shown instead."""
+    open_page(page)
+    page.evaluate("location.hash = '#lab'")
+    expect(page.locator("body")).to_have_attribute("data-mode", "lab")
+    expect(page.locator("#mode-lab")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#panel-lab")).to_be_visible()
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready")
+    page.evaluate("location.hash = '#assist'")
+    expect(page.locator("body")).to_have_attribute("data-mode", "assist")
+    expect(page.locator("#panel-assist")).to_be_visible()
+    page.go_back()  # the hash before: the Lab again
+    expect(page.locator("body")).to_have_attribute("data-mode", "lab")
+    page.evaluate("location.hash = '#nonsense'")  # an unknown mode is Play
+    expect(page.locator("body")).to_have_attribute("data-mode", "play")
+    expect(page).to_have_url(re.compile("#play$"))
+
+    page.goto(f"{page.base_url}/?rules=nope#play")  # type: ignore[attr-defined]
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#rules-select")).to_have_value("classic")
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator("#message-text")).to_have_text(
+        'There are no rules called "nope": Mastermind (classic) is shown instead.')
+    page.goto(f"{page.base_url}/?rules=mm#play")  # type: ignore[attr-defined]
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#rules-select")).to_have_value("classic")
+    expect(page.locator("#message")).to_be_hidden()  # an alias is no unknown rules
+
+
 # ---------------------------------------------------------------------- writing a code
 def paste(page: Page, box: str, text: str) -> None:
     """Empty `box`, then put `text` in it as a paste does (one input event, no keys)."""

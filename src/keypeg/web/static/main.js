@@ -24,11 +24,14 @@ async function loadRules() {
   select.replaceChildren(...S.presets.map((p) =>
     el("option", { value: p.name, title: p.title, text: shortTitle(p) })));
   const wanted = new URLSearchParams(location.search).get("rules");
-  const initial = S.presets.find((p) => p.name === wanted || (p.aliases || []).includes(wanted))
-    || S.presets.find((p) => p.name === "classic") || S.presets[0];
+  const found = S.presets.find((p) => p.name === wanted || (p.aliases || []).includes(wanted));
+  const initial = found || S.presets.find((p) => p.name === "classic") || S.presets[0];
   select.value = initial.name;
   select.disabled = false;
   applyRules(initial);
+  if (wanted !== null && !found) {
+    showMessage(`there are no rules called "${wanted}": ${shortTitle(initial)} (${initial.name}) is shown instead.`, "info");
+  }
 }
 
 function applyRules(preset) {
@@ -127,6 +130,8 @@ async function init() {
     $("#hints-toggle").focus({ preventScroll: true });
   });
   document.addEventListener("keydown", onGlobalKey);
+  // #lab typed in the address bar (or a link to it) switches the mode
+  window.addEventListener("hashchange", () => setMode(location.hash.slice(1)));
   bindTabs();
   setupPlay();
   setupWatch();
