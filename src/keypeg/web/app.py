@@ -273,10 +273,13 @@ def _kind(value: Any) -> str:
     return "a value of another kind"
 
 
-def _shown(value: Any) -> str:
-    """A value in a message: a number as written, anything else by its kind."""
+def _shown(value: Any, query: bool = False) -> str:
+    """A value in a message: a number as written, a query parameter as written (every one
+    is text), anything else by its kind."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return shorten(value)
+    if query and isinstance(value, str):
+        return repr(shorten(value))
     return _kind(value)
 
 
@@ -392,6 +395,7 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
     ctx = first.get("ctx") or {}
     where = _where(loc)
     name = loc[-1] if loc else None
+    query = loc[:1] == ("query",)
     pair = "a [guess, feedback] pair of strings"
     if kind == "json_invalid":
         error = _lower_first(str(ctx.get("error", "malformed")))
@@ -438,12 +442,12 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
         text = (f"{where} has {plural(len(value), 'character')}; at most "
                 f"{plural(MAX_TEXT, 'character')} are allowed")
     elif expected is not None or kind in _EXPECTED:
-        text = f"{where} must be {expected or _EXPECTED[kind]}, not {_shown(value)}"
+        text = f"{where} must be {expected or _EXPECTED[kind]}, not {_shown(value, query)}"
     elif kind in _BOUNDS and _BOUNDS[kind][0] in ctx:
         key, words = _BOUNDS[kind]
         bound = ctx[key]
         bound = int(bound) if isinstance(bound, float) and bound.is_integer() else bound
-        text = f"{where} must be {words} {shorten(bound)}, not {_shown(value)}"
+        text = f"{where} must be {words} {shorten(bound)}, not {_shown(value, query)}"
     else:
         msg = _lower_first(shorten(str(first.get("msg", "invalid value")), 120))
         text = f"{where}: {msg}"
