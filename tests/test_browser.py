@@ -393,6 +393,7 @@ def test_no_guesses_offered_once_the_game_is_over(page: Page) -> None:
     page.click("#new-game")
     wait_hints(page, [])
     expect(page.get_by_role("button", name="Use", exact=True).first).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this game? ..."
     page.click("#give-up")
     expect(page.locator("#play-result")).to_have_attribute("data-result", "gave-up")
     expect(page.locator("#secret")).to_have_attribute("data-code", re.compile(r"^\d{5}$"))
@@ -1464,6 +1465,7 @@ def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> 
     match_idle(page)
     expect(panel).to_have_attribute("data-phase", "guess")
     expect(note).to_be_hidden()
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this game? ..."
     page.click("#match-give-up")
     match_idle(page)
     expect(page.locator("#match-events")).to_contain_text("game 1 is a forfeit")
@@ -1618,6 +1620,7 @@ def test_other_rules_mid_game_keep_the_game_for_its_rules(page: Page) -> None:
     expect(page.locator("#board .row[data-feedback]")).to_have_count(1)
     assert board_history(page) == [first]
     expect(page.locator("#attempts-left")).to_have_attribute("data-left", "9")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this game? ..."
     page.click("#give-up")  # over: nothing is kept, nothing said
     expect(page.locator("#panel-play")).to_have_attribute("data-state", "gave-up")
     page.select_option("#rules-select", "mini")
@@ -1789,6 +1792,10 @@ def test_the_address_hash_switches_modes_and_unknown_rules_are_named(page: Page)
     expect(page.locator("#message")).to_be_visible()
     expect(page.locator("#message-text")).to_have_text(
         'There are no rules called "nope": Mastermind (classic) is shown instead.')
+    page.goto(f"{page.base_url}/?rules={'x' * 500}#play")  # type: ignore[attr-defined]
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#message-text")).to_have_text(  # what was sent, cut to 40
+        f'There are no rules called "{"x" * 40}…": Mastermind (classic) is shown instead.')
     page.goto(f"{page.base_url}/?rules=mm#play")  # type: ignore[attr-defined]
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
     expect(page.locator("#rules-select")).to_have_value("classic")
@@ -1829,3 +1836,44 @@ def test_a_pasted_code_with_separators_is_read_whole(page: Page, text: str) -> N
     expect(page.locator("#watch-secret")).to_have_value("1234")
     expect(page.locator("#watch-board .row[data-index='0']")).to_have_attribute(
         "data-feedback", re.compile("."))
+
+
+def test_give_up_asks_first(page: Page) -> None:
+    """One click on Give up ended the game (in a match, conceding the most points a game
+    can give) while New match asked first: both give-ups now ask, and No keeps playing."""
+    asked: list[str] = []
+
+    def answer(accept: bool):
+        def on(dialog) -> None:  # noqa: ANN001
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+        return on
+
+    open_page(page, "classic")
+    first = play_guess(page, "1122")
+    page.once("dialog", answer(False))
+    page.click("#give-up")
+    expect(page.locator("#panel-play")).not_to_have_attribute("data-state", "gave-up")
+    assert asked == ["Give up this game? The secret is shown and the game ends."]
+    assert board_history(page) == [first]
+    game = page.locator("body").get_attribute("data-game")
+    status, view = api(page, "GET", f"/api/games/{game}")
+    assert status == 200 and not view["over"]
+    page.once("dialog", answer(True))
+    page.click("#give-up")
+    expect(page.locator("#panel-play")).to_have_attribute("data-state", "gave-up")
+    # a match: the question names what giving up costs
+    open_page(page, "mini", "match")
+    match_id = start_match(page)
+    expect(page.locator("#match-give-up")).to_be_visible()
+    page.once("dialog", answer(False))
+    page.click("#match-give-up")
+    match_idle(page)
+    status, view = api(page, "GET", f"/api/matches/{match_id}")
+    assert status == 200 and not view["played"][0]["over"], view
+    assert asked[-1] == f"Give up this game? The codemaker scores {view['max_points']} points."
+    page.once("dialog", answer(True))
+    page.click("#match-give-up")
+    match_idle(page)
+    status, view = api(page, "GET", f"/api/matches/{match_id}")
+    assert view["played"][0]["gave_up"], view

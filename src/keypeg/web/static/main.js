@@ -30,7 +30,8 @@ async function loadRules() {
   select.disabled = false;
   applyRules(initial);
   if (wanted !== null && !found) {
-    showMessage(`there are no rules called "${wanted}": ${shortTitle(initial)} (${initial.name}) is shown instead.`, "info");
+    const named = wanted.length > 40 ? `${wanted.slice(0, 40)}…` : wanted; // (as the API: 40)
+    showMessage(`there are no rules called "${named}": ${shortTitle(initial)} (${initial.name}) is shown instead.`, "info");
   }
 }
 

@@ -132,6 +132,8 @@ export async function submitAnswer() {
 export async function giveUp() {
   const v = M.view;
   if (!v || M.busy || v.phase !== "guess") return;
+  // one click conceded the most points a game can give: ask first, as New match does
+  if (!window.confirm(`Give up this game? The codemaker scores ${count(v.max_points, "point")}.`)) return;
   try {
     await send("could not give up", (id) => api.matchGiveUp(id));
   } catch (_) {

@@ -175,6 +175,7 @@ async function submitGuess() {
 async function giveUp() {
   const p = P;
   if (!p.id || p.over || p.busy) return;
+  if (!window.confirm("Give up this game? The secret is shown and the game ends.")) return;
   clearMessage();
   p.busy = true;
   renderComposer();
