@@ -692,6 +692,27 @@ def test_page_words_are_plural_right_and_never_table_sizes(page: Page) -> None:
 
 
 # ---------------------------------------------------------------------- watch and lab
+def test_watch_optimal_plays_on_where_it_is_out_of_reach(page: Page) -> None:
+    """Optimal in Watch stopped with 'Watch step failed: the best possible guess is worked
+    out live once at most 600 codes are possible' on super, mm-6-9 and mm-8-8; it now plays
+    to the end, approximate while the optimum is out of reach, and says why once."""
+    open_page(page, "super", "watch")
+    page.select_option("#watch-strategy", "optimal")
+    page.fill("#watch-secret", "52341")
+    page.click("#watch-step")
+    expect(page.locator("#watch-board .row[data-feedback]")).to_have_count(1)
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator("#message")).to_have_attribute("data-kind", "info")
+    expect(page.locator("#message-text")).to_contain_text("32,768 are now")
+    expect(page.locator("#message-text")).to_contain_text("entropy's guess")
+    page.click("#watch-play")
+    status = page.locator("#watch-status")
+    expect(status).to_have_attribute("data-state", "solved", timeout=60_000)
+    expect(status).to_contain_text("approximate play")
+    rows = board_history(page, "#watch-board")
+    assert rows[-1] == ("52341", "5B0W") and len(rows) <= 8, rows
+
+
 def test_watch_maxsize_to_the_end(page: Page) -> None:
     rules = find_rules("classic")
     state = GameState.start(rules)

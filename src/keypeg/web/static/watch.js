@@ -8,7 +8,7 @@ import { N, S, modes } from "./state.js";
 const DELAY_MS = 220;
 const MAX_STEPS = 60;
 const fresh = () => ({ history: [], secret: null, running: false, solved: false,
-  approximate: false, candidates: null, busy: false });
+  approximate: false, candidates: null, busy: false, noted: false });
 let W = fresh();
 
 export function setupWatch() {
@@ -104,6 +104,10 @@ async function step() {
     w.solved = res.solved;
     w.candidates = res.candidates;
     w.approximate = w.approximate || res.approximate;
+    if (res.note && !w.noted) { // why the play is approximate (optimal out of reach), once
+      w.noted = true;
+      showMessage(res.note, "info");
+    }
     if (!w.solved && w.history.length >= MAX_STEPS) {
       showMessage(`stopped after ${count(MAX_STEPS, "guess")}.`, "error");
       return false;
