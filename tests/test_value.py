@@ -209,5 +209,7 @@ def test_a_long_first_round_says_where_its_search_stands():
     lines: list[str] = []
     with pytest.raises(LimitExceededError, match="0 rounds"):
         game_value(Rules(pegs=4, colors=7), time_limit=1.5, progress=lines.append)
-    assert lines and all(line.startswith("round 1: searching") for line in lines), lines
-    assert " sets, " in lines[-1] and lines[-1].endswith(" s")
+    assert lines and all(line.startswith("round 1, the codebreaker's best reply: ")
+                         for line in lines), lines
+    assert " sets searched, " in lines[-1] and lines[-1].endswith(" s")
+    assert max(len(f"* MM(4,7): {line}") for line in lines) <= 80  # the live status line

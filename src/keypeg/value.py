@@ -164,9 +164,9 @@ def _searching(progress: Callable[[str], None], rounds: int, started: float
     its optimal search (against the codemaker's mixture) can take minutes, and without this
     a game past a few thousand codes said nothing at all until the first round ended."""
     def searching(d: dict[str, Any]) -> None:
-        sets = f", {d['nodes']:,} sets" if d.get("nodes") else ""
-        progress(f"round {rounds}: searching the codebreaker's best tree against the "
-                 f"codemaker's mixture{sets}, {time.perf_counter() - started:.0f} s")
+        sets = f": {d['nodes']:,} sets searched" if d.get("nodes") else ": searching"
+        progress(f"round {rounds}, the codebreaker's best reply{sets}, "
+                 f"{time.perf_counter() - started:.0f} s")  # (a line of 80 columns)
     return searching
 
 
