@@ -878,6 +878,16 @@ def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
     expect(crumbs).to_have_count(int(depths[space.index(other)]))
     assert crumbs.last.get_attribute("data-guess") == other
     assert page.locator("#explorer-crumbs .crumb.on-path").count() == crumbs.count()
+    # read as the other code boxes read it: separators skipped (the server refused '-')
+    page.fill("#explorer-secret", "1 1-2-2")
+    page.click("#explorer-find-button")
+    expect(box).to_have_attribute("data-secret", "1122")
+    expect(box).to_have_attribute("data-state", "ready")
+    expect(crumbs).to_have_count(int(depths[space.index("1122")]))
+    page.fill("#explorer-secret", "")
+    page.click("#explorer-find-button")
+    example = (page.locator("#explorer-secret").get_attribute("placeholder") or "")[5:]
+    expect(page.locator("#explorer-note")).to_have_text(f"Write a secret, e.g. {example}.")
 
 
 def test_a_shipped_optimal_tree_of_a_big_game_is_explored_from_the_lab(page: Page) -> None:

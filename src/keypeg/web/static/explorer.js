@@ -90,10 +90,14 @@ function findSecret(text) {
   const rules = S.rules.name;
   const strategy = $("#explorer-strategy").value;
   if (!text) {
-    $("#explorer-note").textContent = `Write a secret, e.g. ${"1234567890".slice(0, S.rules.pegs)}.`;
+    $("#explorer-note").textContent = `Write a secret, e.g. ${N().example()}.`;
     $("#explorer-note").hidden = false;
     return null;
   }
+  // read as the other code boxes do ("1-2-3-4" is 1234); what it cannot read goes as typed,
+  // for the server's sentence on it
+  const { code, rejected } = N().read(text);
+  if (code.length === S.rules.pegs && !rejected.length) text = code;
   X.rules = rules;
   X.strategy = strategy;
   return busy(`Finding ${text} in the ${strategy} tree…`, async () => {
