@@ -1908,3 +1908,24 @@ def test_give_up_asks_first(page: Page) -> None:
     match_idle(page)
     status, view = api(page, "GET", f"/api/matches/{match_id}")
     assert view["played"][0]["gave_up"], view
+
+
+@pytest.mark.parametrize("width", [360, 390, 1280])
+def test_every_preset_name_fits_the_rules_menu(pages: Pages, width: int) -> None:
+    """On a phone the closed menu cut 'Mastermind with 8 pegs and 8 colours' (258 px of
+    text in a 249 px box): every preset's name now fits beside the menu's arrow."""
+    from keypeg.rules import PRESETS
+
+    page = pages.open(width, 800)
+    open_page(page, "classic")
+    for preset in PRESETS:
+        page.select_option("#rules-select", preset.name)
+        room = page.evaluate("""() => {
+          const s = document.querySelector('#rules-select'), cs = getComputedStyle(s);
+          const c = document.createElement('canvas').getContext('2d');
+          c.font = cs.font;
+          const text = c.measureText(s.options[s.selectedIndex].text).width;
+          const box = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+          return box - 20 - text;  // (20 px: the arrow)
+        }""")
+        assert room >= 0, (preset.name, width, room)

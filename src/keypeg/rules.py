@@ -162,9 +162,9 @@ PRESETS += tuple(
     for level in range(1, 7)
 )
 PRESETS += (
-    _preset("mm-6-9", "Mastermind with 6 pegs and 9 colours: 531,441 codes", "mm69",
+    _preset("mm-6-9", "Mastermind 6 × 9: 6 pegs, 9 colours, 531,441 codes", "mm69",
             pegs=6, colors=9),
-    _preset("mm-8-8", "Mastermind with 8 pegs and 8 colours: 16.8 million codes", "mm88",
+    _preset("mm-8-8", "Mastermind 8 × 8: 8 pegs, 8 colours, 16.8 million codes", "mm88",
             pegs=8, colors=8),
 )
 
