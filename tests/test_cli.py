@@ -800,6 +800,37 @@ def test_help_lists_each_command_in_one_sentence():
             "from the start or after the CLUES given. ledger") in listed
 
 
+def test_every_option_help_is_shown_whole():
+    """typer reads option help as rich markup: 'Needs keypeg[cluster].' was shown as
+    'Needs keypeg.'. Every bracketed word of every option's help must reach the screen."""
+    import re
+
+    import typer.main
+
+    from keypeg.cli import app
+
+    group = typer.main.get_command(app)
+    checked = 0
+    for path, command in _commands(group):
+        shown = " ".join(run([*path, "--help"]).output.replace("│", " ").split())
+        for param in command.params:
+            text = getattr(param, "help", None) or ""
+            for word in re.findall(r"\S*\[[^\]\s]+\]\S*", text.replace("\\[", "[")):
+                checked += 1
+                assert word in shown, (path, param.name, word)
+    assert checked >= 2  # the two --cluster helps, at least
+
+
+def _commands(group, path=()):
+    import click
+
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+        else:
+            yield (*path, name), command
+
+
 @pytest.mark.parametrize("preset", ["classic", "codebreaker-1", "bulls-and-cows", "mm-8-8"])
 def test_the_examples_shown_are_in_the_rules_own_notation(preset):
     """Assist showed '1122 1B1W' for every game (Codebreaker 1-3 refuses 1122 and answers

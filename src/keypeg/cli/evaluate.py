@@ -54,9 +54,9 @@ def evaluate_command(
     rules: Rules,
     strategy: Annotated[
         list[str] | None, typer.Option(
-            "--strategy", "-s", help="A strategy name, or 'all' for the five of the "
-            "published tables (" + ", ".join(TABLE_STRATEGIES) + "); several: repeat it "
-            "or separate them by commas (-s maxsize,entropy). [default: all]")
+            "--strategy", "-s", metavar="<str>", help="A strategy name, or 'all' for the "
+            "five of the published tables (" + ", ".join(TABLE_STRATEGIES) + "), the "
+            "default; several: repeat it or separate them by commas (-s maxsize,entropy).")
     ] = None,
     possible_only: Annotated[
         bool, typer.Option("--possible-only", help="Only play codes that could be the secret.")
@@ -83,7 +83,7 @@ def evaluate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
     cluster: Annotated[str | None, typer.Option(
         "--cluster", help="Walk the parts of each one-step strategy's first guess on a Ray "
-                          "cluster: local, auto or an address. Needs keypeg[cluster].")] = None,
+                          "cluster: local, auto or an address. Needs keypeg\\[cluster].")] = None,
     prior: PriorOption = None,
     noise: NoiseOption = None,
 ) -> None:

@@ -115,7 +115,7 @@ def optimal_command(
     cluster: Annotated[
         str | None, typer.Option("--cluster", help="Solve on a Ray cluster: local (a private "
                                  "one on this machine's cores), auto (the running one, "
-                                 "RAY_ADDRESS) or an address. Needs keypeg[cluster].")
+                                 "RAY_ADDRESS) or an address. Needs keypeg\\[cluster].")
     ] = None,
     no_resume: Annotated[
         bool, typer.Option("--no-resume", help="Neither take nor record the parts of an "
