@@ -343,6 +343,17 @@ def test_match_cli_plays_resumes_and_scores(tmp_path, monkeypatch):
     assert m.scores["B"] == m.max_points  # the give-up
 
 
+def test_match_cli_says_there_are_no_hints(tmp_path, monkeypatch):
+    """'hint' in a match was read as a code: "'hint' has an unknown symbol 'h'"."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "cli.db"))
+    out = run(["match", "--seed", "2", "--rules", "mini"], input="hint\ncut 1122\nquit\n")
+    assert out.exit_code == 0, out.output
+    assert "unknown symbol" not in out.output
+    said = "No hints in a match: you play on your own. Type a code, 'give up' (the codemaker"
+    assert out.output.count(said) == 2, out.output
+    assert "scores 11 points)" in out.output
+
+
 @pytest.mark.parametrize("args,message", [
     (["--games", "3"], "even"),
     (["--scoring", "goals"], "scoring"),

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from ..catalog import STRATEGY_NAMES
 from ..errors import KeypegError
-from ..limits import check_seed, shorten
+from ..limits import check_seed, plural, shorten
 from ..rules import Rules
 from .common import ask, command, console, shown_name, tell
 
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 SCORING_NAMES = ("guesses", "keypegs")
 QUIT_WORDS = {"quit", "q", "exit"}
 GIVE_UP_WORDS = {"give up", "giveup", "resign"}
+#: Commands of play and assist that a match does not have (they were read as a code:
+#: "'hint' has an unknown symbol 'h'").
+HELPER_WORDS = {"hint", "hints", "cut", "list"}
 
 
 @command
@@ -229,9 +232,10 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
     word = line.lower()
     if word in GIVE_UP_WORDS:
         m.give_up()
-    elif word == "help":
-        console.print("Type a code, 'give up' (the codemaker scores "
-                      f"{m.max_points}) or 'quit' (saves the match).")
+    elif word == "help" or word.split(" ")[0] in HELPER_WORDS:
+        no = "No hints in a match: you play on your own. " if word != "help" else ""
+        console.print(f"{no}Type a code, 'give up' (the codemaker scores "
+                      f"{plural(m.max_points, 'point')}), 'score' or 'quit' (saves the match).")
     elif word == "score":
         print_table(m)
     elif line:
@@ -240,4 +244,6 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
 
 
 def _answer_example(m: "Match") -> str:
-    return "2B1W" if m.rules.feedback == "blackwhite" else "GA--A"
+    from ..codes import example_answer
+
+    return example_answer(m.rules)
