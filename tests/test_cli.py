@@ -848,3 +848,29 @@ def test_the_examples_shown_are_in_the_rules_own_notation(preset):
     assert guess != "11111118"
     out = run(["play", "--rules", preset, "--seed", "1"], input=f"{guess}\nquit\n").stdout
     assert re.search(rf"1\. {guess} ", out), out
+
+
+def test_the_live_search_line_keeps_its_time_and_text_at_80_columns(monkeypatch):
+    """On a terminal of 80 columns the search's live line ('MM(5,7): searching: 91,153
+    sets, first guess 0/7 (part 0/19), root 0% done') pushed the bar and the elapsed time
+    off the line and cut its own end: now the time and bar come first and the text folds."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    from keypeg.cli import optimal as cli_optimal
+
+    out = io.StringIO()
+    monkeypatch.setattr(cli_optimal, "err_console",
+                        Console(file=out, force_terminal=True, width=80))
+    d = {"phase": "searching", "nodes": 91153, "root_done": 0, "root_total": 7,
+         "parts_done": 0, "parts_total": 19, "elapsed": 5.0}
+    with cli_optimal.search_progress("MM(5,7)") as live:
+        live(d)
+    frame = [f for f in out.getvalue().split("\r\x1b[2K") if "searching" in f][-1]
+    frame = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", frame)  # the last frame drawn, plain
+    lines = [line.rstrip() for line in frame.split("\n") if line.strip()]
+    assert all(len(line) <= 80 for line in lines), lines
+    assert re.search(r"\d:\d\d:\d\d", frame) and "…" not in frame, lines
+    assert "first guess 0/7 (part 0/19), root 0% done" in " ".join(frame.split()), lines

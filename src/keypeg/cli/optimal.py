@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from ..catalog import OBJECTIVES
 from ..errors import KeypegError
@@ -70,8 +70,13 @@ def search_progress(title: str) -> Iterator[Callable[[dict[str, Any]], None]]:
 
         yield plain
         return
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                  TimeElapsedColumn(), console=err_console, transient=True) as progress:
+    # the time and the bar first, then the text folded onto more lines where it is long: at
+    # 80 columns the text ("... first guess 0/7 (part 0/19), root 0% done") pushed the bar
+    # and the time off the line
+    with Progress(SpinnerColumn(), TimeElapsedColumn(), BarColumn(bar_width=12),
+                  TextColumn("{task.description}",
+                             table_column=Column(ratio=1, overflow="fold")),
+                  console=err_console, transient=True) as progress:
         task = progress.add_task(f"{title}: starting", total=None)
 
         def live(d: dict[str, Any]) -> None:
