@@ -206,13 +206,13 @@ def _on_cluster(strategies: list[Any], rules: Rules, address: str,
 
 
 def _given(strategy: list[str] | None) -> list[str]:
-    """Return the strategy names asked for (lower case, each once, in order): --strategy
-    repeated or separated by commas; 'all' when none. A second --strategy used to replace
-    the first without a word."""
+    """Return the strategy names asked for (lower case, in order; `_expand` keeps each
+    once): --strategy repeated or separated by commas; 'all' when none. A second
+    --strategy used to replace the first without a word."""
     names = [n.strip().lower() for text in (strategy or ["all"]) for n in text.split(",")]
     if "" in names:
         raise KeypegError("--strategy needs a strategy name between each pair of commas.")
-    return list(dict.fromkeys(names))
+    return names
 
 
 def _expand(given: list[str], everything: list[str]) -> list[str]:

@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from ..catalog import STRATEGY_NAMES
+from ..codes import example_answer
 from ..errors import KeypegError
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
@@ -87,8 +88,6 @@ def match(
 # ----------------------------------------------------------------------------- session
 def play_match(m: "Match", store: "Store") -> None:
     """Play `m` in the terminal until it is over or the person quits, saving every move."""
-    from ..errors import InconsistentHistoryError
-
     describe(m)
     shown: dict[int, int] = {}  # rows printed per game
     announced: set[int] = set()
@@ -107,10 +106,7 @@ def play_match(m: "Match", store: "Store") -> None:
                 done = answer(m, g)
             else:
                 done = guess(m, g)
-        except InconsistentHistoryError as exc:
-            tell(exc)
-            continue
-        except KeypegError as exc:
+        except KeypegError as exc:  # (a refused hand answer too)
             tell(exc)
             continue
         if done is None:
@@ -208,7 +204,7 @@ def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
     hand = how.strip().lower() in ("hand", "y", "yes")
     m.choose_secret(secret, "hand" if hand else "auto")
     if hand:
-        console.print("Answer each guess like " + _answer_example(m) + "; each answer is "
+        console.print("Answer each guess like " + example_answer(m.rules) + "; each answer is "
                       "checked against the earlier ones, and all of them against your secret "
                       "at the end (a wrong answer forfeits the game).")
     return True
@@ -242,8 +238,3 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
         m.guess(line)
     return True
 
-
-def _answer_example(m: "Match") -> str:
-    from ..codes import example_answer
-
-    return example_answer(m.rules)

@@ -178,10 +178,15 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
 def assist_help(rules: Rules) -> str:
     """The assist's help, its examples in the rules' own notation ('1122 1B1W' was shown
     for every game, though Codebreaker 1-3 refuses 1122 and answers in G/A/-)."""
-    code, answer = example_code(rules), example_answer(rules)
-    return (f"Enter each guess with the feedback you received, like '{code} {answer}' or "
-            f"'{code}={answer}'.\n"
+    entry = _example_entry(rules)
+    return (f"Enter each guess with the feedback you received, like '{entry}' or "
+            f"'{entry.replace(' ', '=')}'.\n"
             "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, quit.")
+
+
+def _example_entry(rules: Rules) -> str:
+    """A clue as assist reads it, in the rules' own notation: '1122 2B2W'."""
+    return f"{example_code(rules)} {example_answer(rules)}"
 
 
 def _parse_entry(line: str, rules: Rules) -> Clue:
@@ -191,7 +196,7 @@ def _parse_entry(line: str, rules: Rules) -> Clue:
     if len(parts) < 2:
         raise KeypegError(
             f"{shorten(line)!r} is not a clue; enter a guess and its feedback, like "
-            + f"'{example_code(rules)} {example_answer(rules)}'."
+            + f"'{_example_entry(rules)}'."
         )
     return Clue.make(parts[0], "".join(parts[1:]), rules)
 

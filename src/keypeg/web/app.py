@@ -304,9 +304,11 @@ def _union(errors: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str | No
         return errors, None
     same = [e for e in errors if tuple(e.get("loc", ()))[:-1] == loc[:-1]
             and tuple(e.get("loc", ()))[-1] in _UNION_TAGS]
-    wants = [_EXPECTED.get(str(e.get("type")), str(tuple(e["loc"])[-1])) for e in same]
-    expected = " or ".join(dict.fromkeys("a number" if w in ("a whole number", "a number")
-                                         and len(same) > 1 else w for w in wants))
+    wants = list(dict.fromkeys(_EXPECTED.get(str(e.get("type")), str(tuple(e["loc"])[-1]))
+                               for e in same))
+    if set(wants) == {"a whole number", "a number"}:  # int | float: any number
+        wants = ["a number"]
+    expected = " or ".join(wants)
     first = {**errors[0], "loc": loc[:-1]}
     return [first, *(e for e in errors[1:] if e not in same)], expected
 

@@ -544,7 +544,7 @@ class Service:
         rules = find_rules(rules_text)
         code = Code.parse(secret, rules)
         state = self.state(rules, history, belief)  # (too long, or contradictory: refused)
-        for i, clue in enumerate(_clues(rules, history), start=1):
+        for i, clue in enumerate(state.history, start=1):  # (the clues, parsed once)
             true = score(code.symbols, clue.guess.symbols, rules)
             if true != clue.feedback:  # Watch answers from the secret: a clue must too
                 raise KeypegError(
