@@ -73,6 +73,10 @@ def cells() -> list[tuple[str, Any, int | None, str | None]]:
                         None if pub is None else ARFST))
     # beyond the grid: the permutation game of six (six colours, each used once)
     out.append(("MM(6,6), no repeats", {"pegs": 6, "colors": 6, "repeats": False}, None, None))
+    # and the next two: six of seven colours, and the permutation game of seven
+    for p in (6, 7):
+        out.append((f"MM({p},7), no repeats", {"pegs": p, "colors": 7, "repeats": False},
+                    None, None))
     out.append(("Codebreaker 1-3 (5 distinct digits, green/amber/gray)", "codebreaker-1",
                 None, None))
     # its feedback table is 9.3 GiB: run with KEYPEG_TABLE_BUDGET above that
