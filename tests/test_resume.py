@@ -463,3 +463,38 @@ def test_a_part_solved_a_guess_at_a_time_is_kept(tmp_path, small_roots, monkeypa
     assert got.total == plain.total and same_tree(got.tree, plain.tree)
     assert len(splits) > len(set(splits)) > 1  # sets of one size split more than once
     assert again == []
+
+
+def test_progress_counts_the_guesses_of_a_part_solved_a_guess_at_a_time(tmp_path,
+                                                                         small_roots,
+                                                                         monkeypatch):
+    """A part solved a guess at a time can take hours (MM(5,9) without repeats: its first
+    part alone, more than two): the progress says how many of its guesses are settled, and
+    the root's share counts them, so neither stands still at 'part 0/18, root 0% done'."""
+    from keypeg.cli.optimal import progress_text, root_share
+
+    monkeypatch.setattr(roots_module, "SPLIT_MIN_CODES", 20)
+    run_part, calls = PartWorker.run_part, []
+
+    def unhurried(self, part, depth, budget, kmax, history, dist=1):
+        # a few of a split part's own parts wait past a report (one every 0.2 s)
+        calls.append(dist)
+        if dist >= 2 and calls.count(2) % 25 == 1 and len(calls) < 400:
+            time.sleep(0.25)
+        return run_part(self, part, depth, budget, kmax, history, dist)
+
+    monkeypatch.setattr(PartWorker, "run_part", unhurried)
+    seen = []
+    got = solve_optimal(Rules(pegs=4, colors=6), workers=2, progress=seen.append,
+                        checkpoint=Checkpoint(Store(tmp_path / "k.db"), "x"))
+    assert got.total == PUB["ledger"]["totals"]["4"]["6"]
+    split = [d for d in seen if d["part_guesses"]]
+    assert split and all(0 <= done <= of for d in split for done, of in d["part_guesses"])
+    # guesses settled, and counted in the share of the root beyond the parts done
+    moved = [d for d in split if any(done for done, _ in d["part_guesses"])]
+    assert moved
+    d = moved[0]
+    plain = {**d, "part_guesses": []}
+    assert root_share(d) > root_share(plain)
+    done, of = d["part_guesses"][0]
+    assert f"guesses {done}/{of}" in progress_text(d)

@@ -59,7 +59,10 @@ N_PROBES_FULL = 15  # 1 once the cache of canonical probes had no room for a lis
 #                     then on its lookups are counted per key (Run.probe_uses)
 BEST_GUESS = 16  # the root's first guess of total BEST_TOTAL (read only when that is set)
 N_PEER_HITS = 17  # sets answered from the memo of another worker (`Memo.peer_heads`)
-COUNTER_SLOTS = 18
+N_SPLIT_DONE = 18  # guesses settled (costed, or passed over: cutting as one costed) of the
+#                    root's part this worker solves a guess at a time (`parallel.solve_split`)
+N_SPLIT = 19  # that part's guesses (its bound lets the last of them go uncosted); 0: none
+COUNTER_SLOTS = 20
 
 # ----------------------------------------------------------------------------- memo
 # Columns of a memo entry (one row of `memo.entries`).

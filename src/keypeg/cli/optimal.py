@@ -26,13 +26,15 @@ PLAIN_PROGRESS_EVERY = 15.0
 
 def root_share(d: dict[str, Any]) -> float:
     """Return how much of the root a search has done, in first guesses (the current one
-    counted by its parts solved)."""
+    counted by its parts solved, a part solved a guess at a time by its guesses settled)."""
     total = d.get("root_total") or 0
     if not total:
         return 0.0
     done = float(d.get("root_done") or 0)
     if d.get("parts_total") and done < total:
-        done += (d.get("parts_done") or 0) / d["parts_total"]
+        parts = (d.get("parts_done") or 0) + sum(
+            min(1.0, settled / of) for settled, of in d.get("part_guesses") or [] if of)
+        done += min(1.0, parts / d["parts_total"])
     return min(1.0, done / total)
 
 
@@ -48,7 +50,13 @@ def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
     if d.get("root_total"):
         text += f", first guess {d['root_done']}/{d['root_total']}"
         if d.get("parts_total"):
-            text += f" (part {d.get('parts_done', 0)}/{d['parts_total']})"
+            text += f" (part {d.get('parts_done', 0)}/{d['parts_total']}"
+            if d.get("part_guesses"):
+                # a part solved a guess at a time can take hours: how far through its guesses
+                text += (", big part's guesses " if len(d["part_guesses"]) == 1
+                         else ", big parts' guesses ") + ", ".join(
+                    f"{settled}/{of}" for settled, of in d["part_guesses"])
+            text += ")"
         text += f", root {100 * root_share(d):.0f}% done"
     if d.get("resumed"):
         text += f", {d['resumed']:,} parts resumed"

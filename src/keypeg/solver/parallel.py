@@ -382,9 +382,12 @@ class _Claims:
 
     def __init__(self, main: _Search, S: np.ndarray, probes: np.ndarray, order: list[int],
                  lbs: np.ndarray, budget: int, low: int, root: bool, stop: np.ndarray,
-                 on_probe: Callable[[int, int], None] | None) -> None:
+                 on_probe: Callable[[int, int], None] | None,
+                 progress: np.ndarray | None = None) -> None:
         self.main, self.S, self.probes, self.order, self.lbs = main, S, probes, order, lbs
         self.root, self.stop, self.on_probe = root, stop, on_probe
+        # counters where the guesses settled are counted (slots.N_SPLIT_DONE), or None
+        self.progress = progress
         self.best, self.rank, self.guess = budget, len(order), -1
         self.low = low
         self.next = 0
@@ -416,6 +419,8 @@ class _Claims:
                 g = int(self.probes[t])
                 cut = _cut(main.table[g, self.S], main.space.win)
                 if cut in self.cuts:
+                    if self.progress is not None:
+                        self.progress[slots.N_SPLIT_DONE] += 1
                     continue  # cuts S like a guess already claimed: same cost
                 self.cuts.add(cut)
                 return i, t, limit
@@ -440,6 +445,8 @@ class _Claims:
                 self.low = min(self.low, running)
             if self.root:
                 counters[slots.N_FIRST_GUESSES_DONE] += 1
+            if self.progress is not None:
+                self.progress[slots.N_SPLIT_DONE] += 1
             if self.on_probe is not None:
                 self.on_probe(g, running)
 
@@ -487,17 +494,27 @@ def _best_guess(main: _Search, S: np.ndarray, depth: int, budget: int, kmax: int
     root = dist == 0
     if root:
         main.counters[slots.N_FIRST_GUESSES] = len(order)
+    # a part of the root solved a guess at a time: its guesses settled are progress to show
+    # (`_Watch.report`), in the counters of the worker solving it
+    progress = stop if dist == 1 else None
+    if progress is not None:
+        progress[slots.N_SPLIT_DONE] = 0
+        progress[slots.N_SPLIT] = len(order)
     claims = _Claims(main, S, probes, order.tolist(), lbs, budget, int(low), root, stop,
-                     on_probe)
+                     on_probe, progress)
     weighted = pbs if main.kernel_weighted else None
 
     def member(cost_: Callable[..., int], counters: np.ndarray) -> None:
         claims.member(cost_, int(kS), weighted, counters)
 
-    if team is None:
-        member(cost, stop)
-    else:
-        team(member, cost)
+    try:
+        if team is None:
+            member(cost, stop)
+        else:
+            team(member, cost)
+    finally:
+        if progress is not None:
+            progress[slots.N_SPLIT] = progress[slots.N_SPLIT_DONE] = 0
     if claims.stopped and not stop[slots.STOP]:
         raise KeypegError("internal error: a search of a team was told to stop alone.")
     if claims.guess >= 0:

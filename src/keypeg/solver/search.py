@@ -1254,6 +1254,11 @@ class _Watch:
                 "upper": units(upper), "lower": units(lower + self.offset) if lower else None,
                 "nodes": nodes,
                 "resumed": sum(int(getattr(x, "resumed", 0)) for x in self.searches),
+                # the parts of the current first guess being solved a guess at a time: their
+                # guesses settled and in all (`parallel.solve_split`)
+                "part_guesses": [[int(c[slots.N_SPLIT_DONE]), int(c[slots.N_SPLIT])]
+                                 for c in (x.counters for x in self.searches)
+                                 if c[slots.N_SPLIT] > 0],
                 "best_guess": None if found is None or self.text_of is None
                 else self.text_of(found[0])}
 
