@@ -59,3 +59,28 @@ def test_stats_agree_with_published():
 @pytest.mark.parametrize("section", ["evaluation", "entropy_study"])
 def test_stats_come_from_the_code(section):
     assert stats_script.SECTIONS[section]() == STATS[section]
+
+
+def test_the_library_block_gives_the_values_its_comments_say():
+    """Each line of the README's Library block with a comment is evaluated and its repr
+    compared with the comment ('...' stands for the rest of a number or a list): the block
+    showed candidates that are not candidates at all ('1213' after 1122 = 1B1W)."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split("## Library", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    statement, checked = "", 0
+    for line in block.splitlines():
+        code, _, comment = line.partition("  # ")
+        statement += code + "\n"
+        if statement.count("[") != statement.count("]") or (
+                statement.count("(") != statement.count(")")):
+            continue  # the expression goes on on the next line
+        if comment:
+            got = repr(eval(statement.strip(), namespace))  # noqa: S307 - our own README
+            pattern = ".*".join(re.escape(part) for part in comment.strip().split("..."))
+            assert re.fullmatch(pattern, got), f"{statement.strip()}: {got}, not {comment}"
+            checked += 1
+        elif statement.strip():
+            exec(statement, namespace)  # noqa: S102 - our own README
+        statement = ""
+    assert checked >= 6

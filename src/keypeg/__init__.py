@@ -4,6 +4,9 @@
 >>> GameState.start(find_rules("classic")).after("1122", "1B1W").count
 208
 
+Hints (`hint`), the strategies (`find_strategy`, `evaluate`: whole trees) and the exact
+optimum (`solve_optimal`) are here too; the README's Library section shows each.
+
 The names below are loaded on first use, so that ``import keypeg`` (and ``keypeg --help``)
 does not load numpy and numba before they are needed.
 """
@@ -34,6 +37,10 @@ _EXPORTS = {
     "find_rules": "rules",
     "CodeSpace": "space",
     "get_space": "space",
+    "hint": "hints",
+    "solve_optimal": "solver",
+    "evaluate": "strategies",
+    "find_strategy": "strategies",
 }
 
 __all__ = [
@@ -51,9 +58,13 @@ __all__ = [
     "PRESETS",
     "Rules",
     "UnknownRulesError",
+    "evaluate",
     "find_rules",
+    "find_strategy",
     "get_space",
+    "hint",
     "score",
+    "solve_optimal",
 ]
 
 
@@ -86,5 +97,8 @@ if TYPE_CHECKING:  # the names as type checkers see them
     )
     from .feedback import Feedback, score
     from .game import Clue, GameState
+    from .hints import hint
     from .rules import PRESETS, Rules, find_rules
+    from .solver import solve_optimal
     from .space import CodeSpace, get_space
+    from .strategies import evaluate, find_strategy

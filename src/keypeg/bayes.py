@@ -112,6 +112,6 @@ class BeliefStrategy(Strategy):
         """Return the tree of this player against every candidate of `state` (the whole
         space by default) when the answers are true, whatever noise the belief assumes:
         each node's guess is chosen under the belief its answers so far give."""
-        space = as_space(rules)
+        space = as_space(rules, state)
         state = state or GameState.start(space)
         return python_walk(self, space, state, follow_belief=True)

@@ -18,13 +18,15 @@ also its row in the `CodeSpace` arrays.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
+from typing import Any
 from unicodedata import normalize
 
 from .errors import InvalidCodeError
-from .limits import MAX_PEGS, plural, shorten
+from .limits import MAX_PEGS, plural, shorten, shown
 from .rules import Rules, rules_name
 
 COLOR_ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -78,7 +80,13 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
     Raises `InvalidCodeError` for a wrong length, an unknown symbol or a forbidden repeat;
     the message says what is allowed.
     """
-    text = str(text)
+    if not isinstance(text, str):
+        # (an int would read as its digits, 123 for 0123, while code indices are ints too)
+        raise InvalidCodeError(
+            "a written code is text, like "
+            f"{format_symbols(tuple(i % rules.symbols for i in range(rules.pegs)), rules)!r}"
+            f" for {rules_name(rules)}, not {type(text).__name__}; a code index goes to "
+            "Code.from_index.")
     # full-width and other compatibility forms read as their plain letters and digits
     raw = "".join(ch for ch in normalize("NFKC", text[: 4 * MAX_PEGS + 64]).strip()
                   if ch not in _SEPARATORS)
@@ -115,7 +123,7 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
     return tuple(symbols)
 
 
-def _example_symbols(rules: Rules) -> list[int]:
+def example_symbols(rules: Rules) -> list[int]:
     p, c = rules.pegs, rules.colors
     pairs = rules.repeats and p >= 4
     return [min(i // 2, c - 1) if pairs else i % rules.symbols for i in range(p)]
@@ -125,16 +133,7 @@ def example_code(rules: Rules) -> str:
     """Return a code to show as an example of the rules' notation: colours in pairs where
     repeats are allowed and there are four pegs or more (1122, 11223344), else distinct
     ones in order (123, 01234)."""
-    return format_symbols(_example_symbols(rules), rules)
-
-
-def example_answer(rules: Rules) -> str:
-    """Return an answer to show with `example_code`: the one it gets when the secret is the
-    same code turned by one peg (1122 against 2112: 2B2W), so always a possible answer."""
-    from .feedback import score
-
-    s = _example_symbols(rules)
-    return str(score(s[-1:] + s[:-1], s, rules))
+    return format_symbols(example_symbols(rules), rules)
 
 
 def format_symbols(symbols: Iterable[int], rules: Rules) -> str:
@@ -176,6 +175,20 @@ def unrank(index: int, rules: Rules) -> tuple[int, ...]:
     return tuple(result)
 
 
+def check_index(index: Any, size: int, what: str = "code index") -> int:
+    """Return `index` as an int when it is a whole number from 0 to size - 1; else raise
+    `InvalidCodeError` in one sentence (a float or a text is refused, not rounded)."""
+    try:
+        if isinstance(index, bool):
+            raise TypeError
+        i = operator.index(index)
+    except TypeError:
+        raise InvalidCodeError(f"a {what} is a whole number, not {shown(index)}.") from None
+    if not 0 <= i < size:
+        raise InvalidCodeError(f"{what} {i} is outside 0..{size - 1}.")
+    return i
+
+
 @total_ordering
 @dataclass(frozen=True, eq=True)
 class Code:
@@ -188,6 +201,9 @@ class Code:
 
     rules: Rules
     index: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", check_index(self.index, self.rules.size))
 
     @classmethod
     def parse(cls, text: str | Code, rules: Rules) -> Code:
@@ -206,9 +222,7 @@ class Code:
     @classmethod
     def from_index(cls, index: int, rules: Rules) -> Code:
         """Build a code from its lexical index; raises `InvalidCodeError` when out of range."""
-        if not 0 <= int(index) < rules.size:
-            raise InvalidCodeError(f"code index {index} is outside 0..{rules.size - 1}.")
-        return cls(rules, int(index))
+        return cls(rules, check_index(index, rules.size))
 
     @property
     def symbols(self) -> tuple[int, ...]:

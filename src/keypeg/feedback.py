@@ -27,8 +27,9 @@ from unicodedata import normalize
 
 import numpy as np
 
-from .errors import InvalidFeedbackError
-from .limits import plural, shorten
+from .codes import Code, example_symbols
+from .errors import InvalidCodeError, InvalidFeedbackError
+from .limits import plural, shorten, shown
 from .rules import Rules
 
 GRAY, AMBER, GREEN = 0, 1, 2
@@ -51,6 +52,22 @@ class Feedback:
 
     model: str
     marks: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        # the model and the marks' form (against no rules: `parse` checks those)
+        if self.model == "blackwhite":
+            ok = len(self.marks) == 2 and min(self.marks) >= 0
+        elif self.model == "positional":
+            ok = all(m in (GRAY, AMBER, GREEN) for m in self.marks)
+        else:
+            raise InvalidFeedbackError(f"the feedback model is 'blackwhite' or 'positional', "
+                                       f"not {shown(self.model)}.")
+        if not ok:
+            raise InvalidFeedbackError(
+                "a black/white answer is two counts of at least 0 (black, white), not "
+                f"{shorten(self.marks)}." if self.model == "blackwhite" else
+                "a positional answer is one mark per peg, 0 (gray), 1 (amber) or 2 (green), "
+                f"not {shorten(self.marks)}.")
 
     @classmethod
     def blackwhite(cls, black: int, white: int) -> Feedback:
@@ -172,8 +189,13 @@ def check_feedback(fb: Feedback, rules: Rules) -> None:
         raise InvalidFeedbackError(problem + ".")
 
 
-def score(secret: Sequence[int], guess: Sequence[int], rules: Rules) -> Feedback:
-    """Return the answer to `guess` when the secret is `secret` (symbol indices)."""
+def score(secret: Sequence[int] | str | Code, guess: Sequence[int] | str | Code,
+          rules: Rules) -> Feedback:
+    """Return the answer to `guess` when the secret is `secret` (the secret first, as a
+    codemaker holds it). Each is a written code (``"1122"``, in the rules' notation), a
+    `Code`, or its symbol indices (``(0, 0, 1, 1)``); `InvalidCodeError` when it is not a
+    code of the rules."""
+    secret, guess = _symbols(secret, rules), _symbols(guess, rules)
     if rules.feedback == "blackwhite":
         black = sum(1 for s, g in zip(secret, guess, strict=True) if s == g)
         common = sum((Counter(secret) & Counter(guess)).values())
@@ -185,6 +207,29 @@ def score(secret: Sequence[int], guess: Sequence[int], rules: Rules) -> Feedback
             marks[i] = AMBER
             unmatched[g] -= 1
     return Feedback.positional(marks)
+
+
+def _symbols(code: Sequence[int] | str | Code, rules: Rules) -> Sequence[int]:
+    """Return a code's symbol indices (checked: a written code is parsed, a `Code` of other
+    rules read again in these, symbol indices checked for their length and range)."""
+    if isinstance(code, (str, Code)):
+        return Code.parse(code, rules).symbols
+    symbols = tuple(code)
+    if len(symbols) != rules.pegs or not all(
+            isinstance(x, (int, np.integer)) and 0 <= x < rules.symbols for x in symbols):
+        raise InvalidCodeError(
+            f"{shorten(symbols)} is not a code of {rules.pegs} symbol indices from 0 to "
+            f"{rules.symbols - 1}; write it as text (like {'1' * rules.pegs!r}) or pass a "
+            "Code.")
+    return symbols
+
+
+def example_answer(rules: Rules) -> str:
+    """Return an answer to show with `codes.example_code`: the one it gets when the secret
+    is the same code turned by one peg (1122 against 2112: 2B2W), so always a possible
+    answer."""
+    s = example_symbols(rules)
+    return str(score(s[-1:] + s[:-1], s, rules))
 
 
 class ResponseAlphabet:

@@ -26,9 +26,9 @@ from .belief import Belief, Exact, Lies, NoiseModel
 from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
-from .limits import CONFLICT_WORK, plural, shorten, some_of
-from .rules import Rules
-from .space import CodeSpace, get_space
+from .limits import CONFLICT_WORK, check_count, plural, shorten, some_of
+from .rules import Rules, rules_name
+from .space import CodeSpace, as_space
 
 
 @dataclass(frozen=True)
@@ -93,24 +93,42 @@ class GameState:
                 raise explain_empty(space, self.history, belief)
         self.belief = belief
 
+    def __repr__(self) -> str:
+        clues = " ".join(map(str, self.history[-3:]))
+        if len(self.history) > 3:
+            clues = f"... {clues}"
+        return (f"GameState({rules_name(self.rules)}, {plural(len(self.history), 'clue')}"
+                + (f" {clues}" if clues else "")
+                + f", {plural(self.count, 'candidate')}"
+                + ("" if str(self.noise) == "exact" else f", noise {self.noise}")
+                + ("" if self.belief.uniform else ", a prior")
+                + ")")
+
     @classmethod
     def start(cls, rules: Rules | CodeSpace, *, prior: Any = None,
               noise: str | NoiseModel | None = None) -> GameState:
         """Return the state before any guess, with a `prior` over the secrets (None:
         uniform; "pin", "file:PATH", an array or a callable) and a `noise` model for the
         answers (None or "exact": trusted; "symmetric:EPS", "per-peg:EPS", "lies:K")."""
-        space = rules if isinstance(rules, CodeSpace) else get_space(rules)
+        space = as_space(rules)
         return cls(space, belief=Belief.start(space, prior, noise))
 
     @classmethod
-    def from_clues(cls, rules: Rules | CodeSpace, clues: Iterable[str | Clue], *,
+    def from_clues(cls, rules: Rules | CodeSpace | str,
+                   clues: Iterable[str | Clue | tuple[Any, Any]] | str | Clue, *,
                    prior: Any = None, noise: str | NoiseModel | None = None) -> GameState:
-        """Return the state after `clues` (``Clue`` values or ``GUESS=FEEDBACK`` texts).
+        """Return the state after `clues` (``Clue`` values, ``GUESS=FEEDBACK`` texts or
+        (guess, answer) pairs; one clue alone is taken as a list of one).
 
         Raises `InconsistentHistoryError` with a diagnosis when no code fits them all.
         """
-        space = rules if isinstance(rules, CodeSpace) else get_space(rules)
-        parsed = [c if isinstance(c, Clue) else Clue.parse(c, space.rules) for c in clues]
+        space = as_space(rules)
+        if isinstance(clues, (str, Clue)):
+            clues = [clues]  # one clue
+        parsed = [c if isinstance(c, Clue) else Clue.parse(
+            # (a pair (guess, answer), as the web API's history has them)
+            "=".join(map(str, c)) if isinstance(c, tuple) and len(c) == 2 else c, space.rules)
+            for c in clues]
         if prior is None and noise is None:
             return cls(space, parsed)
         state = cls.start(space, prior=prior, noise=noise)
@@ -179,6 +197,7 @@ class GameState:
     def top(self, n: int = 10) -> list[tuple[str, float]]:
         """Return the `n` most likely secrets with their probabilities, most likely first
         (ties in code order)."""
+        check_count("n", n, least=0)  # (-1 would drop the last)
         p = self.posterior
         order = np.lexsort((self.candidates, -p))[:n]
         return [(self.space.text(int(self.candidates[i])), float(p[i])) for i in order]
@@ -193,8 +212,23 @@ class GameState:
         """Return True when the last guess was the secret."""
         return bool(self.history) and self.history[-1].feedback.is_win(self.rules)
 
+    @property
+    def remaining(self) -> int | None:
+        """Return the guesses the board has left (`Rules.max_guesses` less those played, at
+        least 0), or None when the rules set no limit. The state itself plays on past the
+        board (for analysis); `over` says when a game would end."""
+        limit = self.rules.max_guesses
+        return None if limit is None else max(0, limit - len(self.history))
+
+    @property
+    def over(self) -> bool:
+        """Return True when the game is over: solved, or the board's rows used up."""
+        return self.solved or self.remaining == 0
+
     def candidate_texts(self, limit: int | None = None) -> list[str]:
         """Return the candidates as written codes (the first `limit` of them)."""
+        if limit is not None:
+            check_count("limit", limit, least=0)  # (-1 would drop the last)
         chosen = self.candidates if limit is None else self.candidates[:limit]
         return self.space.texts(chosen)
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from ._kernels import genetic as kg
 from .errors import KeypegError
+from .limits import check_seed
 from .rules import Rules
 from .space import CodeSpace
 from .strategy import Strategy
@@ -273,6 +274,7 @@ class GeneticStrategy(Strategy):
     name = "genetic"
 
     def __init__(self, *, seed: int = 0) -> None:
+        check_seed(seed, "seed")
         self.seed = int(seed)
 
     @property

@@ -38,6 +38,8 @@ from .limits import (
     HINT_OPTIMAL_SECONDS,
     HINT_RESCORE_CANDIDATES,
     HINT_SAMPLE,
+    check_count,
+    check_max_seconds,
     plural,
 )
 from .onestep import canonical_probes, scoring_work
@@ -320,6 +322,8 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
     """Return the hint for `state`: count, bits, the candidates when few, each strategy's
     guess (strongest first, exact when cheap, else among sampled candidates), and the
     optimal guess when it can be found within `optimal_seconds`."""
+    check_max_seconds(optimal_seconds, "optimal_seconds")
+    check_count("list_limit", list_limit, least=0)
     listed = state.candidate_texts() if state.count <= list_limit else None
     plain = state.belief.uniform and state.noise.hard and not isinstance(state.noise, Lies)
     extra: dict[str, Any] = {}

@@ -11,6 +11,7 @@ workers together). A value that is not a whole number of bytes is a clear error.
 
 from __future__ import annotations
 
+import operator
 import os
 from collections.abc import Sequence
 
@@ -173,10 +174,43 @@ def bytes_text(n: float) -> str:
     raise AssertionError("unreachable")
 
 
+def shown(value: object) -> str:
+    """Return a value as an error message echoes it: a text quoted, anything else as
+    written (``'abc'``, ``2.5``, ``None``), cut to `MAX_ECHO` characters."""
+    return repr(shorten(value)) if isinstance(value, str) else shorten(value)
+
+
 def check_max_seconds(value: float | None, option: str = "--max-seconds") -> None:
     """Raise `KeypegError` unless `value` is None or a positive number of seconds."""
-    if value is not None and not value > 0:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise KeypegError(f"{option} must be a positive number of seconds, not "
+                          f"{shown(value)}.")
+    if not value > 0:
         raise KeypegError(f"{option} must be a positive number of seconds, not {value:g}.")
+
+
+def check_flag(option: str, value: object) -> None:
+    """Raise `KeypegError` unless `value` is True or False (a numpy bool too): a text such
+    as 'no' would read as true."""
+    if not isinstance(value, bool) and getattr(getattr(value, "dtype", None), "kind",
+                                               None) != "b":
+        raise KeypegError(f"{option} must be True or False, not {shown(value)}.")
+
+
+def check_count(option: str, value: object, least: int = 1) -> None:
+    """Raise `KeypegError` unless `value` is a whole number of at least `least` (a Python
+    or numpy integer; not a bool, a float or a text)."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        value = operator.index(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise KeypegError(f"{option} must be a whole number of at least {least}, not "
+                          f"{shown(value)}.") from None
+    if value < least:
+        raise KeypegError(f"{option} must be at least {least}, not {value}.")
 
 
 def check_seed(value: int | None, option: str = "--seed") -> None:
@@ -185,7 +219,7 @@ def check_seed(value: int | None, option: str = "--seed") -> None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
         raise KeypegError(f"{option} must be a whole number from 0 to 2**63 - 1, not "
-                          f"{shorten(value)}.")
+                          f"{shown(value)}.")
 
 
 def usable_cores() -> int:

@@ -28,7 +28,16 @@ from .catalog import ENTROPY_SPELLING_NAMES, TIE_RULES
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import SMALL_SPACE, SPLIT_MAX_CODES, bytes_text, shorten, table_budget
+from .limits import (
+    SMALL_SPACE,
+    SPLIT_MAX_CODES,
+    bytes_text,
+    check_flag,
+    check_seed,
+    shorten,
+    shown,
+    table_budget,
+)
 from .rules import Rules
 from .space import CandidateView, CodeSpace, require_table, table_bytes
 from .strategy import MAX_DEPTH, Strategy, as_space
@@ -160,7 +169,15 @@ class OneStepStrategy(Strategy):
                 f"{shorten(entropy)!r}."
             )
         if entropy != "exact" and name != "entropy":
-            raise KeypegError("--entropy applies only to the entropy strategy.")
+            raise KeypegError("an entropy spelling (--entropy) applies only to the entropy "
+                              "strategy.")
+        check_flag("possible_only", possible_only)
+        check_flag("symmetry", symmetry)
+        if order is not None:
+            kept = np.asarray(order)
+            if kept.ndim != 1 or (kept.size and kept.dtype.kind not in "iu"):
+                raise KeypegError("order must be a list of code indices (the probes' order "
+                                  f"for ties), not {shown(order)}.")
         self.name = name
         self.possible_only = possible_only
         self.first = first
@@ -241,7 +258,7 @@ class OneStepStrategy(Strategy):
             is_cand, code_set, scoring))
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
-        space = as_space(rules)
+        space = as_space(rules, state)
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
         if (state.count == space.size and table_bytes(space.rules) > table_budget()
@@ -300,6 +317,7 @@ class RandomStrategy(Strategy):
     name = "random"
 
     def __init__(self, *, seed: int = 0, first: str | Code | None = None) -> None:
+        check_seed(seed, "seed")
         self.seed = int(seed)
         self.first = first
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .errors import InvalidRulesError, UnknownRulesError
-from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, shorten
+from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, shorten, shown
 
 FeedbackModel = Literal["blackwhite", "positional"]
 FEEDBACK_MODELS: tuple[str, ...] = ("blackwhite", "positional")
@@ -39,13 +39,24 @@ class Rules:
     name: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        for flag in ("repeats", "blanks", "digits"):
+            value = getattr(self, flag)
+            # (a numpy bool too: its dtype's kind is "b")
+            if not isinstance(value, bool) and getattr(
+                    getattr(value, "dtype", None), "kind", None) != "b":
+                raise InvalidRulesError(f"{flag} must be True or False, not {shown(value)}.")
+            object.__setattr__(self, flag, bool(value))
+        if isinstance(self.pegs, bool) or isinstance(self.colors, bool) or isinstance(
+                self.max_guesses, bool):
+            raise InvalidRulesError("pegs, colors and max_guesses are whole numbers, not "
+                                    "True or False.")
         if not isinstance(self.pegs, int) or not 1 <= self.pegs <= MAX_PEGS:
             raise InvalidRulesError(
-                f"pegs must be a whole number from 1 to {MAX_PEGS}, not {shorten(self.pegs)!r}."
+                f"pegs must be a whole number from 1 to {MAX_PEGS}, not {shown(self.pegs)}."
             )
         if not isinstance(self.colors, int) or self.colors < 1:
             raise InvalidRulesError(
-                f"colors must be a whole number of at least 1, not {shorten(self.colors)!r}."
+                f"colors must be a whole number of at least 1, not {shown(self.colors)}."
             )
         limit = MAX_SYMBOLS + (1 if self.digits else 0)
         if self.colors > limit:
@@ -54,7 +65,7 @@ class Rules:
             )
         if self.feedback not in FEEDBACK_MODELS:
             raise InvalidRulesError(
-                f"feedback must be 'blackwhite' or 'positional', not {shorten(self.feedback)!r}."
+                f"feedback must be 'blackwhite' or 'positional', not {shown(self.feedback)}."
             )
         if not self.repeats and self.symbols < self.pegs:
             raise InvalidRulesError(
@@ -66,7 +77,7 @@ class Rules:
         ):
             raise InvalidRulesError(
                 "max_guesses must be a whole number of at least 1, not "
-                f"{shorten(self.max_guesses)!r}."
+                f"{shown(self.max_guesses)}."
             )
         if self.size > MAX_CODES:
             raise InvalidRulesError(
@@ -98,7 +109,7 @@ class Rules:
         return "-".join(parts)
 
     def describe(self) -> str:
-        """Return a one-line human description, e.g. 'MM(4,6), 10 guesses'."""
+        """Return a one-line human description, e.g. '4 pegs, 6 colours, 10 guesses'."""
         kind = "digits" if self.digits else "colours"
         text = f"{self.pegs} pegs, {self.colors} {kind}"
         if not self.repeats:
@@ -187,6 +198,9 @@ def find_rules(name: str) -> Rules:
     >>> find_rules("logik").colors
     8
     """
+    if not isinstance(name, str):
+        raise UnknownRulesError(f"a preset's name is text (one of: {', '.join(preset_names())}"
+                                f"), not {type(name).__name__}.")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     preset = _BY_NAME.get(key)
     if preset is None:

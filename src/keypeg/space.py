@@ -20,17 +20,18 @@ import os
 import tempfile
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
 
 from ._kernels import feedback as kfb
 from ._kernels import partition as kpart
-from .codes import Code, format_symbols, parse_symbols
-from .errors import InvalidCodeError, LimitExceededError
+from .codes import Code, check_index, format_symbols, parse_symbols
+from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
 from .limits import SMALL_SPACE, bytes_text, table_budget
-from .rules import Rules, rules_name
+from .rules import Rules, find_rules, rules_name
 
 TABLE_FORMAT_VERSION = 1
 INDEX_DTYPE = np.int32
@@ -100,6 +101,9 @@ class CodeSpace:
     def __len__(self) -> int:
         return self.size
 
+    def __repr__(self) -> str:
+        return f"CodeSpace({rules_name(self.rules)}, {self.size:,} codes)"
+
     @property
     def n_responses(self) -> int:
         """Return how many answers the rules allow (14 for 4 pegs black/white)."""
@@ -143,11 +147,28 @@ class CodeSpace:
 
     def code(self, index: int) -> Code:
         """Return the `Code` at `index`."""
-        return Code(self.rules, int(index))
+        return Code(self.rules, self.checked(index))
 
     def text(self, index: int) -> str:
         """Return the written form of the code at `index`."""
-        return format_symbols(self.codes[int(index)], self.rules)
+        return format_symbols(self.codes[self.checked(index)], self.rules)
+
+    def checked(self, index: Any) -> int:
+        """Return `index` as an int when it is a code index of this space; else raise
+        `InvalidCodeError` (the compiled kernels read past the end of their arrays)."""
+        return check_index(index, self.size)
+
+    def checked_indices(self, indices: Any) -> np.ndarray:
+        """Return `indices` as a contiguous int32 array of code indices of this space; else
+        raise `InvalidCodeError`."""
+        out = np.ascontiguousarray(indices)
+        if out.size and out.dtype.kind not in "iu":
+            raise InvalidCodeError(f"code indices are whole numbers, not {out.dtype} values.")
+        out = np.ascontiguousarray(out, dtype=INDEX_DTYPE)
+        if out.size and (int(out.min()) < 0 or int(out.max()) >= self.size):
+            bad = int(out.min()) if int(out.min()) < 0 else int(out.max())
+            raise InvalidCodeError(f"code index {bad} is outside 0..{self.size - 1}.")
+        return out
 
     def texts(self, indices: np.ndarray | list[int]) -> list[str]:
         """Return the written forms of many codes."""
@@ -262,18 +283,20 @@ class CodeSpace:
 
     # ------------------------------------------------------------------ cuts
     def responses(self, guess: int, secrets: np.ndarray) -> np.ndarray:
-        """Return the answer index of `guess` against each of `secrets`."""
-        secrets = np.ascontiguousarray(secrets, dtype=INDEX_DTYPE)
+        """Return the answer index of `guess` against each of `secrets` (code indices;
+        `InvalidCodeError` for one outside the space)."""
+        secrets = self.checked_indices(secrets).ravel()
+        guess = self.checked(guess)
         out = np.empty(secrets.shape[0], dtype=np.int32)
         if self._table is not None:
-            kfb.row_from_table(self._table, int(guess), secrets, out)
+            kfb.row_from_table(self._table, guess, secrets, out)
         elif self._positional:
-            kfb.row_positional(self.codes, self.packed, self._lut, int(guess), secrets, out)
+            kfb.row_positional(self.codes, self.packed, self._lut, guess, secrets, out)
         elif self._wide:
-            kfb.row_blackwhite_wide(self.codes, self.counts, self._lut, int(guess), secrets, out)
+            kfb.row_blackwhite_wide(self.codes, self.counts, self._lut, guess, secrets, out)
         else:
             kfb.row_blackwhite(
-                self.codes, self.multiset, self.common, self._lut, int(guess), secrets, out
+                self.codes, self.multiset, self.common, self._lut, guess, secrets, out
             )
         return out
 
@@ -283,7 +306,7 @@ class CodeSpace:
 
     def partition(self, guess: int, candidates: np.ndarray) -> dict[int, np.ndarray]:
         """Return the non-empty parts of `candidates` under `guess`, keyed by answer index."""
-        candidates = np.asarray(candidates, dtype=INDEX_DTYPE)
+        candidates = self.checked_indices(candidates).ravel()
         resp = self.responses(guess, candidates)
         order = np.argsort(resp, kind="stable")
         resp_sorted = resp[order]
@@ -296,7 +319,8 @@ class CodeSpace:
 
     def filter(self, candidates: np.ndarray, guess: int, response: int) -> np.ndarray:
         """Return the candidates that give answer `response` to `guess`."""
-        candidates = np.asarray(candidates, dtype=INDEX_DTYPE)
+        check_index(response, self.n_responses, "answer index")
+        candidates = self.checked_indices(candidates).ravel()
         return candidates[self.responses(guess, candidates) == response]
 
     def count_matrix(self, probes: np.ndarray, candidates: np.ndarray) -> np.ndarray:
@@ -515,11 +539,48 @@ class CandidateView:
 _SPACES_LOCK = threading.Lock()
 
 
-def get_space(rules: Rules) -> CodeSpace:
-    """Return the shared `CodeSpace` for `rules` (one per rules value in a process, also
-    when several threads ask at once)."""
+def get_space(rules: Rules | str) -> CodeSpace:
+    """Return the shared `CodeSpace` for `rules` (a `Rules` or a preset's name; one per
+    rules value in a process, also when several threads ask at once)."""
+    rules = as_rules(rules)
     with _SPACES_LOCK:
         space = _SPACES.get(rules)
         if space is None:
             space = _SPACES[rules] = CodeSpace(rules)
         return space
+
+
+def as_rules(rules: Any) -> Rules:
+    """Return `rules` as `Rules`: a `Rules`, a preset's name (`find_rules`) or a code
+    space's rules; anything else is refused in one sentence."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, CodeSpace):
+        return rules.rules
+    if isinstance(rules, str):
+        return find_rules(rules)
+    raise InvalidRulesError(f"rules must be Rules, a CodeSpace or a preset's name such as "
+                            f"'classic', not {type(rules).__name__}.")
+
+
+def as_space(rules: Any, state: Any = None) -> CodeSpace:
+    """Return the shared code space of `rules` (a `Rules`, a preset's name, or a code space
+    itself); with a `state` (a `GameState`), check it is a position of the same game: its
+    codes are indices into that game's codes, and another game's would be read as
+    others (or past the end)."""
+    space = rules if isinstance(rules, CodeSpace) else get_space(rules)
+    if state is not None:
+        check_state_rules(space.rules, state)
+    return space
+
+
+def check_state_rules(rules: Rules, state: Any) -> None:
+    """Raise `InvalidRulesError` unless `state` is a position of `rules` (the board's
+    length aside)."""
+    theirs = getattr(state, "rules", None)
+    if not isinstance(theirs, Rules):
+        raise InvalidRulesError(f"state must be a GameState, not {type(state).__name__}.")
+    if theirs.with_max_guesses(None) != rules.with_max_guesses(None):
+        raise InvalidRulesError(
+            f"the state is a position of {theirs.with_max_guesses(None).describe()}, not of "
+            f"{rules.with_max_guesses(None).describe()}: start it from the same rules.")

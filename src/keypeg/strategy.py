@@ -19,16 +19,11 @@ from .errors import KeypegError, LimitExceededError
 from .game import GameState
 from .limits import MAX_GUESSES_PER_GAME, SPLIT_MAX_CODES, table_budget
 from .rules import Rules
-from .space import CodeSpace, get_space, require_table, table_bytes
+from .space import CodeSpace, as_space, require_table, table_bytes
 from .tree import DecisionTree
 
 #: A strategy that needs more guesses than this for some secret is reported as looping.
 MAX_DEPTH = MAX_GUESSES_PER_GAME
-
-
-def as_space(rules: Rules | CodeSpace) -> CodeSpace:
-    """Return the shared code space of `rules` (or `rules` itself when already a space)."""
-    return rules if isinstance(rules, CodeSpace) else get_space(rules)
 
 
 class Strategy(ABC):
@@ -50,6 +45,9 @@ class Strategy(ABC):
         """Return the name with any non-default options, for tables."""
         return self.name
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.label}>"
+
     @abstractmethod
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
         """Return the code index to play when `candidates` remain after `guesses`."""
@@ -64,7 +62,7 @@ class Strategy(ABC):
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
         """Return the strategy's decision tree over every candidate of `state` (the whole
         space by default). Raises `LimitExceededError` if a secret needs over 60 guesses."""
-        space = as_space(rules)
+        space = as_space(rules, state)
         state = state or GameState.start(space)
         return python_walk(self, space, state)
 
@@ -84,14 +82,14 @@ def evaluate(
 
     The threads are daemons: a caller that gives up (a time limit, Ctrl-C) does not wait
     for a walk to finish, and neither does the process as it exits."""
-    plain = rules if isinstance(rules, Rules) else rules.rules
+    space = as_space(rules, state)
+    plain = space.rules
     fits = table_bytes(plain) <= table_budget()
     # the strategies that walk the game (not those whose whole tree ships with keypeg)
     walks = [s for s in strategies if state is not None or not s.stored_whole_tree(plain)]
     split = (not fits and plain.size <= SPLIT_MAX_CODES and all(s.splits for s in walks))
     if state is None and walks and not split:
         require_table(plain, "a whole-tree evaluation")
-    space = as_space(rules)
     if state is None and fits and walks:
         space.table()  # load once, before the threads share it
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()

@@ -46,6 +46,15 @@ class DecisionTree:
     size: np.ndarray
     meta: dict[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # (the arrays run to thousands of numbers: what `summary` says instead)
+        if not self.nodes:
+            return f"DecisionTree({rules_name(self.rules)}, {self.strategy!r}, empty)"
+        s = self.summary()
+        return (f"DecisionTree({rules_name(self.rules)}, {self.strategy!r}, first guess "
+                f"{s['first_guess']}, {s['total']:,} guesses for {self.secrets:,} secrets, "
+                f"worst {s['worst']}, {self.nodes:,} nodes)")
+
     # --------------------------------------------------------------- derived
     @property
     def nodes(self) -> int:

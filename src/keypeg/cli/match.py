@@ -11,7 +11,6 @@ import typer
 from rich.table import Table
 
 from ..catalog import STRATEGY_NAMES
-from ..codes import example_answer
 from ..errors import KeypegError
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
@@ -204,6 +203,8 @@ def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
     hand = how.strip().lower() in ("hand", "y", "yes")
     m.choose_secret(secret, "hand" if hand else "auto")
     if hand:
+        from ..feedback import example_answer  # (numpy: not for keypeg --help)
+
         console.print("Answer each guess like " + example_answer(m.rules) + "; each answer is "
                       "checked against the earlier ones, and all of them against your secret "
                       "at the end (a wrong answer forfeits the game).")

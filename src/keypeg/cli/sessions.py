@@ -9,9 +9,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..belief import Lies, draw_secret, misreport
-from ..codes import Code, allowed_text, example_answer, example_code
+from ..codes import Code, allowed_text, example_code
 from ..errors import InconsistentHistoryError, KeypegError
-from ..feedback import score
+from ..feedback import example_answer, score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, plural, shorten

@@ -32,6 +32,7 @@ from ..limits import (
     SHARED_ROOT_MIN_CODES,
     SMALL_SPACE,
     bytes_text,
+    check_count,
     check_max_seconds,
     memo_budget,
     plural,
@@ -40,8 +41,17 @@ from ..limits import (
     usable_cores,
 )
 from ..onestep import OneStepStrategy, answer_marks, history_group, position_perms
-from ..rules import Rules
-from ..space import CandidateView, CodeSpace, get_space, require_table, table_bytes
+from ..rules import Rules, rules_name
+from ..space import (
+    CandidateView,
+    CodeSpace,
+    as_rules,
+    as_space,
+    check_state_rules,
+    get_space,
+    require_table,
+    table_bytes,
+)
 from ..strategy import evaluate
 from ..tree import DecisionTree
 from .parallel import link_peers, root_guesses, share_root, solve_root
@@ -98,6 +108,18 @@ class OptimalResult:
     trace: list[str] = field(default_factory=list)
     #: The caller's weights over every code (int64 or float64), or None (unweighted).
     weights: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        # (the tree's arrays and the trace run long: the result in a line)
+        extras = [x for x, on in ((f"max_guesses={self.max_guesses}", self.max_guesses),
+                                  ("possible_only", self.possible_only),
+                                  (f"first={self.first}", self.first),
+                                  ("weighted", self.weights is not None)) if on]
+        if self.objective != "total":
+            extras.insert(0, f"objective={self.objective}")
+        return (f"OptimalResult({rules_name(self.rules)}, total {self.total:,}, first guess "
+                f"{self.first_guess}"
+                + "".join(f", {x}" for x in extras) + f", {self.seconds:.2f} s)")
 
     @property
     def weighted(self) -> bool:
@@ -632,12 +654,18 @@ def solve_optimal(
     (those of them an earlier run recorded) and "parts_solved" (and "cluster_nodes",
     "cluster_cpus").
     """
+    if not isinstance(rules, (Rules, CodeSpace)):
+        rules = as_space(rules)  # (a preset's name; else refused in one sentence)
+    if state is not None:
+        check_state_rules(as_rules(rules), state)
+    if max_guesses is not None:
+        check_count("max_guesses", max_guesses)
+    if workers is not None:
+        check_count("workers", workers)
     watch = _Watch(time_limit, progress)
     _require_room(rules, state)
     if objective not in OBJECTIVES:
         raise KeypegError(f"objective must be 'total' or 'worst', not {shorten(objective)!r}.")
-    if max_guesses is not None and max_guesses < 1:
-        raise KeypegError(f"max_guesses must be at least 1, not {max_guesses}.")
     memo_bytes = memo_budget()
     given = None if weights is None else check_weights(weights)
     if isinstance(cluster, str):

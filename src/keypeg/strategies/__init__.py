@@ -17,6 +17,9 @@ from ..onestep import ENTROPY_SPELLINGS, KINDS, OneStepStrategy, RandomStrategy
 from ..strategy import Strategy, evaluate
 from .optimal import OptimalStrategy
 
+#: The options a one-step strategy takes (`OneStepStrategy`).
+_ONE_STEP_OPTIONS = {"possible_only", "first", "tie", "entropy", "order", "symmetry"}
+
 
 def strategy_names() -> list[str]:
     """Return every registered strategy name."""
@@ -30,6 +33,9 @@ def find_strategy(name: str, **options: Any) -> Strategy:
     (a spelling, entropy only), ``order``; ``seed`` and ``first`` for random. Raises
     `KeypegError` for an unknown name or option.
     """
+    if not isinstance(name, str):
+        raise KeypegError(f"a strategy's name is text (one of {', '.join(STRATEGY_NAMES)}), "
+                          f"not {type(name).__name__}.")
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
     try:
         if key == "optimal":
@@ -38,8 +44,8 @@ def find_strategy(name: str, **options: Any) -> Strategy:
                 raise TypeError(set(options) - allowed)
             tie = options.get("tie", "first")
             if options.get("first") or options.get("possible_only") or tie != "first":
-                raise KeypegError("the optimal strategy takes no --first, --possible-only or "
-                                  "--tie; use keypeg optimal for those.")
+                raise KeypegError("the optimal strategy takes no first guess, possible-only "
+                                  "or tie option; solve_optimal (keypeg optimal) does.")
             return OptimalStrategy(**{k: v for k, v in options.items() if k in allowed})
         if key == "random":
             allowed = {"seed", "first"}
@@ -58,8 +64,12 @@ def find_strategy(name: str, **options: Any) -> Strategy:
         if key in KINDS:
             return OneStepStrategy(key, **options)
     except TypeError as exc:
+        # (a constructor's own TypeError names an unexpected keyword; ours, a set of them)
+        bad = exc.args[0] if exc.args and isinstance(exc.args[0], set) else set(options) - (
+            _ONE_STEP_OPTIONS if key in KINDS else set())
         raise KeypegError(
-            f"strategy {shorten(name)!r} does not take the option(s) {exc}.") from None
+            f"strategy {shorten(name)!r} does not take the option(s) "
+            f"{', '.join(sorted(map(str, bad))) or shorten(exc)}.") from None
     raise KeypegError(
         f"unknown strategy {shorten(name)!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
 

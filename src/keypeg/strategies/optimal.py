@@ -19,6 +19,8 @@ from ..limits import (
     LIVE_OPTIMAL_CANDIDATES,
     LIVE_OPTIMAL_CODES,
     LIVE_OPTIMAL_SECONDS,
+    check_count,
+    check_max_seconds,
     plural,
 )
 from ..rules import Rules
@@ -34,6 +36,9 @@ class OptimalStrategy(Strategy):
 
     def __init__(self, *, time_limit: float | None = LIVE_OPTIMAL_SECONDS,
                  max_candidates: int | None = LIVE_OPTIMAL_CANDIDATES) -> None:
+        check_max_seconds(time_limit, "time_limit")
+        if max_candidates is not None:
+            check_count("max_candidates", max_candidates)
         self.time_limit = time_limit
         self.max_candidates = max_candidates
 
@@ -160,7 +165,7 @@ class OptimalStrategy(Strategy):
         return result.tree.first_guess
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
-        space = as_space(rules)
+        space = as_space(rules, state)
         if state is None or not state.history:
             stored = self._tree(space)
             if stored is not None:  # (under these rules: the stored ones have no cap)

@@ -1,0 +1,239 @@
+"""The library as a developer calls it: wrong input is refused in one sentence (a keypeg
+error), never read as something else, and never handed to a compiled kernel that reads past
+the end of its arrays (a state of other rules or a code index out of range crashed the
+process: a segfault, 'double free or corruption')."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import keypeg
+from keypeg import (
+    Code,
+    GameState,
+    InvalidCodeError,
+    InvalidFeedbackError,
+    InvalidRulesError,
+    KeypegError,
+    Rules,
+    find_rules,
+    get_space,
+    score,
+)
+from keypeg.feedback import Feedback
+from keypeg.solver import solve_optimal
+from keypeg.strategies import evaluate, find_strategy
+from tests.naive import blackwhite
+
+CLASSIC, MINI = find_rules("classic"), find_rules("mini")
+
+
+@pytest.mark.parametrize("call", [
+    lambda state: solve_optimal(CLASSIC, state=state),
+    lambda state: evaluate([find_strategy("knuth")], CLASSIC, state=state),
+    lambda state: find_strategy("entropy").tree(CLASSIC, state),
+    lambda state: find_strategy("optimal").tree(CLASSIC, state),
+    lambda state: find_strategy("random", seed=1).tree(CLASSIC, state),
+], ids=["solve_optimal", "evaluate", "onestep tree", "optimal tree", "random tree"])
+def test_a_state_of_other_rules_is_refused(call):
+    for state in (GameState.start(MINI), GameState.start(MINI).after("1122", "1B1W")):
+        with pytest.raises(InvalidRulesError, match="the state is a position of 4 pegs, 4 "
+                                                    "colours, not of 4 pegs, 6 colours"):
+            call(state)
+
+
+def test_a_bigger_games_state_is_refused_before_any_kernel_runs():
+    # classic's indices past mini's 256 codes: the search read past its table and crashed
+    state = GameState.start(CLASSIC).after("1122", "1B1W")
+    with pytest.raises(InvalidRulesError):
+        solve_optimal(MINI, state=state)
+
+
+def test_the_board_length_alone_does_not_make_another_game():
+    state = GameState.start(CLASSIC).after("1122", "1B1W")
+    assert solve_optimal(Rules(4, 6), state=state).total == solve_optimal(
+        CLASSIC, state=state).total
+
+
+def test_a_presets_name_stands_for_its_rules():
+    assert GameState.start("classic").count == 1296
+    assert get_space("mini").size == 256
+    assert solve_optimal("mini").total == solve_optimal(MINI).total
+    with pytest.raises(InvalidRulesError, match="rules must be Rules, a CodeSpace or a "
+                                                "preset's name such as 'classic', not int"):
+        solve_optimal(3)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda s: s.responses(5, np.array([0, 1, 5000])), "code index 5000 is outside 0..1295"),
+    (lambda s: s.responses(99999, np.arange(3)), "code index 99999 is outside 0..1295"),
+    (lambda s: s.responses(5, np.array([-1])), "code index -1 is outside 0..1295"),
+    (lambda s: s.responses(5, np.array([0.5])), "whole numbers, not float64"),
+    (lambda s: s.part_sizes(100000, s.all()), "code index 100000 is outside"),
+    (lambda s: s.partition(1296, s.all()), "code index 1296 is outside"),
+    (lambda s: s.filter(s.all(), 5000, 3), "code index 5000 is outside"),
+    (lambda s: s.filter(s.all(), 5, 14), "answer index 14 is outside 0..13"),
+    (lambda s: s.code(99999), "code index 99999 is outside"),
+    (lambda s: s.text(-1), "code index -1 is outside"),
+    (lambda s: Code(CLASSIC, 5000), "code index 5000 is outside"),
+    (lambda s: Code.from_index(2.7, CLASSIC), "a code index is a whole number, not 2.7"),
+    (lambda s: Code.from_index("5", CLASSIC), "a code index is a whole number, not '5'"),
+])
+def test_code_indices_out_of_the_space_are_refused(call, message):
+    with pytest.raises(InvalidCodeError, match=message):
+        call(get_space(CLASSIC))
+
+
+def test_code_indices_in_the_space_still_work():
+    space = get_space(CLASSIC)
+    assert space.responses(np.int64(5), [1, 2, 3]).tolist() == [
+        naive_feedback_index(space, 5, s) for s in (1, 2, 3)]
+    assert space.text(np.int32(0)) == "1111" and Code(CLASSIC, np.int64(7)).index == 7
+
+
+def naive_feedback_index(space, guess: int, secret: int) -> int:
+    black, white = blackwhite(space.codes[secret].tolist(), space.codes[guess].tolist())
+    return space.alphabet.index(Feedback.blackwhite(black, white))
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"max_guesses": 2.5}, "max_guesses must be a whole number of at least 1, not 2.5"),
+    ({"max_guesses": "5"}, "max_guesses must be a whole number of at least 1, not '5'"),
+    ({"workers": 0}, "workers must be at least 1, not 0"),
+    ({"workers": "2"}, "workers must be a whole number of at least 1, not '2'"),
+    ({"time_limit": "abc"}, "time_limit must be a positive number of seconds, not 'abc'"),
+])
+def test_solve_optimal_refuses_arguments_of_the_wrong_kind(kwargs, message):
+    with pytest.raises(KeypegError, match=message):
+        solve_optimal(CLASSIC, **kwargs)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"pegs": 4, "colors": 6, "repeats": "no"}, "repeats must be True or False, not 'no'"),
+    ({"pegs": 4, "colors": 6, "blanks": "no"}, "blanks must be True or False, not 'no'"),
+    ({"pegs": 4, "colors": 6, "digits": 1}, "digits must be True or False, not 1"),
+    ({"pegs": True, "colors": 6}, "whole numbers, not True or False"),
+    ({"pegs": 0, "colors": 6}, "pegs must be a whole number from 1 to 12, not 0[.]"),
+])
+def test_rules_refuse_flags_and_counts_of_the_wrong_kind(kwargs, message):
+    with pytest.raises(InvalidRulesError, match=message):
+        Rules(**kwargs)
+
+
+def test_a_numpy_bool_is_a_flag():
+    assert Rules(4, 6, repeats=np.bool_(False)) == Rules(4, 6, repeats=False)
+
+
+def test_score_reads_written_codes_and_codes_and_checks_symbol_indices():
+    for secret, guess in (("1234", "RRGG"), ("1234", "1122")):
+        assert str(score(secret, guess, CLASSIC)) == "1B1W"
+    assert score(Code.parse("1234", CLASSIC), Code.parse("1122", CLASSIC), CLASSIC) == score(
+        (0, 1, 2, 3), (0, 0, 1, 1), CLASSIC)
+    # the secret first: with positional answers the order changes the answer
+    cb = find_rules("codebreaker-4")
+    assert str(score("10203", "33310", cb)) == "A--AA"
+    assert str(GameState.start(cb).play("33310", "10203").history[0].feedback) == "A--AA"
+    with pytest.raises(InvalidCodeError, match=r"\(0, 0, 9, 9\) is not a code of 4 symbol"):
+        score((0, 0, 9, 9), (0, 0, 0, 0), CLASSIC)
+
+
+def test_from_clues_takes_one_clue_and_pairs():
+    assert GameState.from_clues(CLASSIC, "1122=1B1W").count == 208
+    assert GameState.from_clues(CLASSIC, [("1122", "1B1W")]).count == 208
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: Feedback.positional([3, 4]), "one mark per peg, 0 .gray., 1 .amber. or 2"),
+    (lambda: Feedback("foo", (1, 2)), "the feedback model is 'blackwhite' or 'positional'"),
+    (lambda: Feedback.blackwhite(-1, 0), "two counts of at least 0"),
+])
+def test_feedback_refuses_impossible_marks(call, message):
+    with pytest.raises(InvalidFeedbackError, match=message):
+        call()
+
+
+def test_negative_limits_are_refused_not_read_from_the_end():
+    state = GameState.start(CLASSIC).after("1122", "1B1W")
+    with pytest.raises(KeypegError, match="limit must be at least 0, not -1"):
+        state.candidate_texts(-1)
+    with pytest.raises(KeypegError, match="n must be at least 0, not -1"):
+        state.top(-1)
+    assert len(state.candidate_texts(0)) == 0 and len(state.candidate_texts(300)) == 208
+
+
+def test_the_top_level_has_hints_strategies_and_the_optimum():
+    for name in ("hint", "solve_optimal", "evaluate", "find_strategy"):
+        assert name in keypeg.__all__ and callable(getattr(keypeg, name))
+
+
+@pytest.mark.parametrize("name,options,message", [
+    ("optimal", {"time_limit": "abc"}, "time_limit must be a positive number of seconds"),
+    ("optimal", {"max_candidates": -5}, "max_candidates must be at least 1, not -5"),
+    ("optimal", {"first": "1234"}, "the optimal strategy takes no first guess"),
+    ("entropy", {"order": "bogus"}, "order must be a list of code indices"),
+    ("entropy", {"possible_only": "no"}, "possible_only must be True or False, not 'no'"),
+    ("entropy", {"colour": 3}, "does not take the option[(]s[)] colour[.]"),
+    ("knuth", {"entropy": "plnp"}, "applies only to the entropy strategy"),
+    ("random", {"seed": "x"}, "seed must be a whole number from 0 to 2[*][*]63 - 1, not 'x'"),
+    ("random", {"seed": -1}, "seed must be a whole number"),
+    ("random", {"seed": 2.9}, "seed must be a whole number"),  # (was read as 2)
+    ("genetic", {"seed": "x"}, "seed must be a whole number"),
+    (None, {}, "a strategy's name is text"),
+])
+def test_strategy_options_are_checked_when_the_strategy_is_made(name, options, message):
+    with pytest.raises(KeypegError, match=message):
+        find_strategy(name, **options)
+
+
+def test_hint_names_its_own_arguments():
+    state = GameState.start(CLASSIC).after("1122", "1B1W")
+    with pytest.raises(KeypegError, match="optimal_seconds must be a positive number"):
+        keypeg.hint(state, optimal_seconds=0)
+    with pytest.raises(KeypegError, match="list_limit must be at least 0"):
+        keypeg.hint(state, list_limit=-1)
+
+
+def test_reprs_say_what_a_value_is_in_a_line():
+    state = GameState.start(CLASSIC).after("1122", "1B1W")
+    assert repr(state) == "GameState(classic, 1 clue 1122=1B1W, 208 candidates)"
+    assert repr(state.space) == "CodeSpace(classic, 1,296 codes)"
+    assert repr(find_strategy("knuth")) == "<OneStepStrategy maxsize>"
+    tree = evaluate([find_strategy("knuth")], CLASSIC)[0]
+    # Knuth's published 5,801 guesses, worst case 5 (the arrays are not printed)
+    assert repr(tree).startswith("DecisionTree(classic, 'maxsize', first guess 1122, 5,801 "
+                                 "guesses for 1,296 secrets, worst 5,")
+    result = solve_optimal(MINI, objective="worst")
+    assert repr(result).startswith(f"OptimalResult(mini, total {result.total:,}, first "
+                                   f"guess {result.first_guess}, objective=worst, ")
+    assert len(repr(result)) < 120
+
+
+def test_an_int_is_a_code_index_never_a_written_code():
+    # 1233 read as digits while is_candidate(1233) read it as an index; 123 lost 0123's 0
+    for call in (lambda: Code.parse(1233, CLASSIC),
+                 lambda: GameState.start(CLASSIC).after(1122, "1B1W"),
+                 lambda: Code.parse(None, CLASSIC)):
+        with pytest.raises(InvalidCodeError, match="a written code is text, like '1234' for "
+                                                   "classic, not"):
+            call()
+    state = GameState.start(CLASSIC)
+    assert state.is_candidate(1233) and state.space.text(1233) == "6524"
+
+
+def test_a_state_says_how_many_rows_are_left_and_when_the_game_is_over():
+    state = GameState.start(CLASSIC)  # 10 rows
+    assert state.remaining == 10 and not state.over
+    for _ in range(10):
+        state = state.play("1122", "3456")
+    assert state.remaining == 0 and state.over and not state.solved
+    assert state.play("1122", "3456").remaining == 0  # (analysis plays on)
+    won = GameState.start(CLASSIC).play("3456", "3456")
+    assert won.over and won.solved and won.remaining == 9
+    assert GameState.start(Rules(4, 6)).remaining is None
+
+
+def test_a_presets_name_must_be_text():
+    with pytest.raises(keypeg.UnknownRulesError, match="a preset's name is text .one of: "
+                                                       "classic, .*not NoneType"):
+        find_rules(None)
