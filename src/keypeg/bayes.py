@@ -26,6 +26,12 @@ from .tree import DecisionTree
 #: Past the exact budget, candidates below this share of the likeliest one's mass are not
 #: scored (the choice is labelled approximate anyway).
 NEGLIGIBLE = 1e-9
+#: Under noisy answers (every code keeps some mass) the parts score counts a part only when
+#: it holds at least this share of the likeliest code's mass: counted down to the last
+#: trace of mass, every guess splits all the codes into as many parts as it ever can, the
+#: player never closes in on the likeliest code, and it needed over 60 guesses (MM(4,4)
+#: under symmetric:0.05). With trusted answers every candidate holds at least that share.
+PARTS_SHARE = 0.01
 #: Rows of a hint under a belief: the row name and the experiment score it plays by.
 BELIEF_SCORES = (("information", "information"), ("entropy", "entropy"),
                  ("expsize", "expmass"), ("maxsize", "maxmass"), ("parts", "parts"))
@@ -76,7 +82,10 @@ def belief_choices(state: GameState, names: Sequence[str] | None = None
     played = np.isin(probes, [c.guess.index for c in state.history])
     out = {}
     for name in names or list(wanted):
-        s = experiments.score_masses(m, wanted[name], likelihood=lik)
+        if name == "parts" and lik is not None:
+            s = (m >= PARTS_SHARE * float(w.max())).sum(axis=1).astype(np.float64)
+        else:
+            s = experiments.score_masses(m, wanted[name], likelihood=lik)
         if name != "information" and played.any() and not played.all():
             s = np.where(played, -np.inf, s)
         out[name] = int(probes[experiments.best(s, wins)])

@@ -406,11 +406,13 @@ def _read_arfst_card(lines: list[str], rules: Rules | None, name: str) -> RawTre
     labels = lines[0].split()
     rows: dict[int, tuple[int, list[str], str]] = {}
     order: list[int] = []
+    notes: list[str] = []
     for k, line in enumerate(lines[1:], 2):
         tokens = line.split()
         where = f"{name}, line {k}"
         if len(tokens) < 3 and not tokens[0].isdigit():
-            continue  # a note such as arfst23's closing "cpu=0.0s"
+            notes.append(line)  # a note such as arfst23's closing "cpu=0.0s": written back
+            continue
         if len(tokens) != 3 + len(labels) or not tokens[0].isdigit():
             raise TreeFileError(f"{where}: expected a line number, a guess number, a guess "
                                 f"and {len(labels)} answer fields, one per header column.")
@@ -436,6 +438,8 @@ def _read_arfst_card(lines: list[str], rules: Rules | None, name: str) -> RawTre
     use = rules or _infer_rules(codes)
     _arfst_pegs(use, len(labels[0]), f"{name}, line 1")
     raw = RawTree(use, "imported", meta={"rules_from": "given" if rules else "codes"})
+    if notes:
+        raw.meta["arfst_notes"] = notes
     resp: list[int | None] = []
     for b, w in answers:  # the header lists every answer, even ones the rules rule out
         try:
@@ -853,6 +857,9 @@ def write_arfst(tree: DecisionTree) -> str:
                 fields.append(_digits(tree, by_answer[r]))
         out.append(f"{number[i]:03d} {int(tree.depth[i])} {_digits(tree, i)} "
                    + " ".join(fields))
+    # the notes a punch card read in ended with (arfst23's "cpu=33261.9s"), so that one of
+    # its files is written back byte for byte
+    out += [str(note) for note in tree.meta.get("arfst_notes") or []]
     return "\n".join(out) + "\n"
 
 

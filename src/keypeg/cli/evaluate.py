@@ -76,6 +76,9 @@ def evaluate_command(
     sample: Annotated[int | None, typer.Option(
         "--sample", help="Play N secrets drawn at random instead of every secret (labelled "
         "approximate, with a 95% confidence interval for the mean).")] = None,
+    sample_seed: Annotated[int | None, typer.Option(
+        "--sample-seed", help="Seed of the secrets --sample draws, when not --seed's.",
+        show_default=False)] = None,
     save_tree: Annotated[
         Path | None, typer.Option("--save-tree", help="Write the tree as JSON (.gz compresses); "
                                   "with several strategies put {strategy} in the name.")
@@ -105,8 +108,12 @@ def evaluate_command(
     if cluster is not None and (sample is not None or prior is not None or noise is not None):
         raise KeypegError("--cluster evaluates exactly, over every secret; leave out "
                           "--sample, --prior and --noise, or --cluster.")
+    if sample_seed is not None and sample is None:
+        raise KeypegError("--sample-seed seeds the secrets --sample draws; give --sample N "
+                          "too, or leave it out.")
     if sample is not None:
-        _evaluate_sampled(rules, names, sample, seed, as_json)
+        _evaluate_sampled(rules, names, sample, seed, as_json,
+                          seed if sample_seed is None else sample_seed)
         return
     if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
         raise KeypegError("with several strategies, put {strategy} in the --save-tree name.")
@@ -290,12 +297,14 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
 
 
 def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
-                      as_json: bool) -> None:
-    """`evaluate --sample N`: each strategy against N secrets drawn with `seed`."""
+                      as_json: bool, secrets_seed: int) -> None:
+    """`evaluate --sample N`: each strategy (random and genetic with `seed`) against N
+    secrets drawn with `secrets_seed`."""
     from ..sampling import sampled_evaluation
     from ..strategies import find_strategy
 
     check_seed(seed)
+    check_seed(secrets_seed, "--sample-seed")
     strategies = []
     for name in names:
         key = find_strategy(name).name
@@ -311,12 +320,12 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
             def step(i: int, task: Any = task, s: Any = s) -> None:
                 progress.update(task, completed=i, description=f"{s.label}: {i:,}/{n:,} games")
 
-            rows.append(sampled_evaluation(rules, s, n, seed, on_game=step))
+            rows.append(sampled_evaluation(rules, s, n, secrets_seed, on_game=step))
     if as_json:
         print(json.dumps(rows))
         return
     table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {n:,} secrets drawn "
-                  f"with seed {seed} (approximate)")
+                  f"with seed {secrets_seed} (approximate)")
     for col in ("strategy", "first guess", "mean", "95% interval", "worst", "found on guess "
                 "1 / 2 / 3 / ..."):
         table.add_column(col)
