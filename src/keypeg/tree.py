@@ -35,14 +35,26 @@ VERSION = 1
 
 @dataclass
 class DecisionTree:
-    """A strategy's whole decision tree from some state (the start of the game by default)."""
+    """A strategy's whole decision tree from some state (the start of the game by default).
+
+    One entry per node (a guess played), the root first, in the arrays below; codes and
+    answers are indices (`CodeSpace.text(i)` writes a code, `CodeSpace.feedback(r)` an
+    answer), so `first_guess` is an index too (`summary()["first_guess"]` and
+    `OptimalResult.first_guess` are written codes).
+    """
 
     rules: Rules
+    #: The strategy's label ("maxsize", "optimal", ...).
     strategy: str
+    #: The code index each node plays.
     guess: np.ndarray
+    #: Each node's parent node (-1 at the root).
     parent: np.ndarray
+    #: The answer index to the parent's guess that leads to the node (-1 at the root).
     response: np.ndarray
+    #: Which guess of the game the node's is (1 at the root).
     depth: np.ndarray
+    #: How many secrets reach the node.
     size: np.ndarray
     meta: dict[str, Any] = field(default_factory=dict)
 
