@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from ..catalog import ALIASES, ONE_STEP_NAMES, STRATEGY_NAMES, TABLE_STRATEGIES, TIE_RULES
@@ -17,8 +18,8 @@ from ..onestep import ENTROPY_SPELLINGS, KINDS, OneStepStrategy, RandomStrategy
 from ..strategy import Strategy, evaluate
 from .optimal import OptimalStrategy
 
-#: The options a one-step strategy takes (`OneStepStrategy`).
-_ONE_STEP_OPTIONS = {"possible_only", "first", "tie", "entropy", "order", "symmetry"}
+#: The options a one-step strategy takes (its constructor's keywords).
+_ONE_STEP_OPTIONS = set(inspect.signature(OneStepStrategy).parameters) - {"name"}
 
 
 def strategy_names() -> list[str]:
