@@ -1,5 +1,6 @@
 import json
 import random
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -103,7 +104,8 @@ def test_play_to_a_win():
     assert result.exit_code == 0
     assert "still possible" in result.stdout
     assert "consistent" in result.stdout  # the hint table
-    assert "unknown symbol" in result.stdout  # bad guesses are explained, the game goes on
+    # bad guesses are explained, the game goes on ('xyz': no symbol of the rules at all)
+    assert "'xyz' is not a code or a command" in result.stdout
     assert "Solved in 2 guesses" in result.stdout
 
 
@@ -142,7 +144,7 @@ def test_assist_prompts_to_correct_the_single_suspect():
     assert "Contradiction" in result.stdout
     assert "Correct clue 6 (042=0B0W)" in result.stdout
     assert "cannot read feedback '7'" in result.stdout  # a bad answer is asked again
-    assert "Solved!" in result.stdout
+    assert "Solved in 6 guesses: the secret is 042." in result.stdout
 
 
 def test_assist_bad_entries_do_not_end_the_session():
@@ -907,3 +909,29 @@ def test_evaluate_sample_seed_draws_the_secrets_apart_from_the_strategys_seed():
     assert row["histogram"] == want["histogram"]
     refused = run(["evaluate", "--rules", "mini", "--sample-seed", "1"])
     assert refused.exit_code == 2 and "give --sample N too" in refused.output
+
+
+def test_terminal_sessions_as_a_player_meets_them(tmp_path, monkeypatch):
+    """A review of play, assist and match as a player found: words read as codes ('undo'
+    has an unknown symbol 'u'), assist's list cut at 200 without saying so, its correction
+    prompt reading 'quit' as feedback for ever, a match asking a second question before
+    refusing a mistyped secret (and echoing the hidden secret), and a random secret to be
+    answered by hand that was never shown."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["play", "--seed", "2"], input="undo\ngive  up\n").output
+    assert "'undo' is not a code or a command; type a code like 1122" in out
+    assert "The secret was 1422 (after 0 guesses)" in out  # (two spaces: still give up)
+    assert "unknown symbol 'x'" in run(["play", "--seed", "2"], input="12x4\nquit\n").output
+    out = run(["assist"], input="1122 0B1W\nlist\nquit\n").output
+    assert "(the first 200 of 256; keypeg solve --json lists them all)" in out
+    out = run(["assist"], input="1122 0B0W\n3456 1B0W\n1111 0B0W\n1111 2B0W\nquit\n"
+              "history\n").output
+    assert "Clue 4 kept; 'fix 4 FEEDBACK' or 'drop 4' repairs it later." in out
+    assert "cannot read feedback 'quit'" not in out
+    out = run(["assist"], input="1234 4B0W\n").output
+    assert "Solved in 1 guess: the secret is 1234." in out
+    out = run(["match", "--seed", "2"], input="give up\nyes\n31427\nrandom\nhand\nquit\n"
+              ).output
+    assert "that secret is not a code of these rules: 4 symbols" in out
+    assert "31427" not in out  # typed hidden: not shown back
+    assert re.search(r"keypeg drew your secret: \d{4} \(answer from it\)\.", out)

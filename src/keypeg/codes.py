@@ -62,7 +62,7 @@ def allowed_text(rules: Rules) -> str:
     return text
 
 
-def _symbol_index(ch: str, rules: Rules) -> int | None:
+def symbol_index(ch: str, rules: Rules) -> int | None:
     up = ch.upper()
     if rules.blanks and (ch in (BLANK, ".") or (ch == "0" and not rules.digits)):
         return rules.colors
@@ -98,7 +98,7 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
         )
     symbols: list[int] = []
     for ch in raw[: rules.pegs + 1]:
-        s = _symbol_index(ch, rules)
+        s = symbol_index(ch, rules)
         if s is None:
             raise InvalidCodeError(
                 f"{shorten(text)!r} has an unknown symbol {ch!r}; allowed are "

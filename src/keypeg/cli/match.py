@@ -191,17 +191,34 @@ def secret_line(prompt: str) -> str | None:
 def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
     console.print(f"Choose a secret for game {g.number}: type it (it is not shown), or "
                   "'random' to let keypeg draw one for you.")
-    secret = secret_line("your secret> ")
-    if secret is None or secret.lower() in QUIT_WORDS:
-        return None
-    if not secret:
-        return True
+    while True:
+        secret = secret_line("your secret> ")
+        if secret is None or secret.lower() in QUIT_WORDS:
+            return None
+        if not secret:
+            return True
+        if secret.strip().lower() == "random":
+            break
+        from ..codes import Code, allowed_text, example_code
+
+        try:
+            Code.parse(secret, m.rules)  # checked now, before the next question
+            break
+        except KeypegError:
+            # (the message would show the secret typed hidden: say what a code is instead)
+            tell(KeypegError(f"that secret is not a code of these rules: "
+                             f"{m.rules.pegs} symbols from {allowed_text(m.rules)}, like "
+                             f"{example_code(m.rules)}; type it again, or 'random'."))
     how = ask("Answer the computer's guesses yourself? Type 'hand' for yes; Enter lets "
               "keypeg answer truly from your secret> ")
     if how is None or how.lower() in QUIT_WORDS:
         return None
     hand = how.strip().lower() in ("hand", "y", "yes")
     m.choose_secret(secret, "hand" if hand else "auto")
+    if hand and secret.strip().lower() == "random":
+        # (answering by hand needs the secret: it was drawn unseen)
+        console.print(f"keypeg drew your secret: [bold]{g.secret}[/] "
+                      "(answer from it).")
     if hand:
         from ..feedback import example_answer  # (numpy: not for keypeg --help)
 

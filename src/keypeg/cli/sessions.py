@@ -9,7 +9,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..belief import Lies, draw_secret, misreport
-from ..codes import Code, allowed_text, example_code
+from ..codes import Code, allowed_text, example_code, symbol_index
 from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import example_answer, score
 from ..game import Clue, GameState
@@ -141,8 +141,10 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         if word in ("hint", "h", "?"):
             print_hint(thinking_hint(state))
             continue
-        if word in ("give up", "giveup", "resign"):
-            console.print(f"The secret was [bold]{secret}[/].")
+        if " ".join(word.split()) in ("give up", "giveup", "resign"):
+            played = plural(len(state.history), "guess", "guesses")
+            console.print(f"The secret was [bold]{secret}[/] (after {played}). 'keypeg play' "
+                          "starts another game.")
             _confess(wrong)
             return
         if word == "help":
@@ -157,7 +159,14 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         try:
             guess = Code.parse(line, rules)
         except KeypegError as exc:
-            tell(exc)
+            if sum(ch.isalpha() and symbol_index(ch, rules) is None for ch in line) >= 2:
+                # a word or words ('undo', 'give  up', 'hint me'): not a code at all (one
+                # stray letter, '12x4', is a code's typo: its own message names it)
+                tell(KeypegError(f"{shorten(line)!r} is not a code or a command; type a code "
+                                 f"like {example_code(rules)}, 'hint', 'cut CODE', 'give up' "
+                                 "or 'quit'."))
+            else:
+                tell(exc)
             continue
         true = score(secret.symbols, guess.symbols, rules)
         t = space.response_index(true)
@@ -222,7 +231,13 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             f"Correct clue {i + 1} ({clues[i]}): type its feedback ({options}), "
             "'drop' to remove it, or Enter to keep it: "
         )
-        if not answer:
+        if not answer or answer.lower() in QUIT_WORDS or answer.split()[0].lower() in (
+                ASSIST_COMMANDS):
+            # (kept: 'quit' or a command here was read as feedback, and the prompt came
+            # back until Enter; the contradiction stays until fixed or dropped)
+            if answer:
+                console.print(f"Clue {i + 1} kept; 'fix {i + 1} FEEDBACK' or 'drop {i + 1}' "
+                              "repairs it later.")
             return False
         if answer.lower() == "drop":
             del clues[i]
@@ -232,6 +247,12 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             return True
         except KeypegError as exc2:
             tell(exc2)
+
+
+#: Codes assist's 'list' shows at most.
+ASSIST_LIST = 200
+#: The words assist reads as commands (the first word of a line).
+ASSIST_COMMANDS = ("help", "history", "list", "hint", "h", "?", "cut", "undo", "drop", "fix")
 
 
 def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None) -> None:
@@ -266,7 +287,10 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 if state is None:
                     console.print("[red]The clues contradict each other; fix or drop one.[/]")
                 elif cmd == "list":
-                    console.print(" ".join(state.candidate_texts(200)))
+                    console.print(" ".join(state.candidate_texts(ASSIST_LIST)))
+                    if state.count > ASSIST_LIST:
+                        console.print(f"  (the first {ASSIST_LIST} of {state.count:,}; "
+                                      "keypeg solve --json lists them all)")
                 elif cmd == "cut":
                     print_cut(state, words)
                 else:
@@ -289,7 +313,9 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
         state = _recompute(start, clues, rules)
         if state is not None:
             if state.solved:
-                console.print("[bold green]Solved![/] Type 'undo' to go back or 'quit'.")
+                played = plural(len(clues), "guess", "guesses")
+                console.print(f"[bold green]Solved in {played}:[/] the secret is "
+                              f"[bold]{clues[-1].guess}[/]. Type 'undo' to go back or 'quit'.")
                 continue
             print_hint(thinking_hint(state, strategies=tolerant), state.history)
 
