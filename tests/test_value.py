@@ -213,3 +213,16 @@ def test_a_long_first_round_says_where_its_search_stands():
                          for line in lines), lines
     assert " sets searched, " in lines[-1] and lines[-1].endswith(" s")
     assert max(len(f"* MM(4,7): {line}") for line in lines) <= 80  # the live status line
+
+
+def test_a_game_value_out_of_memory_says_so_not_that_time_ran_out():
+    """`match --codemaker game` on codebreaker-4 said the value 'was not found within 60 s
+    (0 rounds ...); allow more time' after a second: the table's size stopped it, and more
+    time would not help."""
+    from keypeg.errors import LimitExceededError, TimeLimitError
+    from keypeg.rules import find_rules
+    from keypeg.value import game_value
+
+    with pytest.raises(LimitExceededError, match="full feedback table") as caught:
+        game_value(find_rules("codebreaker-4"), time_limit=60)
+    assert not isinstance(caught.value, TimeLimitError)

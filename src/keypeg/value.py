@@ -380,7 +380,10 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
                 raise LimitExceededError("out of time")
             col, exact = _oracle(rules, p, sizes, of, left, progress=None if progress is None
                                  else _searching(progress, rounds, started))
-        except LimitExceededError:
+        except LimitExceededError as exc:
+            if not isinstance(exc, TimeLimitError) and str(exc) != "out of time" and (
+                    time_limit is None or time.perf_counter() - started < time_limit):
+                raise  # (a size or memory limit, not the time: its own sentence says so)
             raise TimeLimitError(
                 f"the game value of {rules_name(rules)} was not found within "
                 f"{time_limit:g} s ({rounds - 1} rounds of column generation done); allow "

@@ -14,7 +14,7 @@ from ..catalog import STRATEGY_NAMES
 from ..errors import KeypegError
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
-from .common import ask, command, console, shown_name, tell
+from .common import ask, command, console, err_console, shown_name, tell
 
 if TYPE_CHECKING:
     from ..match import Match, MatchGame
@@ -77,9 +77,13 @@ def match(
     if scoring.strip().lower() not in SCORING_NAMES:
         raise KeypegError(f"--scoring is guesses or keypegs, not {shorten(scoring)!r}.")
     check_seed(seed)
-    new = Match(rules, games, [Player.person("you"),
-                               Player.computer(opponent, codemaker, symmetrise=symmetrise)],
-                scoring=scoring.strip().lower(), seed=seed)
+    # (--codemaker game works out the game value first where none ships with keypeg: up to a
+    # minute, which passed in silence)
+    with err_console.status(f"{shown_name(rules)}: preparing the match (the game value, where "
+                            "it is not shipped, takes up to a minute)"):
+        new = Match(rules, games, [Player.person("you"),
+                                   Player.computer(opponent, codemaker, symmetrise=symmetrise)],
+                    scoring=scoring.strip().lower(), seed=seed)
     save_match(store, new)
     play_match(new, store)
 
