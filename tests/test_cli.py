@@ -935,3 +935,22 @@ def test_terminal_sessions_as_a_player_meets_them(tmp_path, monkeypatch):
     assert "that secret is not a code of these rules: 4 symbols" in out
     assert "31427" not in out  # typed hidden: not shown back
     assert re.search(r"keypeg drew your secret: \d{4} \(answer from it\)\.", out)
+
+
+def test_match_shows_a_spinner_while_the_computer_moves(tmp_path, monkeypatch):
+    """The computer's guesses and secrets took up to 11 s on super in silence."""
+    import contextlib
+    import importlib
+
+    cli_match = importlib.import_module("keypeg.cli.match")  # (the package's 'match' is
+    said = []  # the command)
+
+    def status(text, *args, **kwargs):
+        said.append(text)
+        return contextlib.nullcontext()
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    monkeypatch.setattr(cli_match.err_console, "status", status)
+    assert run(["match", "--seed", "3"], input="1122\nquit\n").exit_code == 0
+    assert said.count("classic: keypeg is thinking") == 1  # around the guess
+    assert any("preparing the match" in s for s in said)

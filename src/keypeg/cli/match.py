@@ -5,7 +5,7 @@ restart. The match itself is loaded only when one starts (`keypeg --help` stays 
 
 import getpass
 import sys
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -218,7 +218,8 @@ def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
     if how is None or how.lower() in QUIT_WORDS:
         return None
     hand = how.strip().lower() in ("hand", "y", "yes")
-    m.choose_secret(secret, "hand" if hand else "auto")
+    with thinking(m):
+        m.choose_secret(secret, "hand" if hand else "auto")
     if hand and secret.strip().lower() == "random":
         # (answering by hand needs the secret: it was drawn unseen)
         console.print(f"keypeg drew your secret: [bold]{g.secret}[/] "
@@ -238,7 +239,8 @@ def answer(m: "Match", g: "MatchGame") -> bool | None:
     if line is None or line.lower() in QUIT_WORDS:
         return None
     if line:
-        m.answer(line)
+        with thinking(m):
+            m.answer(line)
     return True
 
 
@@ -249,7 +251,8 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
         return None
     word = line.lower()
     if word in GIVE_UP_WORDS:
-        m.give_up()
+        with thinking(m):
+            m.give_up()
     elif word == "help" or word.split(" ")[0] in HELPER_WORDS:
         no = "No hints in a match: you play on your own. " if word != "help" else ""
         console.print(f"{no}Type a code, 'give up' (the codemaker scores "
@@ -257,6 +260,14 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
     elif word == "score":
         print_table(m)
     elif line:
-        m.guess(line)
+        with thinking(m):
+            m.guess(line)
     return True
+
+
+def thinking(m: "Match") -> Any:
+    """A spinner while a move of the person's lets the computer move (its guess, or its
+    secret for the next game): seconds on big games (super: up to 11 s), which passed in
+    silence."""
+    return err_console.status(f"{shown_name(m.rules)}: keypeg is thinking")
 
