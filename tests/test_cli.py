@@ -954,3 +954,22 @@ def test_match_shows_a_spinner_while_the_computer_moves(tmp_path, monkeypatch):
     assert run(["match", "--seed", "3"], input="1122\nquit\n").exit_code == 0
     assert said.count("classic: keypeg is thinking") == 1  # around the guess
     assert any("preparing the match" in s for s in said)
+
+
+def test_ctrl_c_during_a_hint_cancels_the_hint_not_the_session(monkeypatch):
+    """Ctrl-C while a hint was worked out ended assist, and every clue typed was lost."""
+    import importlib
+
+    sessions = importlib.import_module("keypeg.cli.sessions")
+    real, calls = sessions.hint, []
+
+    def interrupted(state, **options):
+        calls.append(1)
+        if len(calls) == 2:  # the hint asked for ('hint'), not the one after the clue
+            raise KeyboardInterrupt
+        return real(state, **options)
+
+    monkeypatch.setattr(sessions, "hint", interrupted)
+    result = run(["assist"], input="1122 1B1W\nhint\nhistory\nquit\n")
+    assert "Hint cancelled." in result.output
+    assert "1. 1122  1B1W" in result.output and result.output.rstrip().endswith("Bye.")

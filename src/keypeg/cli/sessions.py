@@ -21,11 +21,30 @@ from .common import ask, console, load_space, shown_name, tell
 QUIT_WORDS = {"quit", "q", "exit"}
 
 
+#: Whether this process has given a hint yet (the first may compile the kernels).
+_HINTED = [False]
+
+
 def thinking_hint(state: GameState, **options: object) -> Hint:
     """Return the hint for `state`, with a spinner while it is computed (the first hint of
-    a fresh install compiles the kernels, which takes a while)."""
-    with console.status("thinking (the first hint after installing compiles the kernels)"):
-        return hint(state, **options)  # type: ignore[arg-type]
+    a fresh install compiles the kernels, which takes a while: said on the first only)."""
+    text = "thinking" if _HINTED[0] else (
+        "thinking (the first hint after installing compiles the kernels)")
+    with console.status(text):
+        found = hint(state, **options)  # type: ignore[arg-type]
+    _HINTED[0] = True
+    return found
+
+
+def show_hint(state: GameState, history: Sequence[Clue] = (), **options: object) -> None:
+    """Print the hint for `state`; Ctrl-C while it is worked out cancels the hint, not the
+    session (it ended the game, and assist lost every clue typed)."""
+    try:
+        found = thinking_hint(state, **options)
+    except KeyboardInterrupt:
+        console.print("Hint cancelled.")
+        return
+    print_hint(found, history)
 
 
 def print_hint(h: Hint, history: Sequence[Clue] = ()) -> None:
@@ -139,7 +158,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         if not word:
             continue
         if word in ("hint", "h", "?"):
-            print_hint(thinking_hint(state))
+            show_hint(state)
             continue
         if " ".join(word.split()) in ("give up", "giveup", "resign"):
             played = plural(len(state.history), "guess", "guesses")
@@ -294,7 +313,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 elif cmd == "cut":
                     print_cut(state, words)
                 else:
-                    print_hint(thinking_hint(state), state.history)
+                    show_hint(state, state.history)
                 continue
             if cmd == "undo":
                 if clues:
@@ -317,7 +336,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 console.print(f"[bold green]Solved in {played}:[/] the secret is "
                               f"[bold]{clues[-1].guess}[/]. Type 'undo' to go back or 'quit'.")
                 continue
-            print_hint(thinking_hint(state, strategies=tolerant), state.history)
+            show_hint(state, state.history, strategies=tolerant)
 
 
 def _replay(start: GameState, clues: list[Clue]) -> GameState:
