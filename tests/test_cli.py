@@ -973,3 +973,19 @@ def test_ctrl_c_during_a_hint_cancels_the_hint_not_the_session(monkeypatch):
     result = run(["assist"], input="1122 1B1W\nhint\nhistory\nquit\n")
     assert "Hint cancelled." in result.output
     assert "1. 1122  1B1W" in result.output and result.output.rstrip().endswith("Bye.")
+
+
+def test_sessions_say_what_answers_mean_and_when_the_board_is_full(tmp_path, monkeypatch):
+    """The first screens never said what 0B1W or -G--G mean; assist took clue 11 on a
+    board of 10 rows without a word; bulls-and-cows refused its own 1B2C."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["play", "--seed", "1"], input="quit\n").output
+    assert "Answers count blacks (B: right colour, right place) and whites" in out
+    out = run(["play", "--seed", "1", "-r", "codebreaker-1"], input="quit\n").output
+    assert "Answers mark each peg: G the right symbol in the right place" in out
+    out = run(["match", "--seed", "1", "-r", "bulls-and-cows"], input="quit\n").output
+    assert "Breaking, type a code like 0123" in out and "cows (W or C" in out
+    out = run(["assist"], input="1111 0B0W\n" * 10 + "2222 0B0W\nquit\n").output
+    assert out.count("That was the board's last row (10)") == 1
+    out = run(["assist", "-r", "bulls-and-cows"], input="0123 1B2C\nhistory\nquit\n").output
+    assert "1. 0123  1B2W" in out

@@ -30,7 +30,7 @@ import numpy as np
 from .codes import Code, example_symbols
 from .errors import InvalidCodeError, InvalidFeedbackError
 from .limits import plural, shorten, shown
-from .rules import Rules
+from .rules import Rules, feedback_terms
 
 GRAY, AMBER, GREEN = 0, 1, 2
 MARK_TEXT = {GRAY: "-", AMBER: "A", GREEN: "G"}
@@ -40,8 +40,9 @@ NOTATION = {"black": BLACK_TEXT, "white": WHITE_TEXT, "green": MARK_TEXT[GREEN],
             "amber": MARK_TEXT[AMBER], "gray": MARK_TEXT[GRAY]}
 _MARK_INPUT = {"G": GREEN, "A": AMBER, "Y": AMBER, "-": GRAY, ".": GRAY, "X": GRAY, "_": GRAY}
 _BW_PATTERNS = (
-    re.compile(r"^(?P<b>[0-9]{1,3})\s*B\s*(?:(?P<w>[0-9]{1,3})\s*W)?$", re.I),
-    re.compile(r"^(?P<w>[0-9]{1,3})\s*W$", re.I),
+    # (C: cows, as bulls and cows players write whites: 1B2C)
+    re.compile(r"^(?P<b>[0-9]{1,3})\s*B\s*(?:(?P<w>[0-9]{1,3})\s*[WC])?$", re.I),
+    re.compile(r"^(?P<w>[0-9]{1,3})\s*[WC]$", re.I),
     re.compile(r"^(?P<b>[0-9]{1,3})\s*[,/]\s*(?P<w>[0-9]{1,3})$"),
 )
 
@@ -222,6 +223,20 @@ def _symbols(code: Sequence[int] | str | Code, rules: Rules) -> Sequence[int]:
             f"{rules.symbols - 1}; write it as text (like {'1' * rules.pegs!r}) or pass a "
             "Code.")
     return symbols
+
+
+def answer_legend(rules: Rules) -> str:
+    """Return one sentence saying what an answer means under `rules`, for a newcomer."""
+    like = example_answer(rules)
+    if rules.feedback == "positional":
+        return ("Answers mark each peg: G the right symbol in the right place, A a symbol "
+                f"of the code in another place, - not in the code (like {like}).")
+    black, _white = feedback_terms(rules)
+    if black == "bull":
+        return ("Answers count bulls (B: right digit, right place) and cows (W or C: right "
+                f"digit, wrong place), like {like}.")
+    return ("Answers count blacks (B: right colour, right place) and whites (W: right "
+            f"colour, wrong place), like {like}.")
 
 
 def example_answer(rules: Rules) -> str:

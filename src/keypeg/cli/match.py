@@ -138,6 +138,11 @@ def describe(m: "Match") -> None:
            else "as it is (not symmetrised)")
     console.print(f"The computer breaks codes with {computer.strategy}, played {how}; it "
                   f"makes codes by {computer.codemaker}.")
+    from ..codes import example_code
+    from ..feedback import answer_legend  # (numpy: not for keypeg --help)
+
+    console.print(f"Breaking, type a code like {example_code(m.rules)}, 'give up' or 'score'. "
+                  + answer_legend(m.rules))
     console.print(f"Match id {m.id}: 'quit' saves it; continue with keypeg match --resume "
                   f"{m.id}")
 

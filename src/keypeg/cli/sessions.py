@@ -11,7 +11,7 @@ from rich.table import Table
 from ..belief import Lies, draw_secret, misreport
 from ..codes import Code, allowed_text, example_code, symbol_index
 from ..errors import InconsistentHistoryError, KeypegError
-from ..feedback import example_answer, score
+from ..feedback import answer_legend, example_answer, score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, plural, shorten
@@ -141,7 +141,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
     console.print(
         "Type a guess like "
         f"{example_code(rules)}, or 'hint', "
-        "'cut CODE', 'give up', 'quit'."
+        "'cut CODE', 'give up', 'quit'. " + answer_legend(rules)
     )
     while True:
         turn = len(state.history) + 1
@@ -283,10 +283,19 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     state: GameState | None = GameState.start(space, prior=prior, noise=noise)
     start = state
     tolerant = not start.noise.hard or isinstance(start.noise, Lies)
+    warned = -1  # the clue count the board's last row was said at
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
                   + (f"; clues may be wrong ({start.noise})" if tolerant else "") + ".")
     console.print(assist_help(rules))
+    console.print(answer_legend(rules))
     while True:
+        if rules.max_guesses is not None and len(clues) == rules.max_guesses and (
+                state is None or not state.solved) and warned != len(clues):
+            # (the board's rows are used up: the clues go on, for a board played on)
+            warned = len(clues)
+            console.print(f"[yellow]That was the board's last row ({rules.max_guesses}); "
+                          "the code was not broken within it.[/] More clues are still "
+                          "taken.")
         line = ask(f"clue {len(clues) + 1}> ")
         if line is None or line.lower() in QUIT_WORDS:
             console.print("Bye.")
