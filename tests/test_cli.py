@@ -930,6 +930,9 @@ def test_terminal_sessions_as_a_player_meets_them(tmp_path, monkeypatch):
     assert "cannot read feedback 'quit'" not in out
     out = run(["assist"], input="1234 4B0W\n").output
     assert "Solved in 1 guess: the secret is 1234." in out
+    out = run(["assist"], input="1122 1B1W\ndrop 0\nfix 1\nquit\n").output
+    assert "there is one clue: 'drop 1'." in out  # ('like drop 2' named no clue)
+    assert "like 'fix 1 2B2W'" in out
     out = run(["match", "--seed", "2"], input="give up\nyes\n31427\nrandom\nhand\nquit\n"
               ).output
     assert "that secret is not a code of these rules: 4 symbols" in out

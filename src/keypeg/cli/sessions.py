@@ -328,7 +328,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 if clues:
                     clues.pop()
             elif cmd in ("drop", "fix"):
-                n = _clue_number(words, len(clues))
+                n = _clue_number(words, len(clues), rules)
                 if cmd == "drop":
                     del clues[n]
                 else:
@@ -370,13 +370,14 @@ def _recompute(start: GameState, clues: list[Clue], rules: Rules) -> GameState |
         return None
 
 
-def _clue_number(words: list[str], count: int) -> int:
+def _clue_number(words: list[str], count: int, rules: Rules) -> int:
     if len(words) < 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= count:
         raise KeypegError(
-            f"give a clue number from 1 to {count}, like '{words[0]} 2'."
-            if count
+            (f"give a clue number from 1 to {count}, like '{words[0]} {count}'." if count > 1
+             else f"there is one clue: '{words[0]} 1'.") if count
             else "there are no clues yet."
         )
     if words[0].lower() == "fix" and len(words) < 3:
-        raise KeypegError("give the corrected feedback too, like 'fix 2 1B1W'.")
+        raise KeypegError(f"give the corrected feedback too, like 'fix {words[1]} "
+                          f"{example_answer(rules)}'.")
     return int(words[1]) - 1
