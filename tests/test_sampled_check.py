@@ -52,3 +52,21 @@ def test_sampled_guesses_are_reproducible_and_possible_or_probes():
     for state in positions(rules, 5, seed=1):
         a, b = sampled_guess(state, "entropy"), sampled_guess(state, "entropy")
         assert a == b
+
+
+def test_a_sampled_maxsize_row_is_never_beaten_on_its_own_number():
+    """MM(8,8): the hint said 'try 32444626 (maxsize's guess; it leaves at most 16,491
+    codes)' while expsize's row beside it left 16,410: sampled, maxsize takes the guess of
+    any row that leaves a smaller largest part (counted exactly in the rows)."""
+    from keypeg.game import GameState
+    from keypeg.hints import StrategyHint, _maxsize_takes_the_best_seen, hint
+    from keypeg.rules import find_rules
+
+    rows = [StrategyHint("maxsize", "11", 9, False), StrategyHint("entropy", "12", 7, True),
+            StrategyHint("parts", "13", 8, False)]
+    assert _maxsize_takes_the_best_seen(rows)[0] == StrategyHint("maxsize", "12", 7, True)
+    assert _maxsize_takes_the_best_seen(rows)[1:] == rows[1:]
+    h = hint(GameState.from_clues(find_rules("mm-8-8"), ["12345678=1B2W"]))
+    assert h.approximate
+    (maxsize,) = [r for r in h.strategies if r.name == "maxsize"]
+    assert maxsize.largest_part == min(r.largest_part for r in h.strategies)
