@@ -191,12 +191,13 @@ def check_max_seconds(value: float | None, option: str = "--max-seconds") -> Non
         raise KeypegError(f"{option} must be a positive number of seconds, not {value:g}.")
 
 
-def check_flag(option: str, value: object) -> None:
-    """Raise `KeypegError` unless `value` is True or False (a numpy bool too): a text such
-    as 'no' would read as true."""
+def check_flag(option: str, value: object,
+               error: type[KeypegError] = KeypegError) -> None:
+    """Raise `error` unless `value` is True or False (a numpy bool too: its dtype's kind is
+    "b"): a text such as 'no' would read as true."""
     if not isinstance(value, bool) and getattr(getattr(value, "dtype", None), "kind",
                                                None) != "b":
-        raise KeypegError(f"{option} must be True or False, not {shown(value)}.")
+        raise error(f"{option} must be True or False, not {shown(value)}.")
 
 
 def check_count(option: str, value: object, least: int = 1) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .errors import InvalidRulesError, UnknownRulesError
-from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, shorten, shown
+from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, check_flag, shorten, shown
 
 FeedbackModel = Literal["blackwhite", "positional"]
 FEEDBACK_MODELS: tuple[str, ...] = ("blackwhite", "positional")
@@ -40,12 +40,8 @@ class Rules:
 
     def __post_init__(self) -> None:
         for flag in ("repeats", "blanks", "digits"):
-            value = getattr(self, flag)
-            # (a numpy bool too: its dtype's kind is "b")
-            if not isinstance(value, bool) and getattr(
-                    getattr(value, "dtype", None), "kind", None) != "b":
-                raise InvalidRulesError(f"{flag} must be True or False, not {shown(value)}.")
-            object.__setattr__(self, flag, bool(value))
+            check_flag(flag, getattr(self, flag), InvalidRulesError)
+            object.__setattr__(self, flag, bool(getattr(self, flag)))
         if isinstance(self.pegs, bool) or isinstance(self.colors, bool) or isinstance(
                 self.max_guesses, bool):
             raise InvalidRulesError("pegs, colors and max_guesses are whole numbers, not "

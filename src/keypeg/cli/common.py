@@ -23,6 +23,17 @@ console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+#: What ends a terminal session (play, assist, match) at any prompt.
+QUIT_WORDS = frozenset({"quit", "q", "exit"})
+#: What gives up a game in play and in a match.
+GIVE_UP_WORDS = frozenset({"give up", "giveup", "resign"})
+
+
+def gives_up(word: str) -> bool:
+    """Whether a line gives up the game ('give up' with any spacing and case)."""
+    return " ".join(word.lower().split()) in GIVE_UP_WORDS
+
+
 def shown_name(rules: Rules) -> str:
     """Return `rules_name(rules)` for rich output: escaped, so that its brackets, as in
     "MM(6,7) [no repeats]", are shown and not read as markup (and lost)."""

@@ -14,15 +14,22 @@ from ..catalog import STRATEGY_NAMES
 from ..errors import KeypegError
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
-from .common import ask, command, console, err_console, shown_name, tell
+from .common import (
+    QUIT_WORDS,
+    ask,
+    command,
+    console,
+    err_console,
+    gives_up,
+    shown_name,
+    tell,
+)
 
 if TYPE_CHECKING:
     from ..match import Match, MatchGame
     from ..store import Store
 
 SCORING_NAMES = ("guesses", "keypegs")
-QUIT_WORDS = {"quit", "q", "exit"}
-GIVE_UP_WORDS = {"give up", "giveup", "resign"}
 #: Commands of play and assist that a match does not have (they were read as a code:
 #: "'hint' has an unknown symbol 'h'").
 HELPER_WORDS = {"hint", "hints", "cut", "list"}
@@ -255,7 +262,7 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
     if line is None or line.lower() in QUIT_WORDS:
         return None
     word = line.lower()
-    if word in GIVE_UP_WORDS:
+    if gives_up(word):
         with thinking(m):
             m.give_up()
     elif word == "help" or word.split(" ")[0] in HELPER_WORDS:

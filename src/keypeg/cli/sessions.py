@@ -16,10 +16,7 @@ from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
-from .common import ask, console, load_space, shown_name, tell
-
-QUIT_WORDS = {"quit", "q", "exit"}
-
+from .common import QUIT_WORDS, ask, console, gives_up, load_space, shown_name, tell
 
 #: Whether this process has given a hint yet (the first may compile the kernels).
 _HINTED = [False]
@@ -160,7 +157,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         if word in ("hint", "h", "?"):
             show_hint(state)
             continue
-        if " ".join(word.split()) in ("give up", "giveup", "resign"):
+        if gives_up(word):
             played = plural(len(state.history), "guess", "guesses")
             console.print(f"The secret was [bold]{secret}[/] (after {played}). 'keypeg play' "
                           "starts another game.")

@@ -64,6 +64,7 @@ from ..limits import (
     MAX_ECHO,
     plural,
     shorten,
+    shown,
 )
 from ..match import MAX_GAMES, MatchStateError
 from ..rules import find_rules
@@ -279,7 +280,7 @@ def _shown(value: Any, query: bool = False) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return shorten(value)
     if query and isinstance(value, str):
-        return repr(shorten(value))
+        return shown(value)
     return _kind(value)
 
 
