@@ -1,3 +1,4 @@
+import itertools
 import json
 import random
 import re
@@ -58,6 +59,14 @@ def test_solve_json():
     data = json.loads(result.stdout)
     assert data["count"] == 729 and len(data["codes"]) == 729 and data["codes"][0] == "00111"
 
+
+def test_rules_written_mm_p_c_with_flags():
+    result = run(["solve", "--rules", "MM(3,4) [no repeats]", "123=1B1W", "--json"])
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    fits = ["".join(c) for c in itertools.permutations("1234", 3)
+            if naive.blackwhite(c, "123") == (1, 1)]
+    assert len(fits) == 6 and sorted(data["codes"]) == fits
 
 def test_solve_limits_listing():
     result = run(["solve", "1122=0B0W"])

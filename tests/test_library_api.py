@@ -237,3 +237,27 @@ def test_a_presets_name_must_be_text():
     with pytest.raises(keypeg.UnknownRulesError, match="a preset's name is text .one of: "
                                                        "classic, .*not NoneType"):
         find_rules(None)
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(4, 6), Rules(5, 7, repeats=False), Rules(3, 4, blanks=True),
+    Rules(4, 10, feedback="positional", digits=True),
+    Rules(5, 10, repeats=False, feedback="positional", digits=True),
+], ids=str)
+def test_the_name_rules_name_writes_reads_back_as_the_same_rules(rules):
+    from keypeg.rules import rules_name
+    assert rules_name(rules).startswith("MM(")
+    assert find_rules(rules_name(rules)) == rules
+    assert find_rules(rules_name(rules).lower().replace(",", " , ")) == rules
+
+
+def test_plain_mastermind_is_read_in_the_forms_people_write():
+    assert find_rules("MM(6,7), no repeats") == Rules(6, 7, repeats=False)
+    assert find_rules(" mm( 5 , 5 ) ") == Rules(5, 5)
+    with pytest.raises(keypeg.UnknownRulesError, match="unknown flag 'wild'.*the flags are: "
+                                                       "no repeats, blanks"):
+        find_rules("MM(4,6) [wild]")
+    with pytest.raises(InvalidRulesError, match="pegs must be a whole number from 1"):
+        find_rules("MM(0,6)")
+    with pytest.raises(keypeg.UnknownRulesError, match="or MM.pegs,colours. for plain"):
+        find_rules("MM 4 6")

@@ -22,37 +22,20 @@ optimum from a shipped tree, the store, or a search of at most `LAB_SECONDS`.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
 
 from .catalog import ALIASES, TABLE_STRATEGIES
-from .errors import KeypegError, LimitExceededError, UnknownRulesError
+from .errors import KeypegError, LimitExceededError
 from .limits import EXACT_HINT_CODES, HINT_LIST, LAB_SECONDS, shorten
-from .rules import Rules, find_rules, preset_names, rules_name
+from .rules import Rules, rules_name
 from .space import get_space
 from .store import Store
 from .tree import DecisionTree
 
 #: The strategies whose trees the explorer shows: the optimum and the lab's five.
 EXPLORER_STRATEGIES = ("optimal", *TABLE_STRATEGIES)
-
-_MM = re.compile(r"^\s*mm\s*\(\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)\s*$", re.IGNORECASE)
-
-
-def explorer_rules(text: str) -> Rules:
-    """Return the rules named by `text`: a preset, or plain Mastermind written MM(p,c)."""
-    try:
-        return find_rules(text)
-    except UnknownRulesError:
-        m = _MM.match(text)
-        if m is None:
-            raise UnknownRulesError(
-                f"unknown rules {shorten(text)!r}; choose one of: {', '.join(preset_names())}, "
-                "or MM(pegs,colours) for plain Mastermind.") from None
-        return Rules(pegs=int(m.group(1)), colors=int(m.group(2)))
-
 
 def explorer_strategy(name: str) -> str:
     """Return the canonical name of a strategy the explorer shows (aliases allowed)."""

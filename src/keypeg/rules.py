@@ -12,6 +12,7 @@ board rows, and how symbols are written (colours 1..c or digits 0..c-1).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -186,24 +187,48 @@ def preset_names() -> list[str]:
     return [p.name for p in PRESETS]
 
 
+#: Plain Mastermind written as `rules_name` writes it: MM(p,c), and the flags in brackets
+#: (or after a comma: "MM(6,7), no repeats").
+_MM = re.compile(r"^mm\s*\(\s*(\d{1,6})\s*,\s*(\d{1,6})\s*\)\s*(?:\[(.*)\]|,(.*))?$")
+_MM_FLAGS = {"no repeats": {"repeats": False}, "blanks": {"blanks": True},
+             "positional": {"feedback": "positional"}, "digits": {"digits": True}}
+
+
 def find_rules(name: str) -> Rules:
-    """Return the preset called `name` (canonical name or alias, any case).
+    """Return the preset called `name` (canonical name or alias, any case), or the game
+    written MM(pegs,colours) with any of the flags `rules_name` adds.
 
     Raises `UnknownRulesError` listing the valid names.
 
     >>> find_rules("logik").colors
     8
+    >>> find_rules("MM(5,7) [no repeats]").size
+    2520
     """
     if not isinstance(name, str):
         raise UnknownRulesError(f"a preset's name is text (one of: {', '.join(preset_names())}"
                                 f"), not {type(name).__name__}.")
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     preset = _BY_NAME.get(key)
-    if preset is None:
+    if preset is not None:
+        return preset.rules
+    m = _MM.match(name.strip().lower())
+    if m is None:
         raise UnknownRulesError(
-            f"unknown rules {shorten(name)!r}; choose one of: {', '.join(preset_names())}."
+            f"unknown rules {shorten(name)!r}; choose one of: {', '.join(preset_names())}, "
+            "or MM(pegs,colours) for plain Mastermind (flags in brackets, as in "
+            "'MM(5,7) [no repeats]')."
         )
-    return preset.rules
+    options: dict[str, object] = {}
+    flags = m.group(3) if m.group(3) is not None else m.group(4)
+    for flag in ([] if flags is None else flags.split(",")):
+        flag = " ".join(flag.split())
+        if flag not in _MM_FLAGS:
+            raise UnknownRulesError(
+                f"unknown flag {shorten(flag)!r} in {shorten(name)!r}; the flags are: "
+                f"{', '.join(_MM_FLAGS)}.")
+        options.update(_MM_FLAGS[flag])
+    return Rules(pegs=int(m.group(1)), colors=int(m.group(2)), **options)  # type: ignore[arg-type]
 
 
 def feedback_terms(rules: Rules) -> tuple[str, str]:

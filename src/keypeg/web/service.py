@@ -32,7 +32,7 @@ from ..belief import (
 )
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
 from ..errors import KeypegError, LimitExceededError
-from ..explorer import TreeIndex, explorer_rules, explorer_strategy, explorer_tree
+from ..explorer import TreeIndex, explorer_strategy, explorer_tree
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint, optimal_hint
@@ -714,7 +714,7 @@ class Service:
     def tree_index(self, rules_text: str, strategy: str) -> TreeIndex:
         """Return the explorer's index of a strategy's tree, built once per (rules,
         strategy) and kept for the next requests (the `EXPLORER_TREES` most recent)."""
-        rules = explorer_rules(rules_text)
+        rules = find_rules(rules_text)
         key = (rules, explorer_strategy(strategy))
         with self._lock:
             hit = self._trees.get(key)
