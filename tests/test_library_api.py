@@ -209,6 +209,20 @@ def test_reprs_say_what_a_value_is_in_a_line():
     assert len(repr(result)) < 120
 
 
+
+@pytest.mark.parametrize("rules,name", [
+    (CLASSIC, "'classic'"), (Rules(5, 7, repeats=False), "'MM(5,7) [no repeats]'"),
+    (find_rules("codebreaker-1"), "'codebreaker-1'"),
+    (Rules(4, 6, max_guesses=7), repr(Rules(4, 6, max_guesses=7))),  # no name reads back
+], ids=str)
+def test_code_and_clue_reprs_name_their_rules_and_evaluate_back(rules, name):
+    from keypeg.game import Clue
+    guess = get_space(rules).code(3)
+    clue = Clue.make(guess, score(guess, guess, rules), rules)
+    assert repr(guess) == f"Code.parse({str(guess)!r}, {name})"
+    assert repr(clue) == f"Clue.parse({str(clue)!r}, {name})"
+    assert eval(repr(guess)) == guess and eval(repr(clue)) == clue
+
 def test_an_int_is_a_code_index_never_a_written_code():
     # 1233 read as digits while is_candidate(1233) read it as an index; 123 lost 0123's 0
     for call in (lambda: Code.parse(1233, CLASSIC),

@@ -27,7 +27,7 @@ from unicodedata import normalize
 
 from .errors import InvalidCodeError
 from .limits import MAX_PEGS, plural, shorten, shown
-from .rules import Rules, rules_name
+from .rules import Rules, rules_literal, rules_name, rules_of
 
 COLOR_ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DIGIT_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -206,8 +206,10 @@ class Code:
         object.__setattr__(self, "index", check_index(self.index, self.rules.size))
 
     @classmethod
-    def parse(cls, text: str | Code, rules: Rules) -> Code:
-        """Parse a written code; raises `InvalidCodeError` with what is allowed."""
+    def parse(cls, text: str | Code, rules: Rules | str) -> Code:
+        """Parse a written code under `rules` (or a name `find_rules` reads); raises
+        `InvalidCodeError` with what is allowed."""
+        rules = rules_of(rules)
         if isinstance(text, Code):
             if text.rules != rules:
                 return cls.parse(str(text), rules)
@@ -215,13 +217,15 @@ class Code:
         return cls(rules, rank(parse_symbols(text, rules), rules))
 
     @classmethod
-    def from_symbols(cls, symbols: Sequence[int], rules: Rules) -> Code:
+    def from_symbols(cls, symbols: Sequence[int], rules: Rules | str) -> Code:
         """Build a code from symbol indices; raises `InvalidCodeError` when not a code."""
+        rules = rules_of(rules)
         return cls.parse(format_symbols(symbols, rules), rules)
 
     @classmethod
-    def from_index(cls, index: int, rules: Rules) -> Code:
+    def from_index(cls, index: int, rules: Rules | str) -> Code:
         """Build a code from its lexical index; raises `InvalidCodeError` when out of range."""
+        rules = rules_of(rules)
         return cls(rules, check_index(index, rules.size))
 
     @property
@@ -233,7 +237,7 @@ class Code:
         return format_symbols(self.symbols, self.rules)
 
     def __repr__(self) -> str:
-        return f"Code.parse({str(self)!r}, {self.rules!r})"
+        return f"Code.parse({str(self)!r}, {rules_literal(self.rules)})"
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Code):

@@ -27,7 +27,7 @@ from .codes import Code
 from .errors import InconsistentHistoryError, InvalidCodeError
 from .feedback import Feedback, score
 from .limits import CONFLICT_WORK, check_count, plural, shorten, some_of
-from .rules import Rules, rules_name
+from .rules import Rules, rules_literal, rules_name, rules_of
 from .space import CodeSpace, as_space
 
 
@@ -39,11 +39,13 @@ class Clue:
     feedback: Feedback
 
     @classmethod
-    def parse(cls, text: str, rules: Rules) -> Clue:
-        """Parse ``GUESS=FEEDBACK`` (``682=1B0W``, ``01234=GA--A``).
+    def parse(cls, text: str, rules: Rules | str) -> Clue:
+        """Parse ``GUESS=FEEDBACK`` (``682=1B0W``, ``01234=GA--A``) under `rules` (or a
+        name `find_rules` reads).
 
         Raises `InvalidCodeError` or `InvalidFeedbackError` with what is allowed.
         """
+        rules = rules_of(rules)
         guess, sep, fb = str(text).partition("=")
         if not sep:
             raise InvalidCodeError(
@@ -53,12 +55,16 @@ class Clue:
         return cls.make(guess, fb, rules)
 
     @classmethod
-    def make(cls, guess: str | Code, feedback: str | Feedback, rules: Rules) -> Clue:
+    def make(cls, guess: str | Code, feedback: str | Feedback, rules: Rules | str) -> Clue:
         """Build a clue from a guess and feedback in any accepted form."""
+        rules = rules_of(rules)
         return cls(Code.parse(guess, rules), Feedback.parse(feedback, rules))
 
     def __str__(self) -> str:
         return f"{self.guess}={self.feedback}"
+
+    def __repr__(self) -> str:
+        return f"Clue.parse({str(self)!r}, {rules_literal(self.guess.rules)})"
 
 
 class GameState:

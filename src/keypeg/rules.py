@@ -231,6 +231,29 @@ def find_rules(name: str) -> Rules:
     return Rules(pegs=int(m.group(1)), colors=int(m.group(2)), **options)  # type: ignore[arg-type]
 
 
+def rules_of(rules: Rules | str) -> Rules:
+    """Return `rules` as `Rules`: a `Rules`, or a name `find_rules` reads; anything else is
+    refused in one sentence."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return find_rules(rules)
+    raise InvalidRulesError(f"rules must be Rules or a name such as 'classic' or 'MM(5,7)', "
+                            f"not {type(rules).__name__}.")
+
+
+def rules_literal(rules: Rules) -> str:
+    """Return how `rules` are written in a repr: the quoted name `find_rules` reads back
+    as the same rules ('classic', 'MM(5,7) [no repeats]'), else the full `Rules(...)`."""
+    name = rules_name(rules)
+    try:
+        if find_rules(name) == rules:
+            return repr(name)
+    except (UnknownRulesError, InvalidRulesError):
+        pass
+    return repr(rules)
+
+
 def feedback_terms(rules: Rules) -> tuple[str, str]:
     """Return what the black and white key pegs are called under `rules` (singular):
     ("bull", "cow") for bulls and cows, else ("black", "white").

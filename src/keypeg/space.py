@@ -31,7 +31,7 @@ from .codes import Code, check_index, format_symbols, parse_symbols
 from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
 from .limits import SMALL_SPACE, bytes_text, table_budget
-from .rules import Rules, find_rules, rules_name
+from .rules import Rules, rules_name, rules_of
 
 TABLE_FORMAT_VERSION = 1
 INDEX_DTYPE = np.int32
@@ -553,12 +553,10 @@ def get_space(rules: Rules | str) -> CodeSpace:
 def as_rules(rules: Any) -> Rules:
     """Return `rules` as `Rules`: a `Rules`, a preset's name (`find_rules`) or a code
     space's rules; anything else is refused in one sentence."""
-    if isinstance(rules, Rules):
-        return rules
     if isinstance(rules, CodeSpace):
         return rules.rules
-    if isinstance(rules, str):
-        return find_rules(rules)
+    if isinstance(rules, Rules | str):
+        return rules_of(rules)
     raise InvalidRulesError(f"rules must be Rules, a CodeSpace or a preset's name such as "
                             f"'classic', not {type(rules).__name__}.")
 
