@@ -146,6 +146,19 @@ def test_assist_follows_and_repairs():
     assert "2. 3456  1B1W" in after_history and "3. 3456" not in after_history
 
 
+def test_assist_records_clues_after_a_contradiction_and_names_it_in_a_line():
+    lines = "\n".join(["1122 1B1W", "1122 0B0W", "3456 1B0W", "1234 1B0W", "fix 2 1B1W",
+                       "history", "quit"]) + "\n"
+    result = run(["assist"], input=lines)
+    assert result.exit_code == 0
+    assert result.stdout.count("Contradiction") == 1  # the repair is offered once
+    for n in (3, 4):
+        assert (f"Clue {n} recorded. The clues still contradict each other (clues 1 and 2 "
+                "cannot all hold)") in result.stdout
+    clues = ["1122=1B1W", "1122=1B1W", "3456=1B0W", "1234=1B0W"]  # nothing lost
+    assert f"{naive_count(clues)} codes still possible" in result.stdout
+    assert "4. 1234  1B0W" in result.stdout
+
 def test_assist_prompts_to_correct_the_single_suspect():
     lines = "\n".join([*(c.replace("=", " ") for c in LOCK_CLUES), "042 0B0W", "7", "3B0W",
                        "quit"]) + "\n"

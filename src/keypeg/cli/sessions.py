@@ -332,6 +332,10 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                     clues[n] = Clue.make(clues[n].guess, "".join(words[2:]), rules)
             else:
                 clues.append(_parse_entry(line, rules))
+                if state is None and _still_contradictory(start, clues):
+                    # (the clues contradicted before this one: it is recorded, and the
+                    # old contradiction named in a line, not offered for repair again)
+                    continue
         except KeypegError as exc:
             tell(exc)
             continue
@@ -365,6 +369,21 @@ def _recompute(start: GameState, clues: list[Clue], rules: Rules) -> GameState |
     except InconsistentHistoryError as exc:
         console.print(f"[red]Still contradictory:[/] {escape(str(exc))}")
         return None
+
+
+def _still_contradictory(start: GameState, clues: list[Clue]) -> bool:
+    """After a clue added to clues that already contradicted each other: say in a line
+    that it is recorded and which clues still cannot all hold (True), or return False when
+    they now hold together (a new clue cannot do that; `_recompute` would show it)."""
+    try:
+        _replay(start, clues)
+    except InconsistentHistoryError as exc:
+        which = " and ".join(str(i + 1) for i in exc.conflict) or "before it"
+        console.print(f"Clue {len(clues)} recorded. [red]The clues still contradict each "
+                      f"other[/] (clues {which} cannot all hold): use 'fix N FEEDBACK' or "
+                      "'drop N'.")
+        return True
+    return False
 
 
 def _clue_number(words: list[str], count: int, rules: Rules) -> int:
