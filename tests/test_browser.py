@@ -382,11 +382,13 @@ def test_no_guesses_offered_once_the_game_is_over(page: Page) -> None:
     open_page(page, "codebreaker-3")
     show_hints(page)
     wait_hints(page, [], "codebreaker-3")
-    # Lost (or, by luck, won): the same guess again and again until the rows run out.
-    for _ in range(rules.max_guesses or 0):
+    # Lost (or, by luck, won): guesses until the rows run out (a new one each time: the
+    # same guess again uses no row).
+    for code in ["01234", "12340", "23401", "34012", "40123", "56789", "67895", "78956",
+                 "89567", "95678"][:rules.max_guesses or 0]:
         if page.locator("#play-result").is_visible():
             break
-        play_guess(page, "01234")
+        play_guess(page, code)
     expect(page.locator("#play-result")).to_be_visible()
     assert_no_guesses_offered(page)
     # Given up.

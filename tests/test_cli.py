@@ -122,9 +122,23 @@ def test_play_give_up_and_limit():
     secret = secret_for(9)
     result = run(["play", "--seed", "9"], input="give up\n")
     assert f"The secret was {secret}" in result.stdout
-    wrong = "1111" if secret != "1111" else "2222"
-    result = run(["play", "--seed", "9", "--max-guesses", "2"], input=f"{wrong}\n{wrong}\n")
+    wrong = [c for c in ("1111", "2222", "3333") if c != secret][:2]
+    result = run(["play", "--seed", "9", "--max-guesses", "2"], input="\n".join(wrong) + "\n")
     assert "Out of guesses" in result.stdout and secret in result.stdout
+
+
+def test_play_a_guess_played_again_uses_no_row():
+    secret = secret_for(9)
+    wrong = "1111" if secret != "1111" else "2222"
+    result = run(["play", "--seed", "9", "--max-guesses", "2"],
+                 input=f"{wrong}\n{wrong.lower()}\n{secret}\n")
+    feedback = "{}B{}W".format(*naive.blackwhite(secret, wrong))
+    assert (f"{wrong} was guess 1 ({feedback}); its answer would be the same, so no row is "
+            "used") in result.stdout
+    assert "Solved in 2 guesses" in result.stdout
+    # with lies an answer asked again may differ: the row is used
+    result = run(["play", "--seed", "9", "--noise", "lies:1"], input=f"{wrong}\n{wrong}\nquit\n")
+    assert "was guess 1" not in result.stdout and f"2. {wrong}" in result.stdout
 
 
 def test_play_positional():

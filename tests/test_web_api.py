@@ -349,6 +349,19 @@ def test_guess_errors(client):
     assert r.status_code == 404 and "q" * (MAX_ECHO + 1) not in r.json()["detail"]
 
 
+def test_a_guess_played_again_is_refused_and_uses_no_row(client):
+    game = new_game(client, seed=9)
+    url = f"/api/games/{game['id']}/guesses"
+    first = client.post(url, json={"guess": "1234"}).json()
+    r = client.post(url, json={"guess": "1234"})
+    assert r.status_code == 422
+    assert r.json()["detail"] == (f"1234 was guess 1 ({first['feedback']}); its answer would "
+                                  "be the same, so no row is used. Try another code.")
+    assert client.get(f"/api/games/{game['id']}").json()["history"] == [["1234",
+                                                                          first["feedback"]]]
+    assert client.post(url, json={"guess": "5566"}).json()["guesses"] == 2
+
+
 def test_bodies_over_the_limit_are_refused_unread(client):
     big = {"rules": "classic", "history": [], "guess": "1" * MAX_BODY_BYTES}
     r = client.post("/api/cut", json=big)

@@ -168,6 +168,19 @@ class GameState:
         """Return the noise model the answers are read with."""
         return self.belief.noise
 
+    def replayed(self, guess: str | Code) -> str | None:
+        """Return the sentence that says `guess` was played already, when the answers are
+        trusted (the same guess gets the same answer: a row spent for nothing); None for a
+        new guess, or under noise or lies (where asking again is worth a row)."""
+        if not self.noise.hard or isinstance(self.noise, Lies):
+            return None
+        guess = Code.parse(guess, self.rules)
+        for i, clue in enumerate(self.history):
+            if clue.guess == guess:
+                return (f"{guess} was guess {i + 1} ({clue.feedback}); its answer would be "
+                        "the same, so no row is used. Try another code.")
+        return None
+
     def after(self, guess: str | Code, feedback: str | Feedback) -> GameState:
         """Return the state after one more clue; raises `InconsistentHistoryError` with a
         diagnosis when no code is left."""

@@ -90,7 +90,8 @@ def print_cut(state: GameState, words: list[str]) -> None:
         raise KeypegError(f"give the guess to cut with, like 'cut {example_code(state.rules)}'.")
     parts = cut(state, words[1])
     biggest = max(n for _, n in parts)
-    console.print(f"  {words[1]} cuts {state.count:,} codes into {len(parts)} parts, "
+    guess = Code.parse(words[1], state.rules)  # (as written on the board: rgby is 1234)
+    console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts, "
                   f"the largest {biggest:,}:")
     for fb, n in parts:
         console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
@@ -183,6 +184,10 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
                                  "or 'quit'."))
             else:
                 tell(exc)
+            continue
+        again = state.replayed(guess)
+        if again is not None:
+            console.print(f"  {again}")
             continue
         true = score(secret.symbols, guess.symbols, rules)
         t = space.response_index(true)

@@ -373,6 +373,9 @@ class Service:
             belief = self._game_belief(game)
             state = self.state(rules, game["history"], belief)
             guess = Code.parse(guess_text, rules)
+            again = state.replayed(guess)
+            if again is not None:
+                raise KeypegError(again)
             secret = Code.parse(game["secret"], rules)
             fb = score(secret.symbols, guess.symbols, rules)
             wrong = list(game["wrong"])
