@@ -136,6 +136,8 @@ def test_play_a_guess_played_again_uses_no_row():
     assert (f"{wrong} was guess 1 ({feedback}); its answer would be the same, so no row is "
             "used") in result.stdout
     assert "Solved in 2 guesses" in result.stdout
+    result = run(["play", "--seed", "9"], input="cut rgby\nquit\n")
+    assert "1234 cuts 1,296 codes into" in result.stdout  # as the board writes it
     # with lies an answer asked again may differ: the row is used
     result = run(["play", "--seed", "9", "--noise", "lies:1"], input=f"{wrong}\n{wrong}\nquit\n")
     assert "was guess 1" not in result.stdout and f"2. {wrong}" in result.stdout
