@@ -341,6 +341,10 @@ def test_match_cli_plays_resumes_and_scores(tmp_path, monkeypatch):
     assert final and (int(final.group(1)), int(final.group(2))) == (m.scores["A"],
                                                                      m.scores["B"])
     assert m.scores["B"] == m.max_points  # the give-up
+    # resumed once over: the final score, and no offer to save or continue
+    out = run(["match", "--resume", match_id], input="")
+    assert out.exit_code == 0 and "Final score" in out.output
+    assert f"Match id {match_id} is over" in out.output and "'quit' saves" not in out.output
 
 
 def test_match_cli_says_there_are_no_hints(tmp_path, monkeypatch):

@@ -150,6 +150,9 @@ def describe(m: "Match") -> None:
 
     console.print(f"Breaking, type a code like {example_code(m.rules)}, 'give up' or 'score'. "
                   + answer_legend(m.rules))
+    if m.over:  # (resumed after its last game: nothing to save or continue)
+        console.print(f"Match id {m.id} is over; 'keypeg match' starts another.")
+        return
     console.print(f"Match id {m.id}: 'quit' saves it; continue with keypeg match --resume "
                   f"{m.id}")
 
