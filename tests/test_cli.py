@@ -133,8 +133,8 @@ def test_play_a_guess_played_again_uses_no_row():
     result = run(["play", "--seed", "9", "--max-guesses", "2"],
                  input=f"{wrong}\n{wrong.lower()}\n{secret}\n")
     feedback = "{}B{}W".format(*naive.blackwhite(secret, wrong))
-    assert (f"{wrong} was guess 1 ({feedback}); its answer would be the same, so no row is "
-            "used") in result.stdout
+    assert (f"{wrong} was guess 1 ({feedback}) and would get the same answer again, so it "
+            "uses no row") in result.stdout
     assert "Solved in 2 guesses" in result.stdout
     result = run(["play", "--seed", "9"], input="cut rgby\nquit\n")
     assert "1234 cuts 1,296 codes into" in result.stdout  # as the board writes it

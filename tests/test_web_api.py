@@ -355,8 +355,8 @@ def test_a_guess_played_again_is_refused_and_uses_no_row(client):
     first = client.post(url, json={"guess": "1234"}).json()
     r = client.post(url, json={"guess": "1234"})
     assert r.status_code == 422
-    assert r.json()["detail"] == (f"1234 was guess 1 ({first['feedback']}); its answer would "
-                                  "be the same, so no row is used. Try another code.")
+    assert r.json()["detail"] == (f"1234 was guess 1 ({first['feedback']}) and would get "
+                                  "the same answer again, so it uses no row; try another code.")
     assert client.get(f"/api/games/{game['id']}").json()["history"] == [["1234",
                                                                           first["feedback"]]]
     assert client.post(url, json={"guess": "5566"}).json()["guesses"] == 2

@@ -177,8 +177,8 @@ class GameState:
         guess = Code.parse(guess, self.rules)
         for i, clue in enumerate(self.history):
             if clue.guess == guess:
-                return (f"{guess} was guess {i + 1} ({clue.feedback}); its answer would be "
-                        "the same, so no row is used. Try another code.")
+                return (f"{guess} was guess {i + 1} ({clue.feedback}) and would get the "
+                        "same answer again, so it uses no row; try another code.")
         return None
 
     def after(self, guess: str | Code, feedback: str | Feedback) -> GameState:
