@@ -226,3 +226,33 @@ def test_a_game_value_out_of_memory_says_so_not_that_time_ran_out():
     with pytest.raises(LimitExceededError, match="full feedback table") as caught:
         game_value(find_rules("codebreaker-4"), time_limit=60)
     assert not isinstance(caught.value, TimeLimitError)
+
+
+@pytest.mark.slow
+def test_a_game_needing_more_than_sixty_rounds_is_certified():
+    """MM(4,6) with green/amber/gray answers needs 65 rounds: it failed as 'did not converge
+    in 60 rounds' (a 422, as if the input were wrong), and an earlier round's rounded
+    weights left it uncertified although the last reply, the one the lower bound rests on,
+    was exact. Both halves are checked apart: the codemaker's mixture as whole-number
+    weights in a fresh weighted optimum, and the codebreaker's trees replayed."""
+    from math import lcm
+
+    from keypeg.solver import solve_optimal
+
+    rules = Rules(pegs=4, colors=6, feedback="positional")
+    v = game_value(rules)
+    assert v.rounds > 60 and v.certified and v.note is None
+    ours = secret_classes(rules)
+    per_code = [v.codemaker[int(c)] / ours.sizes[int(c)] for c in ours.of]
+    scale = lcm(*(f.denominator for f in per_code))
+    weights = np.array([int(f * scale) for f in per_code])
+    assert weights.max() < 2**20  # small enough to be used exactly
+    lower = solve_optimal(rules, weights=weights)
+    assert Fraction(int(lower.weighted_total), scale) == v.value
+    space = get_space(rules)
+    cost = np.zeros(len(ours.sizes), dtype=object)
+    for s, col in v.codebreaker:
+        depths = col.tree.depths(space)
+        for c in range(len(ours.sizes)):
+            cost[c] += s * Fraction(int(depths[ours.of == c].sum()), ours.sizes[c])
+    assert max(cost) == v.value

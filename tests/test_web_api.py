@@ -526,12 +526,12 @@ def test_a_stored_game_cannot_grow_past_the_clue_limit(client, monkeypatch):
     monkeypatch.setattr(service, "MAX_CLUES", 3)
     twin = new_game(client, rules="mini", seed=1)  # same seed, same secret
     secret = client.post(f"/api/games/{twin['id']}/give-up").json()["secret"]
-    wrong = "1111" if secret != "1111" else "2222"
+    wrong = [c for c in ("1111", "2222", "3333", "1234") if c != secret][:4]
     game = new_game(client, rules="mini", seed=1)  # mini has no board limit
-    for _ in range(3):
-        r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": wrong})
+    for code in wrong[:3]:  # (new guesses: one played again would use no row)
+        r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": code})
         assert r.status_code == 200 and not r.json()["over"]
-    r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": wrong})
+    r = client.post(f"/api/games/{game['id']}/guesses", json={"guess": wrong[3]})
     assert r.status_code == 409 and "the most one game may have" in r.json()["detail"]
 
 

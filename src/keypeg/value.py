@@ -47,8 +47,9 @@ from .tree import DecisionTree
 
 #: Largest whole-number weight the weighted optimum uses exactly.
 EXACT_WEIGHT = 2**30
-#: Column-generation rounds before giving up (each round adds a tree).
-MAX_ROUNDS = 60
+#: Column-generation rounds before giving up (each round adds a tree; MM(4,6) with
+#: green/amber/gray answers needs 65).
+MAX_ROUNDS = 400
 
 
 @dataclass
@@ -372,6 +373,7 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
     all_exact = True
     rounds = 0
     lower = upper = None
+    last_exact = False
     while rounds < MAX_ROUNDS:
         rounds += 1
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
@@ -389,7 +391,8 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
                 f"{time_limit:g} s ({rounds - 1} rounds of column generation done); allow "
                 "more time.") from None
         all_exact &= exact
-        lower = _payoff(col, p, sizes)
+        last_exact = exact  # (the certificate rests on the last reply: earlier ones only
+        lower = _payoff(col, p, sizes)  # added trees)
         if columns and lower >= value:
             break
         if all(col.sums != c.sums for c in columns):
@@ -400,15 +403,18 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
             progress(f"round {rounds}: {len(columns)} trees, value between "
                      f"{float(lower):.6f} and {float(value):.6f}")
     else:
-        raise KeypegError(f"the game value did not converge in {MAX_ROUNDS} rounds.")
+        raise LimitExceededError(
+            f"the game value of {rules_name(rules)} did not converge in {MAX_ROUNDS} rounds "
+            f"of column generation (it lies between {float(lower or 0):.6f} and "
+            f"{float(upper or 0):.6f}).")
     if any(f == 0 for f in p) and all_exact:
         s, columns = _best_on_unpicked(rules, p, s, columns, value, sizes, of,
                                        None if time_limit is None else started + time_limit)
     breaker = [(w, columns[t]) for t, w in enumerate(s) if w > 0]
     costs = [sum((w * col.cost(c, sizes) for w, col in breaker), Fraction(0))
              for c in range(len(sizes))]
-    certified = all_exact and lower == value and max(costs) == value
-    note = None if all_exact else (
+    certified = last_exact and lower == value and max(costs) == value
+    note = None if last_exact else (
         "some weights were too large to use exactly; the value is not certified.")
     return GameValue(rules, value, classes.labels, sizes, p, breaker, certified,
                      time.perf_counter() - started, rounds, note, lower, upper)
