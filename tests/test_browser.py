@@ -405,6 +405,53 @@ def test_no_guesses_offered_once_the_game_is_over(page: Page) -> None:
     expect(page.locator("#guess-slots .peg, #guess-slots .digit")).to_have_count(0)
 
 
+
+def _first_guess_not_winning(page: Page, guess: str) -> tuple[str, str]:
+    """Play `guess` as the first guess of a game it does not win (a new game otherwise)."""
+    played = play_guess(page, guess)
+    while page.locator("#play-result").is_visible():  # the random secret was `guess`
+        page.click("#new-game")
+        expect(page.locator("#board .row[data-feedback]")).to_have_count(0)
+        played = play_guess(page, guess)
+    return played
+
+
+def test_new_game_asks_before_leaving_a_game_in_play(page: Page) -> None:
+    open_page(page, "classic")
+    _first_guess_not_winning(page, "1122")
+    rows = page.locator("#board .row[data-feedback]")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#new-game")
+    assert asked == ["Start a new game? This one (1 guess so far) is left unfinished and "
+                     "its secret is not shown."]
+    expect(rows).to_have_count(1)  # kept
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#new-game")
+    expect(rows).to_have_count(0)
+
+
+def test_a_game_given_up_in_another_tab_shows_how_it_ended(page: Page) -> None:
+    """A guess in a second tab after the game was given up in the first said 'Out of
+    attempts' (mini has no row limit) with the secret hidden."""
+    open_page(page, "mini")
+    _first_guess_not_winning(page, "1122")
+    other = page.context.new_page()
+    other.base_url = page.base_url  # type: ignore[attr-defined]
+    open_page(other, "mini")  # the same game, resumed
+    expect(other.locator("#board .row[data-feedback]")).to_have_count(1)
+    page.once("dialog", lambda dialog: dialog.accept())  # "Give up this game? ..."
+    page.click("#give-up")
+    expect(page.locator("#play-result")).to_have_attribute("data-result", "gave-up")
+    secret = page.locator("#secret").get_attribute("data-code")
+    other.locator("#guess-input").focus()
+    other.keyboard.type("3344")
+    other.keyboard.press("Enter")
+    expect(other.locator("#play-result")).to_have_attribute("data-result", "gave-up")
+    expect(other.locator("#secret")).to_have_attribute("data-code", secret or "")
+    expect(other.locator("#board .row[data-feedback]")).to_have_count(1)
+    other.close()
+
 # ---------------------------------------------------------------------- notation
 def test_bulls_and_cows_speaks_bulls_and_cows(page: Page) -> None:
     open_page(page, "bulls-and-cows")
@@ -1293,6 +1340,13 @@ def test_tolerate_mistakes_off_is_today_and_the_choice_survives_a_reload(page: P
     expect(switch).to_be_checked()
     wait_noisy_hints(page, NOISY_CLUES)
     expect(page.locator("#assist-suspect")).to_have_attribute("data-clue", str(WRONG))
+    asked: list[str] = []  # Clear asks first: every clue copied from a board would go
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#assist-clear")
+    expect(page.locator("#assist-clues")).to_have_attribute("data-count",
+                                                             str(len(NOISY_CLUES)))
+    assert asked == [f"Clear all {len(NOISY_CLUES)} clues? They cannot be brought back."]
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#assist-clear")
     wait_noisy_hints(page, [])
     add_clues(page, NOISY_CLUES[:2])
@@ -1620,6 +1674,7 @@ def test_assist_clues_survive_a_reload_and_are_kept_per_rules(page: Page) -> Non
     page.select_option("#rules-select", "mini")
     wait_hints(page, [("1122", "0B1W")], "mini")
 
+    page.once("dialog", lambda dialog: dialog.accept())  # "Clear the clue? ..."
     page.click("#assist-clear")  # forgotten, over a reload too
     wait_hints(page, [], "mini")
     page.reload()

@@ -44,6 +44,9 @@ export function setupAssist() {
     refreshHints().then(refreshCut);
   });
   $("#assist-clear").addEventListener("click", () => {
+    // (every clue copied from a board would go, and the empty list is saved)
+    if (A.clues.length && !window.confirm(
+      `Clear ${A.clues.length === 1 ? "the clue" : `all ${count(A.clues.length, "clue")}`}? They cannot be brought back.`)) return;
     clearMessage();
     reset([]);
     saveClues();

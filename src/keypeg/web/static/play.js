@@ -31,6 +31,10 @@ export function setupPlay() {
       : !P.id ? "the game is still starting; try again in a moment." : null),
   });
   $("#new-game").addEventListener("click", () => {
+    // (a game with guesses would be left unfinished, its secret never shown: as Give up
+    // and New match do, ask first)
+    if (P.id && P.history.length && !P.over && !window.confirm(
+      `Start a new game? This one (${count(P.history.length, "guess")} so far) is left unfinished and its secret is not shown.`)) return;
     clearMessage();
     newGame();
   });
@@ -164,11 +168,28 @@ async function submitGuess() {
     entry.focus();
   } catch (err) {
     if (P !== p) return;
+    if (err.status === 409) await reload(p);
+    if (P !== p) return;
     p.busy = false;
-    if (err.status === 409) p.over = true;
     renderPlay();
     if (p.over) refreshHints();
     reportError(err, `guess ${guess} not played`);
+  }
+}
+
+/** The game as the server has it, after a guess it refused as over (given up or played
+ * to its end in another tab): its rows, how it ended, and its secret. */
+async function reload(p) {
+  try {
+    const g = await api.game(p.id);
+    p.history = g.history.map(([a, b]) => [a, b]);
+    p.over = g.over;
+    p.solved = g.solved;
+    p.secret = g.secret || null;
+    const max = S.rules.max_guesses;
+    p.gaveUp = g.over && !g.solved && !(max && g.history.length >= max);
+  } catch {
+    p.over = true;
   }
 }
 
