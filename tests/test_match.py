@@ -111,6 +111,19 @@ def test_bad_players_and_moves_are_refused():
     assert m.phase == "secret" and not m.games[0].history
 
 
+
+def test_a_guess_played_again_is_refused_and_costs_no_row():
+    """It cost a row and, under guesses scoring, a point for an answer already known."""
+    m = Match(MM23, 2, PEOPLE)
+    m.choose_secret("33")
+    m.guess("12")
+    with pytest.raises(KeypegError, match=r"^12 was guess 1 \(0B0W\) and would get the same "
+                                          "answer again, so it uses no row"):
+        m.guess("12")
+    assert [str(c) for c in m.state(m.current).history] == ["12=0B0W"]
+    m.guess("33")
+    assert m.games[0].over
+
 # ----------------------------------------------------------------------------- honesty
 def test_a_contradicting_hand_answer_is_refused_and_named():
     m = Match(MM23, 2, PEOPLE, seed=0)

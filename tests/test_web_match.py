@@ -315,6 +315,14 @@ def test_bad_moves(client):
         assert_sentence(r.json(), words)
     # nothing above changed the match
     assert client.get(f"/api/matches/{mid}").json() == {**view, "events": []}
+    # a guess played already is refused and uses no row
+    played = move(client, view, "guesses", {"guess": "1122"})
+    assert played["phase"] == "guess"  # (seed 3: 1122 is not the secret)
+    r = client.post(f"/api/matches/{mid}/guesses", json={"guess": "1122"})
+    assert r.status_code == 422
+    assert_sentence(r.json(), "1122 was guess 1 (")
+    assert client.get(f"/api/matches/{mid}").json() == {**played, "events": []}
+    view = played
     view = move(client, view, "give-up")
     r = client.post(f"/api/matches/{mid}/secret", json={"secret": "1234",
                                                          "answering": "sometimes"})

@@ -415,7 +415,11 @@ class Match:
         """The person breaking the code plays `text`; answered at once unless the codemaker
         answers by hand."""
         g = self._expect("guess")
-        self._play(g, Code.parse(text, self.rules))
+        code = Code.parse(text, self.rules)
+        again = self.state(g).replayed(code)  # (it would cost a row and a point for nothing)
+        if again is not None:
+            raise KeypegError(again)
+        self._play(g, code)
         self.advance()
 
     def answer(self, text: str) -> None:
