@@ -94,6 +94,7 @@ def test_solve_contradiction_exit_1():
     (["solve", "--rules", "cb1", "01234=GGGGA"], "cannot happen"),
     (["play", "--rules", "nope"], "unknown rules"),
     (["assist", "--max-guesses", "0"], "at least 1"),
+    (["play", "--rules", "classic", "--noise", "lies:10"], "fewer lies than rows (at most 9)"),
 ])
 def test_bad_input_is_one_sentence_exit_2(args, message):
     result = run(args)

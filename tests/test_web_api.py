@@ -815,6 +815,19 @@ def new_game_with(client, **body):
     return r.json()
 
 
+def test_as_many_lies_as_rows_are_refused(client):
+    """codebreaker-1 with lies:8 kept every code after every answer (any could be a lie)."""
+    message = ("lies:8 lets every answer on the board's 8 rows be a lie, so no answer could "
+               "be trusted; allow fewer lies than rows (at most 7).")
+    for path, body in (("/api/games", {"rules": "codebreaker-1", "noise": "lies:8"}),
+                       ("/api/hints", {"rules": "codebreaker-1", "noise": "lies:9",
+                                       "history": []})):
+        r = client.post(path, json=body)
+        assert r.status_code == 422
+        assert r.json()["detail"] == message.replace("lies:8", body["noise"])
+    assert new_game_with(client, rules="codebreaker-1", noise="lies:7")["noise"] == "lies:7"
+    assert new_game_with(client, rules="mini", noise="lies:20")["noise"] == "lies:20"
+
 def test_noisy_games_survive_a_restart_and_old_rows_still_read(db):
     """A game's prior, noise and wrong answers are in SQLite; a database of schema 2 (before
     beliefs) is migrated, and its games read as uniform and exact."""

@@ -147,6 +147,14 @@ class Lies(NoiseModel):
     def __str__(self) -> str:
         return f"lies:{self.k}"
 
+    def check_rows(self, rows: int | None) -> None:
+        """Refuse as many lies as the board has rows (`rows`; None: no limit): every
+        answer could then be a lie, and none could be trusted."""
+        if rows is not None and self.k >= rows:
+            raise KeypegError(
+                f"{self} lets every answer on the board's {rows} rows be a lie, so no answer "
+                f"could be trusted; allow fewer lies than rows (at most {rows - 1}).")
+
 
 NOISE_FORMS = "exact, symmetric:EPS, per-peg:EPS or lies:K"
 

@@ -117,7 +117,10 @@ class GameState:
         uniform; "pin", "file:PATH", an array or a callable) and a `noise` model for the
         answers (None or "exact": trusted; "symmetric:EPS", "per-peg:EPS", "lies:K")."""
         space = as_space(rules)
-        return cls(space, belief=Belief.start(space, prior, noise))
+        belief = Belief.start(space, prior, noise)
+        if isinstance(belief.noise, Lies):
+            belief.noise.check_rows(space.rules.max_guesses)
+        return cls(space, belief=belief)
 
     @classmethod
     def from_clues(cls, rules: Rules | CodeSpace | str,

@@ -162,6 +162,8 @@ def web_noise(rules: Rules, text: str | None) -> NoiseModel | None:
         return None
     if not model.hard:
         likelihood(get_space(rules), model)  # per-peg needs positional feedback
+    if isinstance(model, Lies):
+        model.check_rows(rules.max_guesses)
     return model
 
 
