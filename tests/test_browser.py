@@ -948,6 +948,8 @@ def test_a_shipped_optimal_tree_of_a_big_game_is_explored_from_the_lab(page: Pag
     cell = next(c for c in stored_cells() if c["rules"] == "codebreaker-4")
     open_page(page, "codebreaker-4", "lab")
     expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.locator("#lab-meta")).to_have_text(re.compile(
+        r"^exact · all 100,000 secrets · computed ahead in [\d.]+ s, shipped with keypeg$"))
     assert page.locator("#lab-table tr[data-strategy='entropy'] [data-explore]").count() == 0
     page.click("#lab-table tr[data-strategy='optimal'] [data-explore]")
     box = page.locator("#explorer")

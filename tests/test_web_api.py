@@ -253,6 +253,13 @@ def test_lab_is_exact_and_cached(client):
     # where the optimum is out of reach (super), there is no optimal row
     rows = client.get("/api/lab?rules=super").json()["rows"]
     assert "optimal" not in {r["strategy"] for r in rows} and len(rows) == 5
+    # a lab computed ahead of time says so (its seconds are not this request's)
+    assert client.get("/api/lab?rules=super").json()["shipped"] is True
+    assert "shipped" not in client.get("/api/lab?rules=MM(3,4)").json()  # computed now
+    sampled = client.get("/api/lab?rules=mm-6-9").json()
+    assert sampled["shipped"] and not sampled["exact"]
+    assert sampled["note"].startswith("approximate: each strategy played 100 random secrets "
+                                      "(of 531,441)")
 
 
 def test_a_game_survives_a_restart(db):

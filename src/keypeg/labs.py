@@ -29,8 +29,8 @@ def lab(rules: Rules) -> dict[str, Any]:
     """Return the lab of `rules`: shipped, else exact when the game is small enough to
     evaluate in a request, else over sampled secrets (labelled approximate)."""
     shipped = shipped_labs().get(rules.key)
-    if shipped is not None:
-        return {**shipped, "rules": rules_name(rules)}
+    if shipped is not None:  # (its seconds are those it took when computed ahead of time)
+        return {**shipped, "rules": rules_name(rules), "shipped": True}
     if get_space(rules).size <= EXACT_HINT_CODES:
         return exact_lab(rules)
     return sampled_lab(rules)
@@ -91,9 +91,10 @@ def sampled_lab(rules: Rules, *, seconds: float = LAB_SECONDS, games: int = LAB_
                      "histogram": hist, "games": len(counts),
                      "ci95": [round(sum(counts) / len(counts) - half, 4),
                               round(sum(counts) / len(counts) + half, 4)]})
+    played = str(games) if fewest == games else f"{fewest} to {games}"
     return {"rules": rules_name(rules), "exact": False, "secrets": space.size,
             "rows": rows, "seconds": round(time.perf_counter() - started, 3),
-            "note": (f"approximate: each strategy played {fewest} to {games} random "
+            "note": (f"approximate: each strategy played {played} random "
                      f"secrets (of {space.size:,}), choosing among {HINT_SAMPLE} sampled "
                      "candidates while more remain than it can score exactly in time; the "
                      "exact lab of a game this size is out of reach of a web request.")}

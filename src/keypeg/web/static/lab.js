@@ -60,7 +60,7 @@ async function loadLab(force = false) {
   $("#lab-note").hidden = true;
   $("#lab-meta").textContent = "";
   const what = S.rules.codes > 8192
-    ? `Playing every strategy against sampled secrets of these ${fmt(S.rules.codes)} codes (this can take a while)…`
+    ? `Evaluating every strategy on these ${fmt(S.rules.codes)} codes (exact where known, else over sampled secrets; this can take a while)…`
     : `Playing every strategy against all ${count(S.rules.codes, "secret")}…`;
   const started = Date.now();
   const tick = () => {
@@ -125,9 +125,12 @@ function renderLab(res) {
     el("td", { class: "c-hist" }, histogram(r)));
   }));
   const games = res.rows[0] && res.rows[0].games;
+  // (a shipped lab's seconds are those it took when computed ahead of time, not now)
+  const took = res.shipped ? `computed ahead in ${res.seconds} s, shipped with keypeg`
+    : `${res.seconds} s`;
   $("#lab-meta").textContent = res.exact
-    ? `exact · all ${count(res.secrets, "secret")} · ${res.seconds} s`
-    : `approximate · ${games ? `${count(games, "sampled secret")} each, of ${fmt(res.secrets)}` : count(res.secrets, "secret")} · ${res.seconds} s`;
+    ? `exact · all ${count(res.secrets, "secret")} · ${took}`
+    : `approximate · ${games ? `${count(games, "sampled secret")} each, of ${fmt(res.secrets)}` : count(res.secrets, "secret")} · ${took}`;
   const note = $("#lab-note");
   note.hidden = res.exact;
   note.textContent = res.exact ? "" : sentence(res.note || "approximate results.");
