@@ -706,7 +706,7 @@ class Service:
         """Return each strategy's evaluation: exact (shipped, cached, or computed when
         cheap), else an approximate one over sampled secrets, labelled so."""
         rules = find_rules(rules_text)
-        key = f"lab:{rules.key}:v2"
+        key = f"lab:{rules.key}:v3"  # (v3: shipped labs say so)
         cached = self.store.get_cached(key)
         if cached is not None:
             return {**cached, "rules": rules_name(rules)}
