@@ -275,3 +275,22 @@ def test_plain_mastermind_is_read_in_the_forms_people_write():
         find_rules("MM(0,6)")
     with pytest.raises(keypeg.UnknownRulesError, match="or MM.pegs,colours. for plain"):
         find_rules("MM 4 6")
+
+
+def test_descriptions_count_in_the_singular_too():
+    assert Rules(1, 1).describe() == "1 peg, 1 colour"
+    assert Rules(4, 1, max_guesses=1).describe() == "4 pegs, 1 colour, 1 guess"
+    assert CLASSIC.describe() == "4 pegs, 6 colours, 10 guesses"
+
+
+def test_huge_numbers_in_a_written_game_are_refused_as_numbers_not_unknown_names():
+    with pytest.raises(InvalidRulesError, match="pegs must be a whole number from 1 to 12"):
+        find_rules("MM(99999999999,6)")
+    with pytest.raises(InvalidRulesError, match="colors must be"):
+        find_rules("MM(4," + "9" * 5000 + ")")  # (int() refuses over 4,300 digits)
+
+
+def test_an_unknown_strategy_lists_the_names_it_is_known_by_too():
+    with pytest.raises(KeypegError, match=r"choose one of: consistent, .*genetic \(or a name "
+                                          r"it is known by: knuth, minimax, irving"):
+        find_strategy("nope")

@@ -242,6 +242,18 @@ def test_watch_optimal_plays_on_where_the_optimum_is_out_of_reach(client):
     assert r.status_code == 200 and r.json()["approximate"], r.text
 
 
+def test_watch_names_every_strategy_it_plays_when_one_is_unknown(client):
+    r = client.post("/api/watch/step", json={"rules": "classic", "strategy": "nope",
+                                             "secret": "1234", "history": []})
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("unknown strategy 'nope'; Watch plays information, "
+                                         "consistent, random, maxsize")
+    for name in ("information", "Knuth", "genetic"):
+        r = client.post("/api/watch/step", json={"rules": "classic", "strategy": name,
+                                                 "secret": "1234", "history": []})
+        assert r.status_code == 200, r.text
+
+
 def test_lab_is_exact_and_cached(client):
     lab = client.get("/api/lab?rules=classic").json()
     assert lab["exact"]

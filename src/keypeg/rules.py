@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .errors import InvalidRulesError, UnknownRulesError
-from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, check_flag, shorten, shown
+from .limits import MAX_CODES, MAX_PEGS, MAX_SYMBOLS, check_flag, plural, shorten, shown
 
 FeedbackModel = Literal["blackwhite", "positional"]
 FEEDBACK_MODELS: tuple[str, ...] = ("blackwhite", "positional")
@@ -107,8 +107,8 @@ class Rules:
 
     def describe(self) -> str:
         """Return a one-line human description, e.g. '4 pegs, 6 colours, 10 guesses'."""
-        kind = "digits" if self.digits else "colours"
-        text = f"{self.pegs} pegs, {self.colors} {kind}"
+        kind = "digit" if self.digits else "colour"
+        text = f"{plural(self.pegs, 'peg')}, {plural(self.colors, kind)}"
         if not self.repeats:
             text += ", no repeats"
         if self.blanks:
@@ -116,7 +116,7 @@ class Rules:
         if self.feedback == "positional":
             text += ", positional feedback"
         if self.max_guesses:
-            text += f", {self.max_guesses} guesses"
+            text += f", {plural(self.max_guesses, 'guess', 'guesses')}"
         return text
 
     def with_max_guesses(self, max_guesses: int | None) -> Rules:
@@ -189,7 +189,7 @@ def preset_names() -> list[str]:
 
 #: Plain Mastermind written as `rules_name` writes it: MM(p,c), and the flags in brackets
 #: (or after a comma: "MM(6,7), no repeats").
-_MM = re.compile(r"^mm\s*\(\s*(\d{1,6})\s*,\s*(\d{1,6})\s*\)\s*(?:\[(.*)\]|,(.*))?$")
+_MM = re.compile(r"^mm\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:\[(.*)\]|,(.*))?$")
 _MM_FLAGS = {"no repeats": {"repeats": False}, "blanks": {"blanks": True},
              "positional": {"feedback": "positional"}, "digits": {"digits": True}}
 
@@ -228,7 +228,9 @@ def find_rules(name: str) -> Rules:
                 f"unknown flag {shorten(flag)!r} in {shorten(name)!r}; the flags are: "
                 f"{', '.join(_MM_FLAGS)}.")
         options.update(_MM_FLAGS[flag])
-    return Rules(pegs=int(m.group(1)), colors=int(m.group(2)), **options)  # type: ignore[arg-type]
+    # (a number of thousands of digits is not read: Rules refuses its text, shortened)
+    pegs, colors = (int(g) if len(g) <= 9 else g for g in m.group(1, 2))
+    return Rules(pegs=pegs, colors=colors, **options)  # type: ignore[arg-type]
 
 
 def rules_of(rules: Rules | str) -> Rules:

@@ -72,7 +72,8 @@ def find_strategy(name: str, **options: Any) -> Strategy:
             f"strategy {shorten(name)!r} does not take the option(s) "
             f"{', '.join(sorted(map(str, bad))) or shorten(exc)}.") from None
     raise KeypegError(
-        f"unknown strategy {shorten(name)!r}; choose one of: {', '.join(STRATEGY_NAMES)}.")
+        f"unknown strategy {shorten(name)!r}; choose one of: {', '.join(STRATEGY_NAMES)} (or "
+        f"a name it is known by: {', '.join(ALIASES)}).")
 
 
 __all__ = [

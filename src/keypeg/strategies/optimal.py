@@ -150,7 +150,7 @@ class OptimalStrategy(Strategy):
         except TimeLimitError as exc:
             error = TimeLimitError(
                 f"the best possible guess among {candidates.size:,} codes takes longer to "
-                f"work out than the {plural(self.time_limit or 0, 'second')} a hint may spend."
+                f"work out than the {plural(self.time_limit or 0, 'second')} the search may spend."
             ).found(exc)
             if endgame:  # the better of the two trees, the higher of the two bounds
                 bounds = bounds or candidate_bounds(space, candidates)

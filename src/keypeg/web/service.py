@@ -30,6 +30,7 @@ from ..belief import (
     parse_noise,
     prior_weights,
 )
+from ..catalog import ALIASES, STRATEGY_NAMES
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
 from ..errors import KeypegError, LimitExceededError
 from ..explorer import TreeIndex, explorer_strategy, explorer_tree
@@ -792,6 +793,10 @@ def watched_guess(state: GameState, strategy: str, belief: WebBelief
     codebreaker does; Watch used to stop there with an error)."""
     name = strategy.strip().lower()
     noisy = belief.noise is not None
+    if name not in ("information", *STRATEGY_NAMES, *ALIASES):
+        raise KeypegError(
+            f"unknown strategy {shorten(strategy)!r}; Watch plays information, "
+            f"{', '.join(STRATEGY_NAMES)} (or a name one is known by: {', '.join(ALIASES)}).")
     if name == "information" or noisy and name in BELIEF_NAMES:
         sampled = state.space.size * state.count > EXACT_HINT_WORK
         return BeliefStrategy(name).next_guess(state), sampled and state.count > 1, None
