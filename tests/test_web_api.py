@@ -290,7 +290,7 @@ LONG = "x" * 5000
 
 @pytest.mark.parametrize("method,path,body,status,message", [
     ("post", "/api/games", {"rules": "chess"}, 422, "unknown rules 'chess'"),
-    ("post", "/api/games", "not json", 422, "the request body is not valid JSON (expecting "),
+    ("post", "/api/games", "not json", 400, "the request body is not valid JSON (expecting "),
     ("post", "/api/games", {"rules": "classic", "colour": "red"}, 422,
      "unknown field 'colour' in the request body; this endpoint takes rules, seed, prior, "
      "noise."),
@@ -410,6 +410,7 @@ def test_validation_sentences_read_well(client):
     r = client.post("/api/hints", content=b'{"rules": ', headers={"content-type":
                                                                   "application/json"})
     detail = r.json()["detail"]
+    assert r.status_code == 400  # not parsed at all (documented so)
     assert detail.startswith("the request body is not valid JSON") and "jSON" not in detail
     r = client.post("/api/hints", json={"history": [[1, 2], [3]]})
     assert r.json()["detail"] == ("the guess of history item 1 must be a string, not a number "
@@ -527,12 +528,13 @@ def test_give_up_takes_no_body(client, kind):
         match = client.post("/api/matches", json={"rules": "classic"}).json()
         return f"/api/matches/{match['id']}/give-up"
 
-    for kwargs, words in (({"json": {"bogus": 1}}, "unknown field 'bogus'"),
-                          ({"content": b"{bad", "headers": JSON_TYPE}, "not valid JSON"),
-                          ({"json": [1]}, "must be a JSON object")):
+    for kwargs, status, words in (({"json": {"bogus": 1}}, 422, "unknown field 'bogus'"),
+                                  ({"content": b"{bad", "headers": JSON_TYPE}, 400,
+                                   "not valid JSON"),
+                                  ({"json": [1]}, 422, "must be a JSON object")):
         url = target()
         r = client.post(url, **kwargs)
-        assert r.status_code == 422 and words in r.json()["detail"], r.text
+        assert r.status_code == status and words in r.json()["detail"], r.text
         view = client.get(url.removesuffix("/give-up")).json()
         assert not view.get("over") and not any(g.get("over") for g in view.get("played", []))
     for kwargs in ({}, {"json": {}}):

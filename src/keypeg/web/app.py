@@ -583,8 +583,12 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
         route = request.scope.get("route")
         model = bodies.get(getattr(route, "path", ""))
         fields = list(model.model_fields) if model is not None else None
-        return JSONResponse({"detail": validation_sentence(list(exc.errors()), fields)},
-                            status_code=422)
+        errors = list(exc.errors())
+        # a body that is not JSON at all could not be parsed: 400, as documented (422 is
+        # for values that parse but are wrong)
+        unparsed = bool(errors) and all(e.get("type") == "json_invalid" for e in errors)
+        return JSONResponse({"detail": validation_sentence(errors, fields)},
+                            status_code=400 if unparsed else 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Any:
