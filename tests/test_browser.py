@@ -1421,10 +1421,21 @@ def test_a_match_against_the_computer_to_the_final_score(pages: Pages) -> None:
     for c in value["codemaker"]:
         row = page.locator(f"#match-value-maker tr[data-class='{c['class']}']")
         expect(row).to_have_attribute("data-probability", c["probability"])
+        if c["probability"] == "0/1":  # (shown "0/1 (0.0%)")
+            expect(row.locator("td").nth(2)).to_have_text("never")
+    assert any(c["probability"] == "0/1" for c in value["codemaker"])  # mini's AAAA
     firsts = [t["first_guess"] for t in value["codebreaker"]]
     rows = page.locator("#match-value-breaker tbody tr")
     expect(rows).to_have_count(len(firsts))
     assert [r.get_attribute("data-first-guess") for r in rows.all()] == firsts
+    # the ways of playing share their first guess (1123): each row shows what it needs on
+    # each kind of code, which tells them apart
+    assert len(set(firsts)) < len(firsts)
+    for row, way in zip(rows.all(), value["codebreaker"], strict=True):
+        for kind, cost in way["costs"].items():
+            p, q = map(int, cost.split("/"))
+            expect(row.locator(f".value-cost[data-class='{kind}']")).to_have_text(
+                f"{kind} {p / q:.3f}")
 
     match_id = start_match(page)
     expect(panel).to_have_attribute("data-state", "play")

@@ -16,6 +16,9 @@ const asNumber = (frac) => {
   return p / (q || 1);
 };
 const percent = (frac) => `${(100 * asNumber(frac)).toFixed(1)}%`;
+/** A chance as a teacher reads it: "never", "always", or "32/115 (27.8%)". */
+const chance = (frac) => (asNumber(frac) === 0 ? "never" : asNumber(frac) === 1 ? "always"
+  : `${frac} (${percent(frac)})`);
 
 export async function loadValue() {
   const rules = S.rules && S.rules.name;
@@ -71,11 +74,17 @@ function renderValue({ data, error }) {
     "data-class": c.class, "data-probability": c.probability },
   el("td", { class: "code-inline", text: c.class }),
   el("td", { class: "num", text: fmt(c.codes) }),
-  el("td", { class: "num", title: c.probability, text: `${c.probability} (${percent(c.probability)})` }),
+  el("td", { class: "num", title: c.probability, text: chance(c.probability) }),
   el("td", { class: "num", title: c.codebreaker_cost, text: asNumber(c.codebreaker_cost).toFixed(4) }))));
-  $("#match-value-breaker tbody").replaceChildren(...data.codebreaker.map((t) => el("tr", {
+  // (ways of playing often share their first guess: what tells them apart is how many
+  // guesses each needs on each kind of secret)
+  $("#match-value-breaker tbody").replaceChildren(...data.codebreaker.map((t, i) => el("tr", {
     "data-first-guess": t.first_guess, "data-probability": t.probability },
-  el("td", { class: "num", text: `${t.probability} (${percent(t.probability)})` }),
-  el("td", {}, codeWithText(t.first_guess)))));
+  el("td", { class: "num", text: String(i + 1) }),
+  el("td", { class: "num", text: chance(t.probability) }),
+  el("td", {}, codeWithText(t.first_guess)),
+  el("td", { class: "value-costs" }, ...Object.entries(t.costs || {}).map(([kind, cost]) => el(
+    "span", { class: "value-cost", "data-class": kind, title: cost },
+    el("span", { class: "code-inline", text: kind }), ` ${asNumber(cost).toFixed(3)}`))))));
   $("#match-value-tables").hidden = false;
 }
