@@ -1450,7 +1450,14 @@ def test_a_match_against_the_computer_to_the_final_score(pages: Pages) -> None:
     page.locator("#match-secret-input").focus()
     page.keyboard.type("3142")
     expect(page.locator("#match-secret-input")).to_have_attribute("type", "password")
+    # keypeg plays its whole game in the request (seconds on MM(8,8)): the turn line counts
+    # them (held here until it has)
+    held: list = []
+    page.route(re.compile(r".*/secret$"), lambda route: held.append(route))
     page.click("#match-submit-secret")
+    expect(page.locator("#match-turn")).to_have_text(re.compile(r"Keypeg is playing… [2-9] s$"),
+                                                     timeout=10_000)
+    held[0].continue_()
     expect(panel).to_have_attribute("data-state", "over")
 
     status, view = api(page, "GET", f"/api/matches/{match_id}")

@@ -47,7 +47,9 @@ function turnText(v) {
   const head = `Game ${g.number} of ${v.games}: ${says(breaker, "breaks")} ${whose(maker)} code.`;
   if (M.busy) {
     const computer = ["A", "B"].find((side) => !isPerson(v, side));
-    return `${head} ${computer ? `${sentence(nameOf(v, computer))} is playing…` : "Sending…"}`;
+    const secs = Math.round((Date.now() - busySince) / 1000);
+    const took = secs >= 2 ? ` ${secs} s` : "";  // (a whole MM(8,8) game takes seconds)
+    return `${head} ${computer ? `${sentence(nameOf(v, computer))} is playing…${took}` : "Sending…"}`;
   }
   const to = (name, what) => (isYou(name) ? sentence(what) : `${sentence(name)}: ${what}`);
   if (v.phase === "secret") return `${head} ${to(maker, `choose a secret for ${breaker} to break.`)}`;
@@ -75,7 +77,31 @@ function boardRows(v, g, live) {
   return rows;
 }
 
+let busySince = 0;
+let busyTimer = null;
+
+/** While a move is sent (the computer may play a whole game in it), count its seconds in
+ * the turn line. */
+function watchBusy() {
+  if (!M.busy) {
+    if (busyTimer) clearInterval(busyTimer);
+    busyTimer = null;
+    return;
+  }
+  if (busyTimer) return;
+  busySince = Date.now();
+  busyTimer = setInterval(() => {
+    if (!M.busy || !M.view) {
+      clearInterval(busyTimer);
+      busyTimer = null;
+      return;
+    }
+    $("#match-turn").textContent = turnText(M.view);
+  }, 1000);
+}
+
 export function renderMatch(v) {
+  watchBusy();
   const g = inPlay(v) || v.played[v.played.length - 1];
   const board = $("#match-board");
   board.replaceChildren(...boardRows(v, g, true));
