@@ -1148,10 +1148,12 @@ def test_api_errors_are_shown(page: Page) -> None:
     status, body = api(page, "GET", f"/api/games/{game}")
     assert status == 200 and not body["over"]
     state = GameState.start(find_rules("mini"))
+    played = []
     while True:  # the first code still possible, each time
         guess = state.candidate_texts()[0]
         status, res = api(page, "POST", f"/api/games/{game}/guesses", {"guess": guess})
         assert status == 200
+        played.append((guess, res["feedback"]))
         if res["over"]:
             break
         state = state.after(guess, res["feedback"])
@@ -1162,7 +1164,10 @@ def test_api_errors_are_shown(page: Page) -> None:
     page.keyboard.press("Enter")
     expect(page.locator("#message")).to_have_attribute("data-kind", "error")
     expect(page.locator("#message-text")).to_contain_text(refused["detail"])
-    expect(page.locator("#board .row[data-feedback]")).to_have_count(0)
+    # the page then shows the game as the server has it: the rows played elsewhere, won
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(len(played))
+    assert board_history(page) == played
+    expect(page.locator("#play-result")).to_have_attribute("data-result", "win")
     page.click("#message-close")
     expect(page.locator("#message")).to_be_hidden()
 
