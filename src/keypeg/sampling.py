@@ -12,13 +12,14 @@ from typing import Any
 import numpy as np
 
 from .errors import KeypegError
-from .limits import plural
+from .limits import MAX_GUESSES_PER_GAME, plural
 from .rules import Rules, rules_name
 
 #: Most secrets one sampled evaluation may play.
 MAX_SAMPLE = 100_000
-#: Most guesses one sampled game may take before it is called a failure.
-MAX_GAME_GUESSES = 60
+#: Most guesses one sampled game may take before it is called a failure (as in an exact
+#: evaluation).
+MAX_GAME_GUESSES = MAX_GUESSES_PER_GAME
 
 
 def draw_secrets(rules: Rules, n: int, seed: int) -> np.ndarray:
