@@ -195,7 +195,10 @@ class _PartSolver:
         try:
             for field in _MEMO_FIELDS:
                 mine = getattr(search, field)
-                seg = shared_memory.SharedMemory(name=_segment(key, peer, field))
+                try:
+                    seg = shared_memory.SharedMemory(name=_segment(key, peer, field))
+                except ValueError:  # made by its owner but not sized yet: an empty file
+                    raise OSError(f"{_segment(key, peer, field)} is not ready") from None
                 # its owner unlinks it: this process's tracker must not (unless the owner is
                 # this process, which registered it once for both)
                 if seg.name not in _CREATED:
