@@ -213,3 +213,16 @@ def test_noise_survives_a_contradiction():
     assert state.count == 1296 and sum(doubts) >= 1 - 1e-9  # every code breaks one of them
     assert all(0 < d < 1 for d in doubts)
     assert isinstance(parse_noise("lies:2"), Lies)
+
+
+def test_information_does_not_repeat_a_guess_that_ties_with_a_new_one():
+    """Under lies:5 after three answers every code is still possible and every guess tells
+    as little: the hint named 01234, played first (the first code won the tie)."""
+    from keypeg.bayes import belief_choices
+
+    state = GameState.start("codebreaker-1", noise="lies:5")
+    for guess, answer in (("01234", "GA---"), ("56789", "-A-A-"), ("13579", "A-G--")):
+        state = state.after(guess, answer)
+    assert state.count == 30240
+    chosen = state.space.text(belief_choices(state, ["information"])[0]["information"])
+    assert chosen not in {"01234", "56789", "13579"}

@@ -88,6 +88,12 @@ def belief_choices(state: GameState, names: Sequence[str] | None = None
             s = experiments.score_masses(m, wanted[name], likelihood=lik)
         if name != "information" and played.any() and not played.all():
             s = np.where(played, -np.inf, s)
+        elif played.any():  # information: again only when strictly more informative (under
+            # many lies every guess tells nothing yet, and the first code, played, won ties)
+            top = float(s.max())
+            tied = s >= top - experiments.TIE * max(1.0, abs(top))
+            if (tied & ~played).any():
+                s = np.where(tied & played, -np.inf, s)
         out[name] = int(probes[experiments.best(s, wins)])
     return out, approximate
 
