@@ -97,8 +97,14 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     assert same_tree(again.tree, plain.tree) and same_tree(first.tree, plain.tree)
     # every exact part is reused; a lower bound only while it still fails the part's
     # budget, which depends on the order the two workers finish parts in
-    assert 0 < len(done) <= again.stats["parts_reused"] <= rows
-    assert len(done) <= again.stats["parts_resumed"] <= again.stats["parts_reused"]
+    # On two workers which parts a run meets depends on the order they finish parts in: a
+    # part the first run recorded may not be met by the second (its first guess cut off
+    # sooner; seen with the machine busy: 28 recorded exactly, 26 reused, none solved
+    # again), so the counts are bounded by the records, and the part-by-part check below
+    # says nothing recorded is solved again. On one worker the order is the same: every
+    # exact part is reused and none is solved (below, after the cap).
+    assert len(done) > 0 and 0 < again.stats["parts_resumed"] <= again.stats["parts_reused"]
+    assert again.stats["parts_reused"] <= rows
     # nothing solved twice: no part the second run solves was recorded exactly by the
     # first. Which parts a run meets at all also depends on that order (a part the first
     # run never reached may be solved now), so the check is by part, not by count. (A part
@@ -107,6 +113,14 @@ def test_a_second_run_takes_every_recorded_part(tmp_path, small_roots, monkeypat
     # a checkpoint is per search: another cap starts afresh
     capped = solve_optimal(rules, workers=2, checkpoint=cp, max_guesses=6)
     assert capped.stats["parts_reused"] == 0
+    # one worker, one order: the second run takes every part the first recorded exactly
+    one = Checkpoint(Store(tmp_path / "one.db"), "demo")
+    solve_optimal(rules, workers=1, checkpoint=one)
+    with sqlite3.connect(tmp_path / "one.db") as db:
+        exact = db.execute("SELECT count(*) FROM parts WHERE exact = 1").fetchone()[0]
+    second = solve_optimal(rules, workers=1, checkpoint=one)
+    assert second.total == first.total and same_tree(second.tree, plain.tree)
+    assert 0 < exact <= second.stats["parts_resumed"] and second.stats["parts_solved"] == 0
 
 
 def test_a_local_root_teams_its_idle_workers_on_a_big_part(tmp_path, small_roots,
