@@ -431,6 +431,24 @@ def test_new_game_asks_before_leaving_a_game_in_play(page: Page) -> None:
     expect(rows).to_have_count(0)
 
 
+def test_a_half_written_guess_survives_a_reload(page: Page) -> None:
+    open_page(page, "classic")
+    _first_guess_not_winning(page, "1122")
+    page.locator("#guess-input").focus()
+    page.keyboard.type("34")
+    expect(page.locator("#guess-input")).to_have_value("34")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(1)  # the game, resumed
+    expect(page.locator("#guess-input")).to_have_value("34")  # and the guess being written
+    page.locator("#guess-input").focus()
+    page.keyboard.type("56")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .row[data-feedback]")).to_have_count(2)
+    page.reload()  # played: nothing is brought back (the game resumed, or a new one)
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#guess-input")).to_have_value("")
+
 def test_a_game_given_up_in_another_tab_shows_how_it_ended(page: Page) -> None:
     """A guess in a second tab after the game was given up in the first said 'Out of
     attempts' (mini has no row limit) with the secret hidden."""

@@ -15,6 +15,14 @@ const fresh = () => ({ id: null, history: [], over: false, solved: false, gaveUp
 let P = fresh();
 /** Where the id of the game in play under some rules is kept. */
 const gameKey = (rules) => `keypeg.game.${rules}`;
+/** Where the guess being written under some rules is kept, with its game's id ("ID CODE"):
+ * a reload brings it back into that game. */
+const draftKey = (rules) => `keypeg.draft.${rules}`;
+const saveDraft = (p, code) => store.set(draftKey(S.rules.name), p.id ? `${p.id} ${code}` : "");
+function savedDraft(id) {
+  const [owner, code] = String(store.get(draftKey(S.rules.name), "")).split(" ");
+  return owner === id ? code || "" : "";
+}
 let gameSeq = 0;
 let entry = null;
 
@@ -23,6 +31,7 @@ export function setupPlay() {
     input: $("#guess-input"), palette: $("#palette"), slots: $("#guess-slots"),
     note: $("#play-note"), prefix: "palette",
     onChange: () => {
+      if (P.id && !P.over) saveDraft(P, entry.code);
       renderComposer();
       refreshCut();
     },
@@ -124,6 +133,7 @@ export async function newGame({ resume = false } = {}) {
     P.history = kept ? kept.history.map(([g, f]) => [g, f]) : [];
     P.busy = false;
     document.body.dataset.game = game.id;
+    if (kept) entry.set(savedDraft(game.id), { quiet: true });
     renderPlay();
     if (S.mode === "play") {
       refreshHints();
@@ -155,6 +165,7 @@ async function submitGuess() {
   renderComposer();
   try {
     const res = await api.guess(p.id, guess);
+    if (P === p) saveDraft(p, "");
     if (P !== p) return;
     p.history.push([res.guess, res.feedback]);
     p.over = res.over;
