@@ -292,5 +292,5 @@ def test_huge_numbers_in_a_written_game_are_refused_as_numbers_not_unknown_names
 
 def test_an_unknown_strategy_lists_the_names_it_is_known_by_too():
     with pytest.raises(KeypegError, match=r"choose one of: consistent, .*genetic \(or a name "
-                                          r"it is known by: knuth, minimax, irving"):
+                                          r"one is known by: knuth, minimax, irving"):
         find_strategy("nope")

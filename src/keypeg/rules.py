@@ -187,13 +187,6 @@ def preset_names() -> list[str]:
     return [p.name for p in PRESETS]
 
 
-#: Plain Mastermind written as `rules_name` writes it: MM(p,c), and the flags in brackets
-#: (or after a comma: "MM(6,7), no repeats").
-_MM = re.compile(r"^mm\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:\[(.*)\]|,(.*))?$")
-_MM_FLAGS = {"no repeats": {"repeats": False}, "blanks": {"blanks": True},
-             "positional": {"feedback": "positional"}, "digits": {"digits": True}}
-
-
 def find_rules(name: str) -> Rules:
     """Return the preset called `name` (canonical name or alias, any case), or the game
     written MM(pegs,colours) with any of the flags `rules_name` adds.
@@ -269,6 +262,13 @@ def feedback_terms(rules: Rules) -> tuple[str, str]:
     return ("black", "white")
 
 
+#: Plain Mastermind written as `rules_name` writes it: MM(p,c), and the flags in brackets
+#: (or after a comma: "MM(6,7), no repeats").
+_MM = re.compile(r"^mm\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:\[(.*)\]|,(.*))?$")
+_MM_FLAGS = {"no repeats": {"repeats": False}, "blanks": {"blanks": True},
+             "positional": {"feedback": "positional"}, "digits": {"digits": True}}
+
+
 def rules_name(rules: Rules) -> str:
     """Return the preset name of `rules`, or a compact MM(p,c) description."""
     if rules.name:
@@ -277,14 +277,6 @@ def rules_name(rules: Rules) -> str:
         if p.rules == rules:
             return p.name
     text = f"MM({rules.pegs},{rules.colors})"
-    extras = [
-        flag
-        for flag, on in (
-            ("no repeats", not rules.repeats),
-            ("blanks", rules.blanks),
-            ("positional", rules.feedback == "positional"),
-            ("digits", rules.digits),
-        )
-        if on
-    ]
+    extras = [flag for flag, options in _MM_FLAGS.items()
+              if all(getattr(rules, k) == v for k, v in options.items())]
     return text + (f" [{', '.join(extras)}]" if extras else "")

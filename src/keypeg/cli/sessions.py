@@ -88,9 +88,9 @@ def print_cut(state: GameState, words: list[str]) -> None:
     """Print how a guess would cut the candidates ('cut CODE')."""
     if len(words) != 2:
         raise KeypegError(f"give the guess to cut with, like 'cut {example_code(state.rules)}'.")
-    parts = cut(state, words[1])
+    guess = Code.parse(words[1], state.rules)  # (shown as the board writes it: rgby, 1234)
+    parts = cut(state, guess)
     biggest = max(n for _, n in parts)
-    guess = Code.parse(words[1], state.rules)  # (as written on the board: rgby is 1234)
     console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts, "
                   f"the largest {biggest:,}:")
     for fb, n in parts:

@@ -71,9 +71,14 @@ def find_strategy(name: str, **options: Any) -> Strategy:
         raise KeypegError(
             f"strategy {shorten(name)!r} does not take the option(s) "
             f"{', '.join(sorted(map(str, bad))) or shorten(exc)}.") from None
-    raise KeypegError(
-        f"unknown strategy {shorten(name)!r}; choose one of: {', '.join(STRATEGY_NAMES)} (or "
-        f"a name it is known by: {', '.join(ALIASES)}).")
+    raise KeypegError(f"unknown strategy {shorten(name)!r}; choose one of: {known_names()}.")
+
+
+def known_names(*first: str) -> str:
+    """Return the strategies' names for an error message, `first` (other players a caller
+    takes) ahead, and the names they are also known by."""
+    return (f"{', '.join((*first, *STRATEGY_NAMES))} (or a name one is known by: "
+            f"{', '.join(ALIASES)})")
 
 
 __all__ = [

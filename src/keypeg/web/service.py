@@ -56,6 +56,7 @@ from ..match import Match, MatchGame, Player, load_match, save_match
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
+from ..strategies import known_names
 
 
 class GameNotFound(KeypegError):
@@ -794,9 +795,8 @@ def watched_guess(state: GameState, strategy: str, belief: WebBelief
     name = strategy.strip().lower()
     noisy = belief.noise is not None
     if name not in ("information", *STRATEGY_NAMES, *ALIASES):
-        raise KeypegError(
-            f"unknown strategy {shorten(strategy)!r}; Watch plays information, "
-            f"{', '.join(STRATEGY_NAMES)} (or a name one is known by: {', '.join(ALIASES)}).")
+        raise KeypegError(f"unknown strategy {shorten(strategy)!r}; Watch plays "
+                          f"{known_names('information')}.")
     if name == "information" or noisy and name in BELIEF_NAMES:
         sampled = state.space.size * state.count > EXACT_HINT_WORK
         return BeliefStrategy(name).next_guess(state), sampled and state.count > 1, None
