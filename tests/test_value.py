@@ -163,6 +163,9 @@ def test_value_cli_text_and_shipped_and_errors():
     assert out.exit_code == 0, out.output
     assert "560/129" in out.output and "certified" in out.output
     assert "shipped" in out.output and "AAAA" in out.output and "25/6" in out.output
+    # the class the codemaker never picks (AAAA, as the page writes it), not "0/1 0.0000"
+    aaaa = next(line for line in out.output.splitlines() if line.strip().startswith("AAAA"))
+    assert aaaa.split()[:3] == ["AAAA", "6", "never"] and " 0/1 " not in out.output
     out = run(["value", "--rules", "classic", "--max-seconds", "0.3", "--recompute"])
     assert out.exit_code == 3 and "within 0.3 s" in out.output  # out of time: 3
     out = run(["value", "--max-seconds", "-1"])

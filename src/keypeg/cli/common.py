@@ -48,7 +48,7 @@ def tell(exc: BaseException) -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 _RULES_HELP = ("Rules preset: " + ", ".join(preset_names()) + ", or MM(pegs,colours) with"
-               " flags in brackets, as in 'MM(5,7) [no repeats]' (default classic).")
+               " flags in brackets, as in 'MM(5,7) \\[no repeats]' (default classic).")
 RULE_PARAMETERS = [
     inspect.Parameter(
         "rules_name", inspect.Parameter.KEYWORD_ONLY, default=None,

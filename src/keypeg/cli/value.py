@@ -69,8 +69,10 @@ def show(data: dict[str, Any]) -> None:
     console.print("\nThe codemaker's optimal mixture (a class with this probability, then a "
                   "code of it uniformly), and what the optimal codebreaker needs there:")
     maker = Table(box=None, padding=(0, 2), header_style="dim")
-    rows = [(row["class"], f"{row['codes']:,}", row["probability"],
-             f"{_float(row['probability']):.4f}",
+    # (a class the codemaker never picks: "never", not "0/1 0.0000")
+    rows = [(row["class"], f"{row['codes']:,}",
+             *((row["probability"], f"{_float(row['probability']):.4f}")
+               if _float(row["probability"]) else ("never", "")),
              f"{row['codebreaker_cost']} = {_float(row['codebreaker_cost']):.4f}")
             for row in data["codemaker"]]
     for i, name in enumerate(("class", "codes", "probability", "", "guesses on average")):
