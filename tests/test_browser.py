@@ -762,7 +762,8 @@ def test_page_words_are_plural_right_and_never_table_sizes(page: Page) -> None:
 def test_watch_optimal_plays_on_where_it_is_out_of_reach(page: Page) -> None:
     """Optimal in Watch stopped with 'Watch step failed: the best possible guess is worked
     out live once at most 600 codes are possible' on super, mm-6-9 and mm-8-8; it now plays
-    to the end, approximate while the optimum is out of reach, and says why once."""
+    to the end, approximate while the optimum is out of reach, and says why once, until the
+    optimum is in reach again."""
     open_page(page, "super", "watch")
     page.select_option("#watch-strategy", "optimal")
     page.fill("#watch-secret", "52341")
@@ -772,12 +773,25 @@ def test_watch_optimal_plays_on_where_it_is_out_of_reach(page: Page) -> None:
     expect(page.locator("#message")).to_have_attribute("data-kind", "info")
     expect(page.locator("#message-text")).to_contain_text("32,768 are now")
     expect(page.locator("#message-text")).to_contain_text("entropy's guess")
+    # again from the start with Play: the note (shown by its first step) and its "32,768
+    # are now" go once the optimum is in reach again (they stayed, stale, after the secret
+    # was found; Step and Play clear messages as they start, so only Play from the first
+    # guess showed it)
+    page.click("#watch-reset")
+    page.fill("#watch-secret", "52341")
+    page.evaluate("""() => { window.shown = [];
+        new MutationObserver(() => window.shown.push(
+            document.querySelector('#message-text').textContent)).observe(
+            document.querySelector('#message-text'), { childList: true, subtree: true,
+                                                       characterData: true }); }""")
     page.click("#watch-play")
     status = page.locator("#watch-status")
     expect(status).to_have_attribute("data-state", "solved", timeout=60_000)
     expect(status).to_contain_text("approximate play")
     rows = board_history(page, "#watch-board")
     assert rows[-1] == ("52341", "5B0W") and len(rows) <= 8, rows
+    expect(page.locator("#message")).to_be_hidden()
+    assert any("32,768 are now" in text for text in page.evaluate("window.shown"))
 
 
 def test_watch_maxsize_to_the_end(page: Page) -> None:

@@ -8,7 +8,7 @@ import { N, S, modes } from "./state.js";
 const DELAY_MS = 220;
 const MAX_STEPS = 60;
 const fresh = () => ({ history: [], secret: null, running: false, solved: false,
-  approximate: false, candidates: null, busy: false, noted: false });
+  approximate: false, candidates: null, busy: false, noted: false, note: null });
 let W = fresh();
 
 export function setupWatch() {
@@ -107,6 +107,12 @@ async function step() {
     if (res.note && !w.noted) { // why the play is approximate (optimal out of reach), once
       w.noted = true;
       showMessage(res.note, "info");
+      w.note = $("#message-text").textContent;
+    } else if (!res.approximate && w.note) {
+      // the optimum is in reach again: its "N are now" no longer holds (the status line
+      // keeps "approximate play" for the guesses before); not another message shown since
+      if ($("#message-text").textContent === w.note) clearMessage();
+      w.note = null;
     }
     if (!w.solved && w.history.length >= MAX_STEPS) {
       showMessage(`stopped after ${count(MAX_STEPS, "guess")}.`, "error");
