@@ -25,6 +25,7 @@ computed on the thread pool for small spaces within `limits.LIVE_VALUE_SECONDS`.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import re
 import signal
@@ -46,7 +47,8 @@ from typing import Annotated, Any, NotRequired
 from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_redoc_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, StrictStr
@@ -530,6 +532,20 @@ def _only_query(*names: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- the app
+#: ReDoc's logo in its sidebar, fetched from its maker's CDN (see `_redoc_script`)
+REDOC_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg"
+#: what it is replaced with: a blank image of the same shape, served from nowhere
+BLANK_LOGO = ("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' "
+              "height='1'/%3E")
+
+
+@functools.cache
+def _redoc_script() -> bytes:
+    """fastapi-offline's copy of ReDoc, its CDN logo replaced by `BLANK_LOGO`."""
+    path = resources.files("fastapi_offline") / "static" / "redoc.standalone.js"
+    return path.read_bytes().replace(REDOC_LOGO.encode(), BLANK_LOGO.encode())
+
+
 def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     """Return the app, with its games in `store` (the default database when None). With
     `warm_up`, the kernels are compiled in the background as the server starts."""
@@ -546,6 +562,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     # from the package instead.
     app = FastAPIOffline(
         static_url="/docs-assets",
+        redoc_url=None,  # (its own below)
         title="keypeg",
         description="Exact Mastermind-family engine: play, hints, strategies, optimal trees. "
                     "Every error is {\"detail\": \"one sentence\"}.",
@@ -554,6 +571,21 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     )
     app.state.service = service
     app.add_middleware(BodyLimit)
+
+    # fastapi-offline's ReDoc page, save that ReDoc's sidebar loads its maker's logo from
+    # cdn.redoc.ly (a broken image offline, and a request off this machine): the script is
+    # served with that address replaced by a blank image (the "API docs by Redocly" text
+    # stays)
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(openapi_url=app.openapi_url or "/openapi.json",
+                              title="keypeg - ReDoc", with_google_fonts=False,
+                              redoc_js_url="/redoc.standalone.js",
+                              redoc_favicon_url="/docs-assets/favicon.png")
+
+    @app.get("/redoc.standalone.js", include_in_schema=False)
+    def redoc_script() -> Response:
+        return Response(_redoc_script(), media_type="text/javascript")
     bodies: dict[str, type[BaseModel]] = {}
 
     @app.exception_handler(KeypegError)
