@@ -66,3 +66,57 @@ def test_rank_matches_lexical_order(pegs, symbols, repeats):
 def test_unrank_rank_roundtrip_no_repeats(i):
     rules = find_rules("cb1")
     assert rank(unrank(i, rules), rules) == i
+
+
+def test_a_code_of_other_rules_is_not_read_again_as_text():
+    """A Code of classic passed to bulls-and-cows was read again from its text: '1234'
+    (colours 1-4, symbols 0-3) became the digits 1234 (symbols 1-4), and score answered
+    4B0W for codes that differ. Other symbols are refused; the same codes under other row
+    counts or feedback keep their index."""
+    from keypeg.feedback import score
+
+    classic, bulls = find_rules("classic"), find_rules("bulls-and-cows")
+    code = Code.parse("1234", classic)
+    with pytest.raises(InvalidCodeError, match="a code of classic, not of bulls-and-cows"):
+        Code.parse(code, bulls)
+    with pytest.raises(InvalidCodeError, match="not of bulls-and-cows"):
+        score(code, "1234", bulls)
+    short = classic.with_max_guesses(5)
+    assert Code.parse(code, short) == Code(short, code.index)
+    positional = Rules(4, 6, feedback="positional")
+    assert Code.parse(code, positional).symbols == (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize("symbols", [(0, 1, 2, 2.7), (True, 0, 1, 2), (0, 1, 2, 6), (0, 1, 2),
+                                     (0, 1, 2, -1), None, 1234, (0, 1, 2, 3, 4)])
+def test_symbols_that_are_not_a_code_are_refused(symbols):
+    """from_symbols rounded 2.7 to 2, read True as 1 and wrote 9 as the symbol 'A' in its
+    error; score took the same. Each is refused in one sentence naming the range."""
+    from keypeg.feedback import score
+
+    classic = find_rules("classic")
+    for call in (lambda: Code.from_symbols(symbols, classic),
+                 lambda: score(symbols, (0, 1, 2, 3), classic)):
+        with pytest.raises(InvalidCodeError, match="4 whole numbers from 0 to 5") as info:
+            call()
+        assert str(info.value).count(". ") == 0
+    # (score reads a text as a written code; from_symbols wants indices)
+
+
+def test_from_symbols_refuses_a_written_code():
+    with pytest.raises(InvalidCodeError, match="4 whole numbers from 0 to 5, not '0123'"):
+        Code.from_symbols("0123", find_rules("classic"))
+
+
+def test_symbols_repeating_where_no_repeat_is_allowed_are_refused():
+    from keypeg.feedback import score
+
+    bulls = find_rules("bulls-and-cows")
+    with pytest.raises(InvalidCodeError, match="repeats a symbol"):
+        score((0, 0, 1, 2), (0, 1, 2, 3), bulls)
+    with pytest.raises(InvalidCodeError, match="repeats a symbol"):
+        Code.from_symbols([1, 2, 2, 3], bulls)
+    assert str(Code.from_symbols([1, 2, 3, 4], bulls)) == "1234"
+    import numpy as np
+
+    assert str(Code.from_symbols(np.array([0, 1, 2, 3]), find_rules("classic"))) == "1234"

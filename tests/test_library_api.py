@@ -134,7 +134,7 @@ def test_score_reads_written_codes_and_codes_and_checks_symbol_indices():
     cb = find_rules("codebreaker-4")
     assert str(score("10203", "33310", cb)) == "A--AA"
     assert str(GameState.start(cb).play("33310", "10203").history[0].feedback) == "A--AA"
-    with pytest.raises(InvalidCodeError, match=r"\(0, 0, 9, 9\) is not a code of 4 symbol"):
+    with pytest.raises(InvalidCodeError, match=r"4 whole numbers from 0 to 5, not \(0, 0, 9, 9\)"):
         score((0, 0, 9, 9), (0, 0, 0, 0), CLASSIC)
 
 

@@ -175,6 +175,35 @@ def unrank(index: int, rules: Rules) -> tuple[int, ...]:
     return tuple(result)
 
 
+def same_codes(a: Rules, b: Rules) -> bool:
+    """Whether a code index means the same symbols under both rules (their row counts,
+    feedback or notation may differ)."""
+    return (a.pegs, a.colors, a.repeats, a.blanks) == (b.pegs, b.colors, b.repeats, b.blanks)
+
+
+def check_symbols(symbols: Any, rules: Rules) -> tuple[int, ...]:
+    """Return `symbols` as a tuple of ints when they are a code of `rules` as symbol
+    indices (whole numbers from 0 to symbols - 1, one per peg, no repeat where none is
+    allowed); else raise `InvalidCodeError` in one sentence (a float or True is refused,
+    not rounded)."""
+    what = (f"a code of {rules_name(rules)} as symbol indices is {rules.pegs} whole "
+            f"numbers from 0 to {rules.symbols - 1}")
+    try:
+        if isinstance(symbols, (str, bytes)):
+            raise TypeError
+        values = tuple(symbols)
+        out = tuple(operator.index(x) for x in values if not isinstance(x, bool))
+    except TypeError:
+        raise InvalidCodeError(f"{what}, not {shown(symbols)}.") from None
+    if len(out) != len(values) or len(out) != rules.pegs or not all(
+            0 <= x < rules.symbols for x in out):
+        raise InvalidCodeError(f"{what}, not {shorten(values)}.")
+    if not rules.repeats and len(set(out)) != len(out):
+        raise InvalidCodeError(f"{shorten(values)} repeats a symbol; in {rules_name(rules)} "
+                               "each symbol may appear at most once.")
+    return out
+
+
 def check_index(index: Any, size: int, what: str = "code index") -> int:
     """Return `index` as an int when it is a whole number from 0 to size - 1; else raise
     `InvalidCodeError` in one sentence (a float or a text is refused, not rounded)."""
@@ -211,16 +240,23 @@ class Code:
         `InvalidCodeError` with what is allowed."""
         rules = rules_of(rules)
         if isinstance(text, Code):
-            if text.rules != rules:
-                return cls.parse(str(text), rules)
-            return text
+            if text.rules == rules:
+                return text
+            if same_codes(text.rules, rules):  # (another row count or feedback, say)
+                return cls(rules, text.index)
+            # (read again as text, '1234' of classic became the digits 1234 of
+            # bulls-and-cows: other symbols)
+            raise InvalidCodeError(
+                f"{text} is a code of {rules_name(text.rules)}, not of {rules_name(rules)}; "
+                "write it as text to read it under these rules.")
         return cls(rules, rank(parse_symbols(text, rules), rules))
 
     @classmethod
     def from_symbols(cls, symbols: Sequence[int], rules: Rules | str) -> Code:
-        """Build a code from symbol indices; raises `InvalidCodeError` when not a code."""
+        """Build a code from symbol indices (0 to symbols - 1); raises `InvalidCodeError`
+        when not a code."""
         rules = rules_of(rules)
-        return cls.parse(format_symbols(symbols, rules), rules)
+        return cls(rules, rank(check_symbols(symbols, rules), rules))
 
     @classmethod
     def from_index(cls, index: int, rules: Rules | str) -> Code:

@@ -27,8 +27,8 @@ from unicodedata import normalize
 
 import numpy as np
 
-from .codes import Code, example_symbols
-from .errors import InvalidCodeError, InvalidFeedbackError
+from .codes import Code, check_symbols, example_symbols
+from .errors import InvalidFeedbackError
 from .limits import plural, shorten, shown
 from .rules import Rules, feedback_terms
 
@@ -215,14 +215,7 @@ def _symbols(code: Sequence[int] | str | Code, rules: Rules) -> Sequence[int]:
     rules read again in these, symbol indices checked for their length and range)."""
     if isinstance(code, (str, Code)):
         return Code.parse(code, rules).symbols
-    symbols = tuple(code)
-    if len(symbols) != rules.pegs or not all(
-            isinstance(x, (int, np.integer)) and 0 <= x < rules.symbols for x in symbols):
-        raise InvalidCodeError(
-            f"{shorten(symbols)} is not a code of {rules.pegs} symbol indices from 0 to "
-            f"{rules.symbols - 1}; write it as text (like {'1' * rules.pegs!r}) or pass a "
-            "Code.")
-    return symbols
+    return check_symbols(code, rules)
 
 
 def answer_legend(rules: Rules) -> str:
