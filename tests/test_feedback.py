@@ -115,3 +115,39 @@ def test_positional_is_not_symmetric():
     a, b = sym("10023", CB4), sym("01100", CB4)
     assert str(score(a, b, CB4)) == "AA-A-"
     assert str(score(b, a, CB4)) == "AAA--"
+
+
+@pytest.mark.parametrize("make", [lambda: Feedback.blackwhite(1.7, 0),
+                                  lambda: Feedback("blackwhite", (1.5, 0)),
+                                  lambda: Feedback.blackwhite("x", 0),
+                                  lambda: Feedback.blackwhite(True, 0),
+                                  lambda: Feedback.positional("GGA"),
+                                  lambda: Feedback.positional([2, 1.0, 0]),
+                                  lambda: Feedback.positional([]),
+                                  lambda: Feedback("blackwhite", None)])
+def test_feedback_marks_are_whole_numbers(make):
+    """Feedback.blackwhite(1.7, 0) was cut to 1B0W and Feedback('blackwhite', (1.5, 0))
+    written '1.5B0W'; 'x' and 'GGA' raised a bare ValueError. Each is refused in one
+    sentence."""
+    with pytest.raises(InvalidFeedbackError, match="answer is") as info:
+        make()
+    assert str(info.value).count(". ") == 0
+
+
+def test_feedback_marks_of_numpy_are_kept_as_ints():
+    import numpy as np
+
+    fb = Feedback.blackwhite(np.int64(2), np.int8(1))
+    assert fb.marks == (2, 1) and all(type(m) is int for m in fb.marks) and str(fb) == "2B1W"
+    assert Feedback.positional(np.array([2, 1, 0])).marks == (2, 1, 0)
+
+
+def test_score_and_parse_take_a_rules_name():
+    """score(..., 'classic') and Feedback.parse(..., 'classic') raised AttributeError: 'str'
+    object has no attribute 'feedback' (Code.parse and GameState.start take names)."""
+    assert str(score("1122", "1234", "classic")) == "1B1W"
+    assert str(Feedback.parse("1b", "classic")) == "1B0W"
+    from keypeg.errors import InvalidRulesError
+
+    with pytest.raises(InvalidRulesError, match="rules must be Rules or a name"):
+        score("1122", "1234", 5)

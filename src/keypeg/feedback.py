@@ -18,6 +18,7 @@ Two models:
 
 from __future__ import annotations
 
+import operator
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -30,7 +31,7 @@ import numpy as np
 from .codes import Code, check_symbols, example_symbols
 from .errors import InvalidFeedbackError
 from .limits import plural, shorten, shown
-from .rules import Rules, feedback_terms
+from .rules import Rules, feedback_terms, rules_of
 
 GRAY, AMBER, GREEN = 0, 1, 2
 MARK_TEXT = {GRAY: "-", AMBER: "A", GREEN: "G"}
@@ -55,11 +56,24 @@ class Feedback:
     marks: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        # the model and the marks' form (against no rules: `parse` checks those)
+        # the model and the marks' form (against no rules: `parse` checks those): whole
+        # numbers (1.7 was cut to 1, 1.5 written '1.5B0W', True read as 1)
+        try:
+            if isinstance(self.marks, (str, bytes)):
+                raise TypeError
+            marks = tuple(self.marks)
+            whole = tuple(operator.index(m) for m in marks if not isinstance(m, bool))
+        except TypeError:
+            marks, whole = (), None
+        if whole is None or len(whole) != len(marks):
+            whole = ()
+            marks = (self.marks,)  # (refused below, as written)
+        else:
+            object.__setattr__(self, "marks", whole)
         if self.model == "blackwhite":
-            ok = len(self.marks) == 2 and min(self.marks) >= 0
+            ok = len(whole) == 2 and min(whole) >= 0
         elif self.model == "positional":
-            ok = all(m in (GRAY, AMBER, GREEN) for m in self.marks)
+            ok = len(whole) == len(marks) > 0 and all(m in (GRAY, AMBER, GREEN) for m in whole)
         else:
             raise InvalidFeedbackError(f"the feedback model is 'blackwhite' or 'positional', "
                                        f"not {shown(self.model)}.")
@@ -73,21 +87,23 @@ class Feedback:
     @classmethod
     def blackwhite(cls, black: int, white: int) -> Feedback:
         """Build a black/white answer (not validated against any rules)."""
-        return cls("blackwhite", (int(black), int(white)))
+        return cls("blackwhite", (black, white))
 
     @classmethod
     def positional(cls, marks: Sequence[int]) -> Feedback:
         """Build a per-peg answer from marks 0 (gray), 1 (amber), 2 (green)."""
-        return cls("positional", tuple(int(m) for m in marks))
+        return cls("positional", marks if isinstance(marks, (str, bytes)) else tuple(marks))
 
     @classmethod
-    def parse(cls, text: str | Feedback, rules: Rules) -> Feedback:
-        """Parse feedback text under `rules`; raises `InvalidFeedbackError` if impossible.
+    def parse(cls, text: str | Feedback, rules: Rules | str) -> Feedback:
+        """Parse feedback text under `rules` (or a name `find_rules` reads); raises
+        `InvalidFeedbackError` if impossible.
 
         >>> from keypeg.rules import find_rules
         >>> str(Feedback.parse("2b", find_rules("classic")))
         '2B0W'
         """
+        rules = rules_of(rules)
         if isinstance(text, Feedback):
             fb = text
         else:
@@ -191,11 +207,12 @@ def check_feedback(fb: Feedback, rules: Rules) -> None:
 
 
 def score(secret: Sequence[int] | str | Code, guess: Sequence[int] | str | Code,
-          rules: Rules) -> Feedback:
+          rules: Rules | str) -> Feedback:
     """Return the answer to `guess` when the secret is `secret` (the secret first, as a
-    codemaker holds it). Each is a written code (``"1122"``, in the rules' notation), a
-    `Code`, or its symbol indices (``(0, 0, 1, 1)``); `InvalidCodeError` when it is not a
-    code of the rules."""
+    codemaker holds it), under `rules` (or a name `find_rules` reads). Each is a written
+    code (``"1122"``, in the rules' notation), a `Code`, or its symbol indices
+    (``(0, 0, 1, 1)``); `InvalidCodeError` when it is not a code of the rules."""
+    rules = rules_of(rules)
     secret, guess = _symbols(secret, rules), _symbols(guess, rules)
     if rules.feedback == "blackwhite":
         black = sum(1 for s, g in zip(secret, guess, strict=True) if s == g)
