@@ -776,3 +776,32 @@ def test_a_forced_first_guess_is_played_on_a_small_set(weights):
         want = int(w.sum()) + sum(naive_weighted_total(rules, w, state=s) for s in after)
         got = result.total if weights is None else result.weighted_total
         assert got == want
+
+
+def test_a_states_prior_weighs_the_search():
+    """solve_optimal(state=...) left out the state's prior and gave the uniform optimum
+    (first guess 112 on MM(3,3) with weights 1..27), while the optimal strategy played
+    313 there; and evaluate's tree of it opened with the shipped uniform tree. Both now
+    weigh the secrets by the prior; a state that doubts its answers is refused."""
+    from keypeg.strategies import evaluate, find_strategy
+
+    rules = Rules(3, 3)
+    weights = list(range(1, 28))
+    want = naive_weighted_total(rules, weights)
+    state = GameState.start(rules, prior=weights)
+    result = solve_optimal(rules, state=state)
+    assert result.weighted and result.weighted_total == pytest.approx(want / sum(weights))
+    assert result.first_guess == solve_optimal(rules, weights=weights).first_guess
+    played = str(find_strategy("optimal").next_guess(state))
+    assert result.first_guess == played != solve_optimal(rules).first_guess
+    tree = evaluate([find_strategy("optimal")], rules, state=state)[0]
+    assert tree.summary()["first_guess"] == played
+    # after a clue: the prior over the candidates left
+    after = state.after("112", "1B0W")
+    cut = [w if i in set(after.candidates.tolist()) else 0 for i, w in enumerate(weights)]
+    got = solve_optimal(rules, state=after)
+    assert got.weighted_total == pytest.approx(
+        naive_weighted_total(rules, cut, state=after) / sum(cut) + 1)
+    for noise in ("symmetric:0.1", "lies:1"):
+        with pytest.raises(LimitExceededError, match="trusted answers only"):
+            solve_optimal(rules, state=GameState.start(rules, noise=noise))

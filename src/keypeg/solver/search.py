@@ -658,6 +658,7 @@ def solve_optimal(
         rules = as_space(rules)  # (a preset's name; else refused in one sentence)
     if state is not None:
         check_state_rules(as_rules(rules), state)
+        weights = _state_weights(state, weights)
     if max_guesses is not None:
         check_count("max_guesses", max_guesses)
     if workers is not None:
@@ -683,6 +684,24 @@ def solve_optimal(
     if cluster is not None:
         result.stats.update({f"cluster_{k}": v for k, v in cluster.info().items()})
     return result
+
+
+def _state_weights(state: GameState, weights: Any) -> Any:
+    """Return the weights to search with from `state`: those given, else the state's
+    prior over its candidates (the optimum `OptimalStrategy.next_guess` plays there; it was
+    left out, and the search gave the uniform optimum). Raises `LimitExceededError` for a
+    state that doubts its answers (noise or lies): a tree of answers taken as true does
+    not play there."""
+    from ..belief import Lies
+
+    if not state.noise.hard or isinstance(state.noise, Lies):
+        raise LimitExceededError("the best possible guess is worked out for trusted answers "
+                                 "only.")
+    if weights is not None or state.weights is None:
+        return weights
+    full = np.zeros(state.space.size)
+    full[state.candidates] = state.posterior
+    return full
 
 
 def check_weights(weights: Any) -> np.ndarray:

@@ -166,7 +166,9 @@ class OptimalStrategy(Strategy):
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
         space = as_space(rules, state)
-        if state is None or not state.history:
+        # (the stored trees are for equally likely secrets; under a prior solve_optimal
+        # weighs them by it)
+        if state is None or (not state.history and state.weights is None):
             stored = self._tree(space)
             if stored is not None:  # (under these rules: the stored ones have no cap)
                 t = stored[0]
