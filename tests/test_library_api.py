@@ -16,13 +16,16 @@ from keypeg import (
     InvalidFeedbackError,
     InvalidRulesError,
     KeypegError,
+    LimitExceededError,
     Rules,
     find_rules,
     get_space,
     score,
 )
 from keypeg.feedback import Feedback
+from keypeg.hints import hint
 from keypeg.solver import solve_optimal
+from keypeg.space import CodeSpace
 from keypeg.strategies import evaluate, find_strategy
 from tests.naive import blackwhite
 
@@ -294,3 +297,77 @@ def test_an_unknown_strategy_lists_the_names_it_is_known_by_too():
     with pytest.raises(KeypegError, match=r"choose one of: consistent, .*genetic \(or a name "
                                           r"one is known by: knuth, minimax, irving"):
         find_strategy("nope")
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: solve_optimal("MM(3,3)", possible_only="yes"), "possible_only must be True or"),
+    (lambda: solve_optimal("MM(3,3)", possible_only="0"), "possible_only must be True or"),
+    (lambda: solve_optimal("MM(3,3)", symmetry=None), "symmetry must be True or False"),
+    (lambda: solve_optimal("MM(3,3)", trace=1), "trace must be True or False"),
+    (lambda: solve_optimal("MM(3,3)", workers=20000), "workers must be at most 256"),
+    (lambda: solve_optimal("MM(3,3)", checkpoint="x.db"), "checkpoint must be a keypeg"),
+    (lambda: solve_optimal("MM(3,3)", progress=5), "progress must be a function or None"),
+    (lambda: evaluate([find_strategy("maxsize")], "MM(3,3)", workers=-1),
+     "workers must be at least 1"),
+    (lambda: evaluate([find_strategy("maxsize")], "MM(3,3)", workers=1.5),
+     "workers must be a whole number"),
+    (lambda: evaluate([find_strategy("maxsize")], "MM(3,3)", on_done=5),
+     "on_done must be a function or None"),
+    (lambda: evaluate(5, "MM(3,3)"), "strategies must be a list of strategies or their"),
+    (lambda: evaluate([5], "MM(3,3)"), "not a list holding 5"),
+    (lambda: find_strategy("random", tie="last"), "takes no tie rule or entropy"),
+    (lambda: find_strategy("random", entropy="bogus"), "takes no tie rule or entropy"),
+    (lambda: find_strategy("genetic", tie="bogus"), "takes no tie rule or entropy"),
+    (lambda: hint("classic"), "hint takes a GameState"),
+    (lambda: hint(CLASSIC), "hint takes a GameState, such as .*, not Rules"),
+    (lambda: hint(GameState.start("MM(2,3)"), strategies="no"), "strategies must be True"),
+    (lambda: get_space(CLASSIC).feedback(999), "answer index 999 is outside 0..13"),
+    (lambda: get_space(CLASSIC).feedback(-1), "answer index -1 is outside"),
+    (lambda: get_space(CLASSIC).filter(all, 0, "1B1W"), "an answer index is a whole"),
+    (lambda: CodeSpace(Rules(2, 3), budget="x"), "budget must be a whole number"),
+])
+def test_arguments_are_checked_up_front(call, message):
+    """A library audit found these accepted and ignored ('yes' read as true, a path given
+    as checkpoint dropped, 20,000 threads started, a tie rule for random dropped), failing
+    deep inside (TypeError: 'int' object is not callable partway through a run;
+    AttributeError for a rules name), or wrong (feedback(-1) was the win). Each is refused
+    at once in one sentence."""
+    with pytest.raises(KeypegError, match=message) as info:
+        call()
+    assert str(info.value).count(". ") == 0
+
+
+def test_evaluate_takes_one_strategy_or_names():
+    """evaluate(strategy) raised 'OneStepStrategy' object is not iterable and
+    evaluate(['knuth']) an AttributeError; both now give the trees the strategies give."""
+    want = [t.total for t in evaluate([find_strategy("maxsize"), find_strategy("entropy")],
+                                      "MM(3,3)")]
+    assert [t.total for t in evaluate(["knuth", find_strategy("entropy")], "MM(3,3)")] == want
+    assert [t.total for t in evaluate(find_strategy("maxsize"), "MM(3,3)")] == want[:1]
+    assert evaluate([], "MM(3,3)") == []
+
+
+def test_oversized_games_are_refused_from_their_sizes():
+    """solve_optimal('mm88') and evaluate(..., 'mm88') built MM(8,8)'s 16.8 million codes
+    (3-4 s, 1 GB) before the budget refused them."""
+    from keypeg import space
+
+    def no_big_space(self, rules, **options):
+        raise AssertionError(f"built the space of {rules}")
+
+    for call in (lambda: solve_optimal("mm88"),
+                 lambda: evaluate([find_strategy("maxsize")], "mm88")):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(space.CodeSpace, "__init__", no_big_space)
+            with pytest.raises(LimitExceededError, match="over the .* budget"):
+                call()
+
+
+def test_clues_as_json_lists_and_negative_sizes():
+    """from_clues took (guess, answer) tuples but not the two-item lists JSON gives ("has
+    no '='"); MM(-1,6) got the generic 'unknown rules' where MM(0,6) gets the range."""
+    assert GameState.from_clues(CLASSIC, [["1122", "1B1W"]]).count == 208
+    with pytest.raises(InvalidRulesError, match="pegs must be a whole number from 1 to"):
+        find_rules("MM(-1,6)")
+    with pytest.raises(InvalidRulesError, match="colors must be a whole number of at least 1"):
+        find_rules("MM(4,-2)")

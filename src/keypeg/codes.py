@@ -212,7 +212,8 @@ def check_index(index: Any, size: int, what: str = "code index") -> int:
             raise TypeError
         i = operator.index(index)
     except TypeError:
-        raise InvalidCodeError(f"a {what} is a whole number, not {shown(index)}.") from None
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise InvalidCodeError(f"{article} {what} is a whole number, not {shown(index)}.") from None
     if not 0 <= i < size:
         raise InvalidCodeError(f"{what} {i} is outside 0..{size - 1}.")
     return i

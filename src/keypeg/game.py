@@ -127,17 +127,18 @@ class GameState:
                    clues: Iterable[str | Clue | tuple[Any, Any]] | str | Clue, *,
                    prior: Any = None, noise: str | NoiseModel | None = None) -> GameState:
         """Return the state after `clues` (``Clue`` values, ``GUESS=FEEDBACK`` texts or
-        (guess, answer) pairs; one clue alone is taken as a list of one).
+        (guess, answer) pairs, as tuples or as the two-item lists JSON gives; one clue
+        alone is taken as a list of one).
 
         Raises `InconsistentHistoryError` with a diagnosis when no code fits them all.
         """
         space = as_space(rules)
         if isinstance(clues, (str, Clue)):
             clues = [clues]  # one clue
+        # (a pair (guess, answer), as the web API's history has them)
         parsed = [c if isinstance(c, Clue) else Clue.parse(
-            # (a pair (guess, answer), as the web API's history has them)
-            "=".join(map(str, c)) if isinstance(c, tuple) and len(c) == 2 else c, space.rules)
-            for c in clues]
+            "=".join(map(str, c)) if isinstance(c, (tuple, list)) and len(c) == 2 else c,
+            space.rules) for c in clues]
         if prior is None and noise is None:
             return cls(space, parsed)
         state = cls.start(space, prior=prior, noise=noise)

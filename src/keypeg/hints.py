@@ -29,7 +29,7 @@ import numpy as np
 from .bayes import belief_choices
 from .belief import Lies
 from .codes import Code
-from .errors import LimitExceededError, TimeLimitError
+from .errors import KeypegError, LimitExceededError, TimeLimitError
 from .game import GameState
 from .limits import (
     EXACT_HINT_CODES,
@@ -39,8 +39,10 @@ from .limits import (
     HINT_RESCORE_CANDIDATES,
     HINT_SAMPLE,
     check_count,
+    check_flag,
     check_max_seconds,
     plural,
+    shown,
 )
 from .onestep import canonical_probes, scoring_work
 from .rules import Rules
@@ -101,7 +103,8 @@ class Hint:
     `approximate` says the strategies chose among sampled candidates (`note` says how).
     `best_found` is the best guess the optimal search had found when it ran out of time,
     with how good it is and how good the optimum could be (None when it found none);
-    `optimal_longer` says a longer search might still find the optimum (`POST /api/optimal`).
+    `optimal_longer` says a longer search might still find the optimum (`solve_optimal`
+    with a longer time limit; `POST /api/optimal` on the web).
     """
 
     count: int
@@ -322,6 +325,10 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
     """Return the hint for `state`: count, bits, the candidates when few, each strategy's
     guess (strongest first, exact when cheap, else among sampled candidates), and the
     optimal guess when it can be found within `optimal_seconds`."""
+    if not isinstance(state, GameState):  # (hint("classic") failed deep inside)
+        raise KeypegError(f"hint takes a GameState, such as GameState.start('classic'), not "
+                          f"{shown(state) if isinstance(state, str) else type(state).__name__}.")
+    check_flag("strategies", strategies)
     check_max_seconds(optimal_seconds, "optimal_seconds")
     check_count("list_limit", list_limit, least=0)
     listed = state.candidate_texts() if state.count <= list_limit else None

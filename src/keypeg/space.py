@@ -30,7 +30,7 @@ from ._kernels import partition as kpart
 from .codes import Code, check_index, format_symbols, parse_symbols
 from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
-from .limits import SMALL_SPACE, bytes_text, table_budget
+from .limits import SMALL_SPACE, bytes_text, check_count, check_flag, table_budget
 from .rules import Rules, rules_name, rules_of
 
 TABLE_FORMAT_VERSION = 1
@@ -80,7 +80,12 @@ def require_table(rules: Rules, job: str, budget: int | None = None) -> None:
 class CodeSpace:
     """Every code of some rules, the answer alphabet, and partition / filter operations."""
 
-    def __init__(self, rules: Rules, *, budget: int | None = None, disk_cache: bool = True):
+    def __init__(self, rules: Rules | str, *, budget: int | None = None,
+                 disk_cache: bool = True):
+        rules = rules_of(rules)
+        if budget is not None:
+            check_count("budget", budget, least=0)
+        check_flag("disk_cache", disk_cache)
         self.rules = rules
         self.alphabet: ResponseAlphabet = response_alphabet(rules)
         self.codes = enumerate_codes(rules)
@@ -176,8 +181,8 @@ class CodeSpace:
 
     # ------------------------------------------------------------------ answers
     def feedback(self, index: int) -> Feedback:
-        """Return the answer with index `index`."""
-        return self.alphabet[int(index)]
+        """Return the answer with index `index` (0 to n_responses - 1)."""
+        return self.alphabet[check_index(index, self.n_responses, "answer index")]
 
     def response_index(self, fb: Feedback | str) -> int:
         """Return the index of an answer; raises `InvalidFeedbackError` if impossible."""

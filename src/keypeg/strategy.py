@@ -17,8 +17,8 @@ import numpy as np
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import MAX_GUESSES_PER_GAME, SPLIT_MAX_CODES, table_budget
-from .rules import Rules
+from .limits import MAX_GUESSES_PER_GAME, SPLIT_MAX_CODES, check_count, shown, table_budget
+from .rules import Rules, rules_of
 from .space import CodeSpace, as_space, require_table, table_bytes
 from .tree import DecisionTree
 
@@ -80,16 +80,24 @@ def evaluate(
     thread, as each finishes. Raises `LimitExceededError` at once, from the sizes, when a
     whole-tree evaluation does not fit the memory budget.
 
+    `strategies` may also be one strategy, or names `find_strategy` reads.
+
     The threads are daemons: a caller that gives up (a time limit, Ctrl-C) does not wait
     for a walk to finish, and neither does the process as it exits."""
-    space = as_space(rules, state)
-    plain = space.rules
+    strategies = _strategies_of(strategies)
+    check_count("workers", workers)
+    if on_done is not None and not callable(on_done):
+        raise KeypegError(f"on_done must be a function or None, not {shown(on_done)}.")
+    # (the rules first, the space once the sizes allow it: MM(8,8)'s took 3 s to refuse)
+    plain = (rules_of(rules) if isinstance(rules, str) else rules if isinstance(rules, Rules)
+             else as_space(rules).rules)
     fits = table_bytes(plain) <= table_budget()
     # the strategies that walk the game (not those whose whole tree ships with keypeg)
     walks = [s for s in strategies if state is not None or not s.stored_whole_tree(plain)]
     split = (not fits and plain.size <= SPLIT_MAX_CODES and all(s.splits for s in walks))
     if state is None and walks and not split:
         require_table(plain, "a whole-tree evaluation")
+    space = as_space(rules, state)
     if state is None and fits and walks:
         space.table()  # load once, before the threads share it
     todo: queue.SimpleQueue[int] = queue.SimpleQueue()
@@ -120,6 +128,29 @@ def evaluate(
         if on_done is not None:
             on_done(i, tree)  # type: ignore[arg-type]
     return trees  # type: ignore[return-value]
+
+
+def _strategies_of(given: object) -> list[Strategy]:
+    """Return `evaluate`'s strategies as a list: one strategy, or strategies and names
+    `find_strategy` reads; anything else is refused in one sentence."""
+    if isinstance(given, (Strategy, str)):
+        given = [given]
+    try:
+        items = list(given)  # type: ignore[call-overload]
+    except TypeError:
+        raise KeypegError("strategies must be a list of strategies or their names, not "
+                          f"{shown(given)}.") from None
+    out: list[Strategy] = []
+    for item in items:
+        if isinstance(item, str):
+            from .strategies import find_strategy
+
+            item = find_strategy(item)
+        if not isinstance(item, Strategy):
+            raise KeypegError("strategies must be a list of strategies or their names, not "
+                              f"a list holding {shown(item)}.")
+        out.append(item)
+    return out
 
 
 def python_walk(strategy: Strategy, space: CodeSpace, state: GameState, *,

@@ -33,15 +33,17 @@ from ..limits import (
     SMALL_SPACE,
     bytes_text,
     check_count,
+    check_flag,
     check_max_seconds,
     memo_budget,
     plural,
     shorten,
+    shown,
     table_budget,
     usable_cores,
 )
 from ..onestep import OneStepStrategy, answer_marks, history_group, position_perms
-from ..rules import Rules, rules_name
+from ..rules import Rules, rules_name, rules_of
 from ..space import (
     CandidateView,
     CodeSpace,
@@ -63,6 +65,8 @@ from .parallel import link_peers, root_guesses, share_root, solve_root
 #: positions of MM(4,9) and MM(4,10) after one guess, slower that way than one search, and
 #: faster with their first guesses shared.
 PARALLEL_ROOT_GUESSES = 24
+#: The most worker threads a search may be given.
+MAX_WORKERS = 256
 #: Deepest tree the search considers when the number of guesses is not capped.
 DEPTH_UNCAPPED = 40
 #: Most memo entries (sets remembered) and memo codes (over all of them) of one search; the
@@ -655,7 +659,9 @@ def solve_optimal(
     "cluster_cpus").
     """
     if not isinstance(rules, (Rules, CodeSpace)):
-        rules = as_space(rules)  # (a preset's name; else refused in one sentence)
+        # (a preset's name, read without building its space: MM(8,8)'s took 4 s and 1 GB
+        # before the budget refused the search; else refused in one sentence)
+        rules = rules_of(rules) if isinstance(rules, str) else as_space(rules)
     if state is not None:
         check_state_rules(as_rules(rules), state)
         weights = _state_weights(state, weights)
@@ -663,6 +669,18 @@ def solve_optimal(
         check_count("max_guesses", max_guesses)
     if workers is not None:
         check_count("workers", workers)
+        if workers > MAX_WORKERS:  # (20,000 threads took 41 s on a 27-code game)
+            raise KeypegError(f"workers must be at most {MAX_WORKERS}, not {workers:,}.")
+    for flag in ("possible_only", "symmetry", "trace"):
+        check_flag(flag, locals()[flag])
+    if progress is not None and not callable(progress):
+        raise KeypegError(f"progress must be a function or None, not {shown(progress)}.")
+    if checkpoint is not None:
+        from .resume import Checkpoint
+
+        if not isinstance(checkpoint, Checkpoint):
+            raise KeypegError("checkpoint must be a keypeg.solver.resume.Checkpoint, such "
+                              f"as Checkpoint(Store(path), name), not {shown(checkpoint)}.")
     watch = _Watch(time_limit, progress)
     _require_room(rules, state)
     if objective not in OBJECTIVES:

@@ -48,6 +48,12 @@ def find_strategy(name: str, **options: Any) -> Strategy:
                 raise KeypegError("the optimal strategy takes no first guess, possible-only "
                                   "or tie option; solve_optimal (keypeg optimal) does.")
             return OptimalStrategy(**{k: v for k, v in options.items() if k in allowed})
+        # (random and genetic take the one-step options at their defaults, as a caller
+        # passing the same to every strategy has them; another tie rule or spelling was
+        # dropped unsaid)
+        if key in ("random", "genetic") and (options.get("tie", "first") != "first" or
+                                             options.get("entropy", "exact") != "exact"):
+            raise KeypegError(f"the {key} strategy takes no tie rule or entropy spelling.")
         if key == "random":
             allowed = {"seed", "first"}
             bad = set(options) - allowed - {"possible_only", "tie", "entropy"}
