@@ -201,8 +201,9 @@ def test_value_cli_keeps_the_exact_fractions_on_a_narrow_terminal(monkeypatch):
     assert "…" not in text
     fractions = [row["probability"] for row in data["codebreaker"] + data["codemaker"]]
     assert any(len(f) >= 12 for f in fractions)  # wide enough to have been cut
-    for fraction in fractions:
-        assert fraction in text
+    for fraction in fractions:  # (as the header writes them: 34,899/5,526)
+        p, q = (int(x) for x in fraction.split("/"))
+        assert (f"{p:,}/{q:,}" if p else "never") in text, fraction
 
 
 def test_a_long_first_round_says_where_its_search_stands():
@@ -259,3 +260,27 @@ def test_a_game_needing_more_than_sixty_rounds_is_certified():
         for c in range(len(ours.sizes)):
             cost[c] += s * Fraction(int(depths[ours.of == c].sum()), ours.sizes[c])
     assert max(cost) == v.value
+
+
+def test_value_cli_refuses_a_cap_and_a_game_too_big_at_once():
+    """--max-guesses was left out unsaid (MM(3,3) within 1 guess: 73/27, certified), and
+    mm-8-8 ran 54 s before saying it was out of time."""
+    out = run(["value", "--pegs", "3", "--colors", "3", "--max-guesses", "1"])
+    assert out.exit_code == 2 and "leave out --max-guesses" in out.output
+    out = run(["value", "--rules", "classic", "--max-guesses", "4"])
+    assert out.exit_code == 2 and "no limit on guesses" in out.output
+    assert run(["value", "--rules", "classic"]).exit_code == 0  # (its own 10 rows)
+    from keypeg import space
+
+    def no_space(*args, **kwargs):
+        raise AssertionError("built a code space")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(space.CodeSpace, "__init__", no_space)
+        out = run(["value", "--rules", "mm-8-8", "--max-seconds", "2"])
+    assert out.exit_code == 2 and "over the" in out.output and "budget" in out.output
+
+
+def test_value_cli_writes_fractions_with_separators():
+    out = run(["value", "--rules", "mini"])
+    assert "1,629/460 = 3.5413" in out.output and "1629/460" not in out.output

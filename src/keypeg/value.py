@@ -42,7 +42,7 @@ import numpy as np
 from .classes import secret_classes
 from .errors import KeypegError, LimitExceededError, TimeLimitError
 from .rules import Rules, rules_name
-from .space import get_space
+from .space import get_space, require_table
 from .tree import DecisionTree
 
 #: Largest whole-number weight the weighted optimum uses exactly.
@@ -361,8 +361,11 @@ def _exact_mixture(x: np.ndarray, cols: list[Column], sizes: Sequence[int], valu
 def game_value(rules: Rules, *, time_limit: float | None = None,
                progress: Callable[[str], None] | None = None) -> GameValue:
     """Return the exact game value of `rules` and both optimal strategies (see the module
-    docstring). Raises `LimitExceededError` past `time_limit` seconds."""
+    docstring). Raises `LimitExceededError` past `time_limit` seconds, and at once, from
+    the sizes, when the optimal searches it runs would not fit the memory budget (MM(8,8)
+    took 54 s to build its classes before saying it was out of time)."""
     started = time.perf_counter()
+    require_table(rules, "the game value")
     classes = secret_classes(rules)
     sizes, of = classes.sizes, classes.of
     total = sum(sizes)

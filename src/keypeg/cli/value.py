@@ -12,6 +12,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..errors import KeypegError
 from ..limits import check_max_seconds
 from ..rules import Rules, rules_name
 from .common import command, console, err_console, shown_name
@@ -31,6 +32,14 @@ def value_command(
     codemaker picks secrets as cleverly as possible and the codebreaker plays as well as
     possible against that, with both optimal strategies, certified in exact fractions."""
     check_max_seconds(max_seconds)
+    from ..rules import PRESETS
+
+    natural = next((p.rules.max_guesses for p in PRESETS
+                    if p.rules.with_max_guesses(None) == rules.with_max_guesses(None)), None)
+    if rules.max_guesses is not None and rules.max_guesses != natural:
+        # (it was left out unsaid: MM(3,3) within 1 guess printed 73/27, certified)
+        raise KeypegError("keypeg value finds the value with no limit on guesses; leave out "
+                          "--max-guesses.")
     from ..value import game_value, shipped_values
 
     data: dict[str, Any] | None = None if recompute else shipped_values().get(rules.key)
@@ -71,9 +80,9 @@ def show(data: dict[str, Any]) -> None:
     maker = Table(box=None, padding=(0, 2), header_style="dim")
     # (a class the codemaker never picks: "never", not "0/1 0.0000")
     rows = [(row["class"], f"{row['codes']:,}",
-             *((row["probability"], f"{_float(row['probability']):.4f}")
+             *((_fraction(row["probability"]), f"{_float(row['probability']):.4f}")
                if _float(row["probability"]) else ("never", "")),
-             f"{row['codebreaker_cost']} = {_float(row['codebreaker_cost']):.4f}")
+             f"{_fraction(row['codebreaker_cost'])} = {_float(row['codebreaker_cost']):.4f}")
             for row in data["codemaker"]]
     for i, name in enumerate(("class", "codes", "probability", "", "guesses on average")):
         _whole_column(maker, name, [r[i] for r in rows], right=i > 0)
@@ -84,7 +93,7 @@ def show(data: dict[str, Any]) -> None:
                   "relabelling of colours and positions), and its mean guesses per class:")
     labels = [row["class"] for row in data["codemaker"]]
     breaker = Table(box=None, padding=(0, 1), header_style="dim")
-    rows = [(row["probability"], row["first_guess"],
+    rows = [(_fraction(row["probability"]), row["first_guess"],
              *(f"{_float(row['costs'][label]):.4f}" for label in labels))
             for row in data["codebreaker"]]
     for i, name in enumerate(("probability", "first guess", *labels)):
@@ -99,6 +108,12 @@ def _whole_column(table: Table, name: str, cells: list[str], right: bool) -> Non
     table to '34899/5526…' on an 80-column terminal; their headers wrap instead."""
     table.add_column(name, justify="right" if right else "left",
                      min_width=max((len(c) for c in cells), default=0))
+
+
+def _fraction(text: str) -> str:
+    """Write an exact fraction as the value's header does: 1,629/460, not 1629/460."""
+    p, _, q = text.partition("/")
+    return f"{int(p):,}/{int(q):,}" if q else f"{int(p):,}"
 
 
 def _float(text: str) -> float:
