@@ -382,3 +382,25 @@ def test_match_cli_bad_options(tmp_path, monkeypatch, args, message):
     monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "cli.db"))
     out = run(["match", *args], input="")
     assert out.exit_code == 2 and message in out.output.lower()
+
+
+def test_the_game_codemaker_says_what_to_do_when_its_value_is_out_of_reach(monkeypatch):
+    """On super, --codemaker game was silent for 60 s, then said "allow more time", which
+    a match has no option for; it now names the codemakers to choose instead."""
+    from keypeg import value
+    from keypeg.errors import TimeLimitError
+
+    monkeypatch.setattr(value, "STORED_VALUE_SECONDS", 0.3)
+    with pytest.raises(TimeLimitError, match="choose another codemaker, such as uniform or "
+                                             "adaptive") as info:
+        find_codemaker("game", Rules(5, 5), seed=1)
+    assert "0.3 s" in str(info.value) and str(info.value).count(". ") == 0
+
+
+@pytest.mark.parametrize("games", ["99999999999", "100", "3", "0"])
+def test_match_cli_says_the_range_of_games(games):
+    """--games 99999999999 said "must be a positive even number", which it is."""
+    from tests.test_cli import run
+
+    out = run(["match", "--games", games], input="")
+    assert out.exit_code == 2 and "an even number from 2 to 50" in out.output

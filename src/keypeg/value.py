@@ -441,11 +441,23 @@ class StoredValue:
 
 @cache
 def stored_value(rules: Rules) -> StoredValue:
-    """Return the shipped game value of `rules`, or compute it (within a minute). Raises
-    `LimitExceededError` when neither is possible."""
+    """Return the shipped game value of `rules`, or compute it (within
+    `STORED_VALUE_SECONDS`). Raises `LimitExceededError` when neither is possible."""
     data = shipped_values().get(rules.key)
     if data is not None:
         return StoredValue(Fraction(data["value"]),
                            tuple(Fraction(c["probability"]) for c in data["codemaker"]))
-    v = game_value(rules, time_limit=60)
+    try:
+        v = game_value(rules, time_limit=STORED_VALUE_SECONDS)
+    except TimeLimitError:
+        # (it said "allow more time" where the caller, a match, has no option for that)
+        raise TimeLimitError(
+            f"the game value of {rules_name(rules)}, which the game codemaker draws its "
+            f"secrets by, was not found within {STORED_VALUE_SECONDS} s (keypeg ships it "
+            "for smaller games); choose another codemaker, such as uniform or adaptive."
+        ) from None
     return StoredValue(v.value, tuple(v.codemaker))
+
+
+#: Seconds `stored_value` may spend on a value keypeg does not ship.
+STORED_VALUE_SECONDS = 60

@@ -67,7 +67,7 @@ def match(
     """Play a match against the computer: you break its code in game 1, it breaks yours in
     game 2, and so on; the codemaker scores. Type a code, 'give up' or 'quit' (the match is
     saved: continue it with --resume ID)."""
-    from ..match import Match, Player, load_match, save_match
+    from ..match import MAX_GAMES, Match, Player, load_match, save_match
     from ..store import Store
 
     store = Store()
@@ -78,9 +78,9 @@ def match(
                               "keypeg match --games N.")
         play_match(found, store)
         return
-    if isinstance(games, bool) or games < 2 or games % 2:
-        raise KeypegError(f"--games must be a positive even number (2, 4, 6, ...), not "
-                          f"{games}.")
+    if isinstance(games, bool) or games < 2 or games % 2 or games > MAX_GAMES:
+        raise KeypegError(f"--games must be an even number from 2 to {MAX_GAMES} (2, 4, 6, "
+                          f"...), not {games:,}.")
     if scoring.strip().lower() not in SCORING_NAMES:
         raise KeypegError(f"--scoring is guesses or keypegs, not {shorten(scoring)!r}.")
     check_seed(seed)
