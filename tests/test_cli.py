@@ -402,8 +402,17 @@ def test_ledger_small_cells(monkeypatch):
     assert "16 cells agree, 0 disagree" in result.stdout
 
 
+def test_a_ledger_that_checked_nothing_is_not_a_pass():
+    """--max-seconds 0.001 skipped every cell and exited 0 ("0 cells agree"): a check that
+    checked nothing now exits 3, the code for out of time."""
+    result = run(["ledger", "--max-seconds", "0.001"])
+    assert result.exit_code == 3 and "0 cells agree" in result.stdout
+    assert "no cell was checked within --max-seconds 0.001" in result.output
+
+
 @pytest.mark.parametrize("args,message", [
-    (["serve", "--workers", "0"], "--workers must be at least 1"),
+    (["serve", "--workers", "0"], "--workers must be from 1 to 32, not 0"),
+    (["serve", "--workers", "999"], "--workers must be from 1 to 32, not 999"),
     (["serve", "--port", "70000"], "--port must be from 1 to 65535"),
 ])
 def test_serve_bad_input(args, message):

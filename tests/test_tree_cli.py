@@ -195,6 +195,8 @@ def test_verify_an_illegal_guess(tmp_path):
     ("1122\n  1B0W: 1234\n  1B0W: 3456\n", "irving", "second branch"),
     ('{"format": "other"}', "auto", "not a keypeg tree"),
     ("{oops", "json", "not valid JSON"),
+    ("[1,2", "auto", "not valid JSON"),  # (read as Irving's: exit 1, "fails on 1,296")
+    ("[1, 2]", "auto", "not a keypeg tree"),
     ("           ---- O--- OO-- OOO- OOOO X--- XO-- XOO- XOOO XX-- XXO- XXOO XXX- XXXX\n"
      "000 1 0012 >001 ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- ---- 0012\n",
      "arfst", "line 001"),

@@ -210,7 +210,7 @@ def _meaningful_lines(text: str) -> list[str]:
 
 def detect_format(text: str) -> str:
     """Return which of json, irving and arfst a tree file's text is written in."""
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")):  # (a broken '[1,2' was read as Irving's)
         return "json"
     lines = _meaningful_lines(text)
     if not lines:

@@ -291,6 +291,10 @@ def ledger_command(
                           f"expected {c['expected']}[/]")
     if bad:
         raise typer.Exit(1)
+    if not any(c["status"] == "ok" for c in cells):  # (it said 0 agree and exited 0)
+        err_console.print(f"error: no cell was checked within --max-seconds "
+                          f"{max_seconds:g}.")
+        raise typer.Exit(3)
 
 
 def _extended(as_json: bool) -> None:

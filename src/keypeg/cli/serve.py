@@ -35,6 +35,10 @@ def check_port(host: str, port: int) -> None:
                               "another --host or --port.") from exc
 
 
+#: The most server processes `keypeg serve` starts.
+MAX_SERVE_WORKERS = 32
+
+
 @command
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
@@ -46,8 +50,8 @@ def serve(
 ) -> None:
     """Serve the web page: play, hints, watch a strategy, strategy lab, assist."""
     n = workers if workers is not None else min(2, usable_cores())
-    if n < 1:
-        raise KeypegError(f"--workers must be at least 1, not {n}.")
+    if not 1 <= n <= MAX_SERVE_WORKERS:  # (999 processes brought 2 cores to a halt)
+        raise KeypegError(f"--workers must be from 1 to {MAX_SERVE_WORKERS}, not {n:,}.")
     if not 0 < port < 65536:
         raise KeypegError(f"--port must be from 1 to 65535, not {port}.")
     check_port(host, port)
