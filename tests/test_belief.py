@@ -226,3 +226,14 @@ def test_information_does_not_repeat_a_guess_that_ties_with_a_new_one():
     assert state.count == 30240
     chosen = state.space.text(belief_choices(state, ["information"])[0]["information"])
     assert chosen not in {"01234", "56789", "13579"}
+
+
+def test_one_code_left_is_zero_bits_not_minus_zero():
+    """'keypeg solve 1111=4B0W --noise symmetric:0' printed '-0.00 bits still missing'."""
+    import math
+
+    from keypeg.game import GameState
+
+    state = GameState.start("classic", noise="symmetric:0").after("1111", "4B0W")
+    assert state.count == 1 and math.copysign(1.0, state.bits) == 1.0
+    assert f"{state.bits:.2f}" == "0.00"

@@ -271,9 +271,10 @@ def test_evaluate_bad_input(args, message):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["solve", "--pegs", "abc", "1=1B"], "Invalid value for '--pegs'"),
-    (["solve"], "Missing argument"),
-    (["bogus"], "No such command 'bogus'"),
+    (["solve", "--pegs", "abc", "1=1B"], "error: invalid value for '--pegs'"),
+    (["solve"], "error: missing argument"),
+    (["bogus"], "error: no such command 'bogus'"),
+    (["--bogus"], "error: no such option: --bogus"),  # (click's capital, unlike ours)
 ])
 def test_usage_errors_through_the_console_script(args, message):
     import subprocess
@@ -283,6 +284,25 @@ def test_usage_errors_through_the_console_script(args, message):
     assert out.returncode == 2
     assert out.stderr.startswith("error: ") and message in out.stderr
     assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("args", [[], ["tree"]])
+def test_a_group_without_a_command_shows_its_help_and_no_empty_error(args):
+    """'keypeg' alone printed its help, then 'error:  (see 'keypeg --help')'."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "keypeg", *args], capture_output=True, text=True)
+    assert out.returncode == 2 and "Usage: " in out.stdout and "COMMAND" in out.stdout
+    assert "error:" not in out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("args", [["-h"], ["tree", "-h"], ["tree", "show", "-h"],
+                                  ["play", "-h"]])
+def test_dash_h_is_help(args):
+    """'keypeg -h' said 'Error: No such option: -h'."""
+    out = run(args)
+    assert out.exit_code == 0 and "Usage: keypeg" in out.output
 
 
 def test_cut_command_in_play_and_assist():

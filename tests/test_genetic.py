@@ -135,6 +135,11 @@ def test_evaluate_sample_cli():
     assert Code.parse(row["first_guess"], Rules(pegs=6, colors=9))
     out = run(["evaluate", "--rules", "classic", "-s", "genetic", "--sample", "0"])
     assert out.exit_code == 2 and "--sample" in out.output
+    # one secret gave the interval 4.000 to 4.000, as if exact
+    out = run(["evaluate", "--rules", "classic", "-s", "maxsize", "--sample", "1"])
+    assert out.exit_code == 2 and "from 2 to" in out.output
+    out = run(["evaluate", "--rules", "classic", "-s", "maxsize", "--sample", "2"])
+    assert out.exit_code == 0 and "2 secrets drawn" in " ".join(out.output.split())
 
 
 @pytest.mark.slow

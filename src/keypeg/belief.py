@@ -459,7 +459,8 @@ class Belief:
             return math.log2(n)
         p = self.posterior
         p = p[p > 0]
-        return float(-(p * np.log2(p)).sum())
+        # (never below 0: one code left at probability 1 gave -0.00 bits, rounding less)
+        return max(0.0, float(-(p * np.log2(p)).sum()))
 
     def doubts(self, space: CodeSpace, history: Sequence[Clue]) -> list[float]:
         """Return, for each clue of `history`, the posterior probability that it was

@@ -35,8 +35,9 @@ def sampled_evaluation(rules: Rules, strategy: Any, n: int, seed: int,
     """Play `strategy` (a `Strategy`) against `n` secrets drawn with `seed`; return the row
     of `keypeg evaluate --json` with "approximate": true, the sample size and a 95 %
     confidence interval for the mean (normal approximation)."""
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_SAMPLE:
-        raise KeypegError(f"--sample must be a whole number from 1 to {MAX_SAMPLE:,}, not "
+    # (at least 2: one secret gave the interval 4.000 to 4.000, as if exact)
+    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_SAMPLE:
+        raise KeypegError(f"--sample must be a whole number from 2 to {MAX_SAMPLE:,}, not "
                           f"{n}.")
     secrets = draw_secrets(rules, n, seed)
     counts = np.zeros(n, dtype=np.int64)
@@ -74,7 +75,7 @@ def sampled_evaluation(rules: Rules, strategy: Any, n: int, seed: int,
             if on_game is not None:
                 on_game(i + 1)
     mean = float(counts.mean())
-    sd = float(counts.std(ddof=1)) if n > 1 else 0.0
+    sd = float(counts.std(ddof=1))
     half = 1.96 * sd / math.sqrt(n)
     hist = np.bincount(counts)[1:].tolist()
     return {"strategy": strategy.name, "label": strategy.label, "rules": rules_name(rules),

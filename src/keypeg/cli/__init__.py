@@ -23,6 +23,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # (every command inherits it)
 )
 #: commands that keep running (a session, a server, figures): they collect cyclic garbage
 #: as usual; the others compute, print and exit with the collector off (see _command.py)
@@ -143,7 +144,10 @@ def main() -> None:
     except _usage_errors() as exc:
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        sys.stderr.write(f"error: {exc.format_message()}{hint}\n")  # type: ignore[attr-defined]
+        message = exc.format_message()  # type: ignore[attr-defined]
+        if message:  # (none when a group ran without a command printed its help: it wrote
+            # 'error:  (see ...)', empty)
+            sys.stderr.write(f"error: {message[:1].lower()}{message[1:]}{hint}\n")
         sys.exit(getattr(exc, "exit_code", 2))
     code = code if isinstance(code, int) else 0
     # Done: exit at once. The interpreter's teardown (freeing a big search's memo, collecting

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..catalog import ENTROPY_SPELLING_NAMES, TABLE_STRATEGIES
 from ..errors import KeypegError, LimitExceededError
-from ..limits import check_seed
+from ..limits import check_seed, plural
 from ..rules import Rules
 from .common import (
     NoiseOption,
@@ -284,7 +284,7 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{shown_name(rules)}: {state.count:,} secrets, prior "
+    table = Table(title=f"{shown_name(rules)}: {plural(state.count, 'secret')}, prior "
                   f"{prior or 'uniform'}, players assume noise {state.noise}; exact")
     for col in ("strategy", "first guess", "total", "mean", "worst", "weighted total",
                 "weighted mean"):
@@ -324,7 +324,7 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {n:,} secrets drawn "
+    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {plural(n, 'secret')} drawn "
                   f"with seed {secrets_seed} (approximate)")
     for col in ("strategy", "first guess", "mean", "95% interval", "worst", "found on guess "
                 "1 / 2 / 3 / ..."):

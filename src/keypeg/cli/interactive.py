@@ -18,7 +18,8 @@ def play(
     noise: NoiseOption = None,
 ) -> None:
     """Break a secret the computer picked (from --prior); with --noise its answers are
-    sometimes wrong. Type a code, 'hint', 'give up' or 'quit'."""
+    sometimes wrong. Type a code, 'hint', 'cut CODE' (how a guess would cut the codes
+    still possible), 'give up' or 'quit'."""
     from .sessions import play_game
 
     play_game(rules, seed, prior, noise)
