@@ -673,6 +673,11 @@ def test_optimal_with_a_prior_is_the_weighted_optimum(tmp_path):
     assert data["mean"] == pytest.approx(want["total"] / want["secrets"], abs=1e-4)
     plain = json.loads(run(["optimal", "--json"]).stdout)
     assert "weighted_total" not in plain  # a weighted result is never served unweighted
+    # the table: the weighted total beside the expected guesses (the plain total over every
+    # code stood there, beside the weighted mean)
+    text = " ".join(run(["optimal", "--prior", f"file:{prior}"]).stdout.split())
+    assert "expected" in text and "weighted" in text
+    assert f"│ {want['total']:,} │ {want['total'] / want['secrets']:.4f} │" in text
 
 
 def test_hints_under_a_prior_give_the_weighted_optimal_guess():

@@ -230,11 +230,20 @@ def optimal_command(
                  f"possible")
     table = Table(title=f"{shown_name(rules)}{where}: optimal strategy"
                   + (f" ({', '.join(limits)})" if limits else "") + escape(f" [{how}]"))
-    for col in ("next guess" if state is not None else "first guess", "total", "mean",
-                "worst", "found on guess 1 / 2 / 3 / ..."):
-        table.add_column(col)
-    table.add_row(result.first_guess, f"{result.total:,}", f"{result.mean:.4f}",
-                  str(result.worst), histogram_text(result.histogram))
+    guess_col = "next guess" if state is not None else "first guess"
+    if result.weighted_total is None:
+        for col in (guess_col, "total", "mean", "worst", "found on guess 1 / 2 / 3 / ..."):
+            table.add_column(col)
+        table.add_row(result.first_guess, f"{result.total:,}", f"{result.mean:.4f}",
+                      str(result.worst), histogram_text(result.histogram))
+    else:
+        # (the plain total over every code stood beside the weighted mean: 976 and 1.2500)
+        for col in (guess_col, "weighted total", "expected guesses", "worst (any code)",
+                    "codes found on guess 1 / 2 / 3 / ..."):
+            table.add_column(col)
+        table.add_row(result.first_guess, f"{result.weighted_total:,.6g}",
+                      f"{result.mean:.4f}", str(result.worst),
+                      histogram_text(result.histogram))
     captions = []
     if state is not None:
         position = extra["position"]
@@ -242,8 +251,9 @@ def optimal_command(
                         f"here on {position['total_from_here']:,} guesses in all, "
                         f"{position['mean_from_here']:.4f} per code")
     if result.weighted_total is not None:
-        captions.append(f"weighted by the prior {prior}: total {result.weighted_total:,} "
-                        f"(mean is the weighted mean)")
+        captions.append(f"weighted by the prior {prior}: each secret's guesses times its "
+                        f"weight; the worst case and the counts take every code, "
+                        f"{result.total:,} guesses in all")
     if captions:
         table.caption = "; ".join(captions)
     console.print(table)
