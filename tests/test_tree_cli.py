@@ -446,3 +446,14 @@ def test_an_invalid_tree_names_its_rules_as_written(tmp_path):
     assert result.exit_code == 1
     text = " ".join(result.output.split())
     assert "is not a valid strategy for MM(2,3) [no repeats]: secret 21" in text
+
+
+def test_an_optimal_tree_keypeg_does_not_ship_is_searched_for_a_bounded_time(monkeypatch):
+    """'keypeg tree show super' searched on in silence with no way to stop it but Ctrl-C;
+    the search is now bounded, and running out says how to get the tree."""
+    from keypeg.cli import tree
+
+    monkeypatch.setattr(tree, "TREE_OPTIMAL_SECONDS", 0.5)
+    result = run(["tree", "show", "MM(6,5)"])
+    assert result.exit_code == 3
+    assert "not found within 0.5 s" in result.output and "--save FILE" in result.output
