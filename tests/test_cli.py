@@ -422,6 +422,21 @@ def test_ledger_small_cells(monkeypatch):
     assert "16 cells agree, 0 disagree" in result.stdout
 
 
+@pytest.mark.parametrize("width", [80, 250])
+def test_the_ledger_table_is_never_cut(monkeypatch, width):
+    """On an 80-column terminal every cell of the pegs x colours grid was cut to '1…' and
+    '(…': too narrow for the grid, the ledger is listed one cell per row."""
+    import keypeg.solver.ledger as ledger
+    from keypeg.cli import common
+
+    real = ledger.run_ledger
+    monkeypatch.setattr(ledger, "run_ledger", lambda **kw: real(max_codes=5000, **kw))
+    monkeypatch.setattr(common.console, "width", width)
+    text = run(["ledger"]).stdout
+    assert "…" not in text
+    assert ("5,625 (6)" if width > 200 else "MM(4,6)") in text  # (the grid, or the list)
+
+
 def test_a_ledger_that_checked_nothing_is_not_a_pass():
     """--max-seconds 0.001 skipped every cell and exited 0 ("0 cells agree"): a check that
     checked nothing now exits 3, the code for out of time."""

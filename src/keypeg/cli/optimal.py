@@ -270,7 +270,9 @@ def ledger_command(
                            "publishes) instead, and compare their totals.")] = False,
 ) -> None:
     """Recompute the published table of optimal totals and compare every cell."""
-    from ..solver.ledger import LEDGER_CELLS, format_grid, run_ledger
+    from rich.measure import Measurement
+
+    from ..solver.ledger import LEDGER_CELLS, format_grid, format_list, run_ledger
 
     check_max_seconds(max_seconds)
     if extended:
@@ -291,7 +293,12 @@ def ledger_command(
     if as_json:
         print(json.dumps(cells))
     else:
-        console.print(format_grid(cells))
+        grid = format_grid(cells)
+        # (cut to '1…' and '(…' on an 80-column terminal: one cell per row instead)
+        wide = console.options.update_width(10_000)
+        if Measurement.get(console, wide, grid).maximum > console.width:
+            grid = format_list(cells)
+        console.print(grid)
         done = sum(1 for c in cells if c["status"] == "ok")
         skipped = sum(1 for c in cells if c["status"] == "skipped")
         console.print(f"{done} cells agree, {len(bad)} disagree, {skipped} skipped over "

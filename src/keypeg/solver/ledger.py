@@ -69,6 +69,24 @@ def run_ledger(*, max_seconds: float = 60.0, max_codes: int | None = None,
     return out
 
 
+def format_list(cells: list[dict[str, Any]]) -> Table:
+    """Return the ledger one cell per row (for a terminal too narrow for `format_grid`)."""
+    table = Table(title="Optimal total over all secrets")
+    for name, right in (("game", False), ("total", True), ("worst", True), ("", False)):
+        table.add_column(name, justify="right" if right else "left")
+    for cell in cells:
+        game = f"MM({cell['pegs']},{cell['colors']})"
+        if cell["status"] == "skipped":
+            table.add_row(game, f"[dim]{cell['expected']:,}[/]", "",
+                          "[dim]skipped: its search ran longer[/]")
+        elif cell["status"] == "mismatch":
+            table.add_row(game, f"[bold red]{cell['total']:,}[/]", str(cell["worst"]),
+                          f"[bold red]published {cell['expected']:,}[/]")
+        else:
+            table.add_row(game, f"{cell['total']:,}", str(cell["worst"]), "")
+    return table
+
+
 def format_grid(cells: list[dict[str, Any]]) -> Table:
     """Return the ledger as a pegs x colours grid, the worst case in brackets."""
     colors = sorted({c["colors"] for c in cells})
