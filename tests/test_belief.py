@@ -183,7 +183,7 @@ def test_prior_files(tmp_path):
     assert state.count == 2 and state.top(1) == [("1122", 0.75)]
     for body, message in [("1129,1\n", "unknown symbol"), ("1122,-1\n", "negative"),
                           ("1122,0\n", "weight 0"), ("1122\n", "one code and its weight"),
-                          ("1122,abc\n", "line 1")]:
+                          ("1122,abc\n", "line 1: the weight .abc. is not a number")]:
         bad = tmp_path / "bad.csv"
         bad.write_text(body)
         with pytest.raises(KeypegError, match=message):
@@ -237,3 +237,11 @@ def test_one_code_left_is_zero_bits_not_minus_zero():
     state = GameState.start("classic", noise="symmetric:0").after("1111", "4B0W")
     assert state.count == 1 and math.copysign(1.0, state.bits) == 1.0
     assert f"{state.bits:.2f}" == "0.00"
+
+
+def test_lies_take_a_whole_number():
+    """lies:1.5 was 'an unknown noise model', as if lies were not one."""
+    from keypeg.belief import parse_noise
+
+    with pytest.raises(KeypegError, match="lies:K takes a whole number of lies K, not '1.5'"):
+        parse_noise("lies:1.5")

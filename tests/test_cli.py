@@ -1089,3 +1089,11 @@ def test_sessions_say_what_answers_mean_and_when_the_board_is_full(tmp_path, mon
     assert out.count("That was the board's last row (10)") == 1
     out = run(["assist", "-r", "bulls-and-cows"], input="0123 1B2C\nhistory\nquit\n").output
     assert "1. 0123  1B2W" in out
+
+
+def test_a_bad_seed_names_its_range_in_digits():
+    """--seed -1 said 'from 0 to 2**63 - 1', in programmer's notation."""
+    out = run(["play", "--seed", "-1"], input="quit\n")
+    assert out.exit_code == 2
+    assert "--seed must be a whole number from 0 to 9,223,372,036,854,775,807, not -1" in (
+        " ".join(out.output.split()))

@@ -641,7 +641,7 @@ BAD_BELIEFS = [
     ({"noise": "per-peg:1.5", "rules": "codebreaker-1"}, "0 <= EPS < 1, not 1.5"),
     ({"noise": "symmetric:nan"}, "0 <= EPS < 1"),
     ({"noise": "lies:-1"}, "K >= 0 of wrong clues, not -1"),
-    ({"noise": "lies:0.5"}, "unknown noise model 'lies:0.5'"),
+    ({"noise": "lies:0.5"}, "lies:K takes a whole number of lies K, not '0.5'"),
     ({"noise": "per-peg:0.1"}, "per-peg noise needs positional (green/amber/gray) feedback"),
     ({"noise": "gaussian:2"}, "unknown noise model 'gaussian:2'; use exact, symmetric:EPS"),
     ({"noise": "y" * 90}, "unknown noise model"),

@@ -173,6 +173,8 @@ def parse_noise(spec: str | NoiseModel | None) -> NoiseModel:
     number: float | int | None = None
     with contextlib.suppress(ValueError):
         number = int(arg) if name == "lies" else float(arg)
+    if name == "lies" and arg and number is None:  # (lies:1.5 was an "unknown" model)
+        raise KeypegError(f"lies:K takes a whole number of lies K, not {shorten(arg)!r}.")
     if number is not None:
         if name == "symmetric":
             return Symmetric(number)
@@ -349,10 +351,15 @@ def _file_weights(space: CodeSpace, path: Path) -> np.ndarray:
                                       "one code and its weight, like 1123,2.5.")
                 try:
                     index = Code.parse(row[0], space.rules).index
-                    weight = float(row[1])
                 except ValueError as exc:  # KeypegError is a ValueError too
                     raise KeypegError(f"prior file {shorten(path)!r}, line {number}: "
                                       f"{str(exc).rstrip('.')}.") from None
+                try:
+                    weight = float(row[1])
+                except ValueError:  # (it said "could not convert string to float: 'abc'")
+                    raise KeypegError(f"prior file {shorten(path)!r}, line {number}: the "
+                                      f"weight {shorten(row[1].strip())!r} is not a "
+                                      "number.") from None
                 w[index] += weight
     except UnicodeDecodeError:
         raise KeypegError(f"prior file {shorten(path)!r} is not UTF-8 text.") from None

@@ -219,7 +219,7 @@ def check_seed(value: int | None, option: str = "--seed") -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
-        raise KeypegError(f"{option} must be a whole number from 0 to 2**63 - 1, not "
+        raise KeypegError(f"{option} must be a whole number from 0 to {2**63 - 1:,}, not "
                           f"{shown(value)}.")
 
 
