@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -120,3 +122,18 @@ def test_symbols_repeating_where_no_repeat_is_allowed_are_refused():
     import numpy as np
 
     assert str(Code.from_symbols(np.array([0, 1, 2, 3]), find_rules("classic"))) == "1234"
+
+
+@pytest.mark.parametrize("rules,allowed", [
+    (Rules(4, 10), "colours 1-9 and A (for 10)"),
+    (Rules(4, 12), "colours 1-9 and A-C (for 10-12)"),
+    (Rules(4, 12, digits=True), "digits 0-9 and A-B (for 10-11)"),
+    (Rules(4, 6), "colours 1-6 or letters R G B Y O P"),
+])
+def test_symbols_past_nine_are_named(rules, allowed):
+    """An unknown symbol with 12 colours said 'allowed are colours 1-C'."""
+    with pytest.raises(InvalidCodeError, match=re.escape(f"allowed are {allowed}.")):
+        Code.parse("1Z22", rules)
+    # the letters past nine are those symbols, not colour names (B is colour 11 here)
+    if rules.colors == 12 and not rules.digits:
+        assert Code.parse("BBBB", rules).symbols == (10, 10, 10, 10)

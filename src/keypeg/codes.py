@@ -55,6 +55,13 @@ def allowed_text(rules: Rules) -> str:
     kind = "digits" if rules.digits else "colours"
     first, last = alphabet[0], alphabet[rules.colors - 1]
     text = f"{kind} {first}-{last}" if rules.colors > 1 else f"{kind} {first}"
+    if not last.isdigit():  # ('colours 1-C' left the letters to guess)
+        nine = alphabet.index("9")
+        past = (f"A-{last}" if last != "A" else "A")
+        low = nine + 1 + (0 if rules.digits else 1)
+        high = rules.colors - (1 if rules.digits else 0)
+        numbers = f"{low}-{high}" if high > low else f"{low}"
+        text = f"{kind} {first}-9 and {past} (for {numbers})"
     if not rules.digits and rules.colors <= len(COLOR_LETTERS):
         text += f" or letters {' '.join(COLOR_LETTERS[: rules.colors])}"
     if rules.blanks:
