@@ -1097,3 +1097,10 @@ def test_a_bad_seed_names_its_range_in_digits():
     assert out.exit_code == 2
     assert "--seed must be a whole number from 0 to 9,223,372,036,854,775,807, not -1" in (
         " ".join(out.output.split()))
+
+
+def test_play_under_noise_says_still_possible_as_elsewhere():
+    """Under --noise play said '1,296 codes possible' where every other line says 'still
+    possible'."""
+    out = run(["play", "--seed", "1", "--noise", "symmetric:0.1"], input="1122\nquit\n")
+    assert "1,296 codes still possible" in out.stdout and "codes possible," not in out.stdout

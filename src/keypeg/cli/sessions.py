@@ -103,7 +103,7 @@ def print_state_line(state: GameState) -> None:
                       f"{state.bits:.2f} bits missing.")
         return
     code, p = state.top(1)[0]
-    console.print(f"  {plural(state.count, 'code')} possible, {state.entropy:.2f} bits "
+    console.print(f"  {plural(state.count, 'code')} still possible, {state.entropy:.2f} bits "
                   f"missing; most likely {code} ({p:.1%}).")
 
 
