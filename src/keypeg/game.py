@@ -153,7 +153,9 @@ class GameState:
 
     @property
     def candidates(self) -> np.ndarray:
-        """Return the codes that could still be the secret (indices, ascending)."""
+        """Return the codes that could still be the secret (indices, ascending). The array
+        is the state's own (the compiled kernels take it as it is): read it, never write
+        to it; copy it to change it."""
         return self.belief.candidates
 
     @property

@@ -217,7 +217,8 @@ class CodeSpace:
 
     def table(self) -> np.ndarray | None:
         """Return the feedback table ``[guess, secret]``, building or loading it on first
-        call; None when it does not fit the budget."""
+        call; None when it does not fit the budget. Every user of the space shares it
+        (the compiled kernels take it as it is): read it, never write to it."""
         if self._table is None and self.fits_table:
             with self._table_lock:  # threads share spaces: build it once
                 if self._table is None:
