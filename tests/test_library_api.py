@@ -178,7 +178,8 @@ def test_the_top_level_has_hints_strategies_and_the_optimum():
     ("entropy", {"possible_only": "no"}, "possible_only must be True or False, not 'no'"),
     ("entropy", {"colour": 3}, "does not take the option[(]s[)] colour[.]"),
     ("knuth", {"entropy": "plnp"}, "applies only to the entropy strategy"),
-    ("random", {"seed": "x"}, "seed must be a whole number from 0 to 2[*][*]63 - 1, not 'x'"),
+    ("random", {"seed": "x"},
+     "seed must be a whole number from 0 to 9,223,372,036,854,775,807, not 'x'"),
     ("random", {"seed": -1}, "seed must be a whole number"),
     ("random", {"seed": 2.9}, "seed must be a whole number"),  # (was read as 2)
     ("genetic", {"seed": "x"}, "seed must be a whole number"),

@@ -80,7 +80,8 @@ def evaluate(
     thread, as each finishes. Raises `LimitExceededError` at once, from the sizes, when a
     whole-tree evaluation does not fit the memory budget.
 
-    `strategies` may also be one strategy, or names `find_strategy` reads.
+    `strategies` may also be one strategy (and, through `keypeg.strategies.evaluate`,
+    names `find_strategy` reads).
 
     The threads are daemons: a caller that gives up (a time limit, Ctrl-C) does not wait
     for a walk to finish, and neither does the process as it exits."""
@@ -131,26 +132,20 @@ def evaluate(
 
 
 def _strategies_of(given: object) -> list[Strategy]:
-    """Return `evaluate`'s strategies as a list: one strategy, or strategies and names
-    `find_strategy` reads; anything else is refused in one sentence."""
-    if isinstance(given, (Strategy, str)):
+    """Return `evaluate`'s strategies as a list (one strategy, or several); anything else
+    is refused in one sentence."""
+    if isinstance(given, Strategy):
         given = [given]
     try:
         items = list(given)  # type: ignore[call-overload]
     except TypeError:
         raise KeypegError("strategies must be a list of strategies or their names, not "
                           f"{shown(given)}.") from None
-    out: list[Strategy] = []
     for item in items:
-        if isinstance(item, str):
-            from .strategies import find_strategy
-
-            item = find_strategy(item)
         if not isinstance(item, Strategy):
             raise KeypegError("strategies must be a list of strategies or their names, not "
                               f"a list holding {shown(item)}.")
-        out.append(item)
-    return out
+    return items
 
 
 def python_walk(strategy: Strategy, space: CodeSpace, state: GameState, *,

@@ -8,15 +8,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..catalog import ALIASES, ONE_STEP_NAMES, STRATEGY_NAMES, TABLE_STRATEGIES, TIE_RULES
 from ..errors import KeypegError
 from ..limits import shorten
 from ..onestep import ENTROPY_SPELLINGS, KINDS, OneStepStrategy, RandomStrategy
-from ..strategy import Strategy, evaluate
+from ..strategy import Strategy
+from ..strategy import evaluate as _evaluate
 from .optimal import OptimalStrategy
+
+if TYPE_CHECKING:
+    from ..tree import DecisionTree
 
 #: The options a one-step strategy takes (its constructor's keywords).
 _ONE_STEP_OPTIONS = set(inspect.signature(OneStepStrategy).parameters) - {"name"}
@@ -78,6 +83,16 @@ def find_strategy(name: str, **options: Any) -> Strategy:
             f"strategy {shorten(name)!r} does not take the option(s) "
             f"{', '.join(sorted(map(str, bad))) or shorten(exc)}.") from None
     raise KeypegError(f"unknown strategy {shorten(name)!r}; choose one of: {known_names()}.")
+
+
+def evaluate(strategies: Any, rules: Any, **options: Any) -> list[DecisionTree]:
+    """`keypeg.strategy.evaluate`, the strategies also given by name: one strategy or name,
+    or a list of strategies and names (`find_strategy` reads each name)."""
+    if isinstance(strategies, (Strategy, str)):
+        strategies = [strategies]
+    with contextlib.suppress(TypeError):  # (not a list: refused there)
+        strategies = [find_strategy(s) if isinstance(s, str) else s for s in strategies]
+    return _evaluate(strategies, rules, **options)
 
 
 def known_names(*first: str) -> str:
