@@ -1104,3 +1104,14 @@ def test_play_under_noise_says_still_possible_as_elsewhere():
     possible'."""
     out = run(["play", "--seed", "1", "--noise", "symmetric:0.1"], input="1122\nquit\n")
     assert "1,296 codes still possible" in out.stdout and "codes possible," not in out.stdout
+
+
+def test_evaluating_an_optimal_tree_keypeg_does_not_ship_is_bounded(monkeypatch):
+    """'keypeg evaluate -s optimal --rules super' searched with no end (no --max-seconds);
+    it now stops and says how to get the tree."""
+    from keypeg.cli import evaluate
+
+    monkeypatch.setattr(evaluate, "OPTIMAL_TREE_SECONDS", 0.5)
+    result = run(["evaluate", "-s", "optimal", "--pegs", "6", "--colors", "5"])
+    assert result.exit_code == 3
+    assert "not found within 0.5 s" in result.output and "keypeg tree verify" in result.output

@@ -453,7 +453,7 @@ def test_an_optimal_tree_keypeg_does_not_ship_is_searched_for_a_bounded_time(mon
     the search is now bounded, and running out says how to get the tree."""
     from keypeg.cli import tree
 
-    monkeypatch.setattr(tree, "TREE_OPTIMAL_SECONDS", 0.5)
+    monkeypatch.setattr(tree, "OPTIMAL_TREE_SECONDS", 0.5)
     result = run(["tree", "show", "MM(6,5)"])
     assert result.exit_code == 3
     assert "not found within 0.5 s" in result.output and "--save FILE" in result.output

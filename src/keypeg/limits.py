@@ -191,6 +191,11 @@ def check_max_seconds(value: float | None, option: str = "--max-seconds") -> Non
         raise KeypegError(f"{option} must be a positive number of seconds, not {value:g}.")
 
 
+#: Seconds `keypeg tree` and `keypeg evaluate` search for an optimal tree keypeg does not
+#: ship (super's searched with no end in sight; `keypeg optimal` takes --max-seconds).
+OPTIMAL_TREE_SECONDS = 60.0
+
+
 def check_flag(option: str, value: object,
                error: type[KeypegError] = KeypegError) -> None:
     """Raise `error` unless `value` is True or False (a numpy bool too: its dtype's kind is

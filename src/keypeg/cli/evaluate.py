@@ -12,9 +12,9 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..catalog import ENTROPY_SPELLING_NAMES, TABLE_STRATEGIES
-from ..errors import KeypegError, LimitExceededError
-from ..limits import check_seed, plural
-from ..rules import Rules
+from ..errors import KeypegError, LimitExceededError, TimeLimitError
+from ..limits import OPTIMAL_TREE_SECONDS, check_seed, plural
+from ..rules import Rules, rules_name
 from .common import (
     NoiseOption,
     PriorOption,
@@ -127,7 +127,7 @@ def evaluate_command(
             if first is not None or possible_only or tie != "first":
                 raise KeypegError("for optimal variants use keypeg optimal (--first, "
                                   "--possible-only, --max-guesses, --objective).")
-            options = {"time_limit": None, "max_candidates": None}
+            options = {"time_limit": OPTIMAL_TREE_SECONDS, "max_candidates": None}
         elif name.lower() == "random":
             options["seed"] = seed
         elif find_strategy(name).name == "genetic":
@@ -159,6 +159,12 @@ def evaluate_command(
         if cluster is None:
             try:
                 trees = evaluate(strategies, rules, on_done=done)
+            except TimeLimitError:  # (only the optimal strategy's search has a time limit)
+                raise TimeLimitError(
+                    f"the optimal tree of {rules_name(rules)} was not found within "
+                    f"{OPTIMAL_TREE_SECONDS:g} s; 'keypeg optimal' searches for as long as "
+                    "it is given (--max-seconds) and writes the tree (--save FILE) for "
+                    "'keypeg tree verify FILE' to evaluate.") from None
             except LimitExceededError as exc:
                 # (the library's message says what is too big; the CLI knows the way out)
                 raise LimitExceededError(

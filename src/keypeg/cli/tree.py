@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from ..catalog import STRATEGY_NAMES, TREE_EXPORT_FORMATS, TREE_IMPORT_FORMATS
 from ..errors import KeypegError, TimeLimitError
-from ..limits import check_seed, plural, shorten
+from ..limits import OPTIMAL_TREE_SECONDS, check_seed, plural, shorten
 from ..rules import Rules, rules_name
 from .common import RULE_PARAMETERS, build_rules, check_output_path, command, err_console, fail
 from .evaluate import histogram_text
@@ -119,10 +119,6 @@ def read_tree_file(file: Path, fmt: str, rules: Rules | None) -> "DecisionTree":
     return tree
 
 
-#: Seconds the tree commands search for an optimal tree keypeg does not ship.
-TREE_OPTIMAL_SECONDS = 60.0
-
-
 def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
     """Return the whole tree of strategy `name` (the optimum for 'optimal')."""
     from ..space import require_table
@@ -133,7 +129,7 @@ def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
     if key == "optimal":
         # (no tree shipped: a bounded search; super's ran on in silence, with no way to
         # stop it but Ctrl-C)
-        strategy = find_strategy(name, time_limit=TREE_OPTIMAL_SECONDS, max_candidates=None)
+        strategy = find_strategy(name, time_limit=OPTIMAL_TREE_SECONDS, max_candidates=None)
     elif key in ("random", "genetic"):
         strategy = find_strategy(name, seed=seed)
     else:
@@ -141,7 +137,7 @@ def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
     if key != "optimal":
         require_table(rules, "a strategy's whole tree")
     searched = key == "optimal" and not strategy.stored_whole_tree(rules)
-    what = (f"searching for the optimal tree (up to {TREE_OPTIMAL_SECONDS:g} s)" if searched
+    what = (f"searching for the optimal tree (up to {OPTIMAL_TREE_SECONDS:g} s)" if searched
             else f"the {strategy.label} tree")
     with err_console.status(escape(f"{rules_name(rules)}: {what}")):
         try:
@@ -151,7 +147,7 @@ def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
                 raise
             raise TimeLimitError(
                 f"the optimal tree of {rules_name(rules)} was not found within "
-                f"{TREE_OPTIMAL_SECONDS:g} s; 'keypeg optimal' searches for as long as it "
+                f"{OPTIMAL_TREE_SECONDS:g} s; 'keypeg optimal' searches for as long as it "
                 "is given (--max-seconds) and writes the tree (--save FILE) for --from FILE."
             ) from None
     # a shipped tree is stored for the plain game: name it by the rules asked for
