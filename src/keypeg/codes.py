@@ -26,7 +26,7 @@ from typing import Any
 from unicodedata import normalize
 
 from .errors import InvalidCodeError
-from .limits import MAX_PEGS, plural, shorten, shown
+from .limits import MAX_PEGS, plural, shorten, shown, whole_numbers
 from .rules import Rules, rules_literal, rules_name, rules_of
 
 COLOR_ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -56,12 +56,11 @@ def allowed_text(rules: Rules) -> str:
     first, last = alphabet[0], alphabet[rules.colors - 1]
     text = f"{kind} {first}-{last}" if rules.colors > 1 else f"{kind} {first}"
     if not last.isdigit():  # ('colours 1-C' left the letters to guess)
-        nine = alphabet.index("9")
-        past = (f"A-{last}" if last != "A" else "A")
-        low = nine + 1 + (0 if rules.digits else 1)
-        high = rules.colors - (1 if rules.digits else 0)
-        numbers = f"{low}-{high}" if high > low else f"{low}"
-        text = f"{kind} {first}-9 and {past} (for {numbers})"
+        base = 0 if rules.digits else 1  # (symbol i is written as the number i + base)
+        low, high = alphabet.index("A") + base, rules.colors - 1 + base
+        letters = "A" if last == "A" else f"A-{last}"
+        numbers = str(low) if high == low else f"{low}-{high}"
+        text = f"{kind} {first}-9 and {letters} (for {numbers})"
     if not rules.digits and rules.colors <= len(COLOR_LETTERS):
         text += f" or letters {' '.join(COLOR_LETTERS[: rules.colors])}"
     if rules.blanks:
@@ -193,20 +192,15 @@ def check_symbols(symbols: Any, rules: Rules) -> tuple[int, ...]:
     indices (whole numbers from 0 to symbols - 1, one per peg, no repeat where none is
     allowed); else raise `InvalidCodeError` in one sentence (a float or True is refused,
     not rounded)."""
-    what = (f"a code of {rules_name(rules)} as symbol indices is {rules.pegs} whole "
-            f"numbers from 0 to {rules.symbols - 1}")
-    try:
-        if isinstance(symbols, (str, bytes)):
-            raise TypeError
-        values = tuple(symbols)
-        out = tuple(operator.index(x) for x in values if not isinstance(x, bool))
-    except TypeError:
-        raise InvalidCodeError(f"{what}, not {shown(symbols)}.") from None
-    if len(out) != len(values) or len(out) != rules.pegs or not all(
-            0 <= x < rules.symbols for x in out):
-        raise InvalidCodeError(f"{what}, not {shorten(values)}.")
+    out = whole_numbers(symbols)
+    if out is None or len(out) != rules.pegs or not all(0 <= x < rules.symbols for x in out):
+        shown_as = shorten(tuple(symbols)) if isinstance(symbols, (list, tuple)) else shown(
+            symbols)
+        raise InvalidCodeError(f"a code of {rules_name(rules)} as symbol indices is "
+                               f"{rules.pegs} whole numbers from 0 to {rules.symbols - 1}, "
+                               f"not {shown_as}.")
     if not rules.repeats and len(set(out)) != len(out):
-        raise InvalidCodeError(f"{shorten(values)} repeats a symbol; in {rules_name(rules)} "
+        raise InvalidCodeError(f"{shorten(out)} repeats a symbol; in {rules_name(rules)} "
                                "each symbol may appear at most once.")
     return out
 

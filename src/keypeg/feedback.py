@@ -18,7 +18,6 @@ Two models:
 
 from __future__ import annotations
 
-import operator
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -30,7 +29,7 @@ import numpy as np
 
 from .codes import Code, check_symbols, example_symbols
 from .errors import InvalidFeedbackError
-from .limits import plural, shorten, shown
+from .limits import plural, shorten, shown, whole_numbers
 from .rules import Rules, feedback_terms, rules_of
 
 GRAY, AMBER, GREEN = 0, 1, 2
@@ -58,22 +57,13 @@ class Feedback:
     def __post_init__(self) -> None:
         # the model and the marks' form (against no rules: `parse` checks those): whole
         # numbers (1.7 was cut to 1, 1.5 written '1.5B0W', True read as 1)
-        try:
-            if isinstance(self.marks, (str, bytes)):
-                raise TypeError
-            marks = tuple(self.marks)
-            whole = tuple(operator.index(m) for m in marks if not isinstance(m, bool))
-        except TypeError:
-            marks, whole = (), None
-        if whole is None or len(whole) != len(marks):
-            whole = ()
-            marks = (self.marks,)  # (refused below, as written)
-        else:
+        whole = whole_numbers(self.marks)
+        if whole is not None:
             object.__setattr__(self, "marks", whole)
         if self.model == "blackwhite":
-            ok = len(whole) == 2 and min(whole) >= 0
+            ok = whole is not None and len(whole) == 2 and min(whole) >= 0
         elif self.model == "positional":
-            ok = len(whole) == len(marks) > 0 and all(m in (GRAY, AMBER, GREEN) for m in whole)
+            ok = bool(whole) and all(m in (GRAY, AMBER, GREEN) for m in whole)
         else:
             raise InvalidFeedbackError(f"the feedback model is 'blackwhite' or 'positional', "
                                        f"not {shown(self.model)}.")
@@ -92,7 +82,7 @@ class Feedback:
     @classmethod
     def positional(cls, marks: Sequence[int]) -> Feedback:
         """Build a per-peg answer from marks 0 (gray), 1 (amber), 2 (green)."""
-        return cls("positional", marks if isinstance(marks, (str, bytes)) else tuple(marks))
+        return cls("positional", marks)  # type: ignore[arg-type]
 
     @classmethod
     def parse(cls, text: str | Feedback, rules: Rules | str) -> Feedback:

@@ -67,6 +67,10 @@ class Clue:
         return f"Clue.parse({str(self)!r}, {rules_literal(self.guess.rules)})"
 
 
+#: Why the optimal guess is not given where answers may be wrong.
+TRUSTED_ONLY = "the best possible guess is worked out for trusted answers only."
+
+
 class GameState:
     """The history of a game and its belief: the candidates, and how likely each is.
 
@@ -174,11 +178,25 @@ class GameState:
         """Return the noise model the answers are read with."""
         return self.belief.noise
 
+    @property
+    def trusted(self) -> bool:
+        """Whether every answer is taken as true (no noise, no lies)."""
+        return self.noise.hard and not isinstance(self.noise, Lies)
+
+    def code_weights(self) -> np.ndarray | None:
+        """Return the posterior as one weight per code of the space (0 off the
+        candidates), or None when the candidates are equally likely."""
+        if self.weights is None:
+            return None
+        full = np.zeros(self.space.size)
+        full[self.candidates] = self.posterior
+        return full
+
     def replayed(self, guess: str | Code) -> str | None:
         """Return the sentence that says `guess` was played already, when the answers are
         trusted (the same guess gets the same answer: a row spent for nothing); None for a
         new guess, or under noise or lies (where asking again is worth a row)."""
-        if not self.noise.hard or isinstance(self.noise, Lies):
+        if not self.trusted:
             return None
         guess = Code.parse(guess, self.rules)
         for i, clue in enumerate(self.history):

@@ -27,10 +27,9 @@ from typing import Any
 import numpy as np
 
 from .bayes import belief_choices
-from .belief import Lies
 from .codes import Code
 from .errors import KeypegError, LimitExceededError, TimeLimitError
-from .game import GameState
+from .game import TRUSTED_ONLY, GameState
 from .limits import (
     EXACT_HINT_CODES,
     EXACT_HINT_WORK,
@@ -332,7 +331,7 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
     check_max_seconds(optimal_seconds, "optimal_seconds")
     check_count("list_limit", list_limit, least=0)
     listed = state.candidate_texts() if state.count <= list_limit else None
-    plain = state.belief.uniform and state.noise.hard and not isinstance(state.noise, Lies)
+    plain = state.belief.uniform and state.trusted
     extra: dict[str, Any] = {}
     if not plain:
         extra = {"likely": state.top(LIKELY_SHOWN), "doubts": state.doubts(),
@@ -384,9 +383,9 @@ def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: fl
         rows.append(_belief_row(state, name, index, p))
     likeliest = int(state.candidates[int(np.lexsort((state.candidates, -p))[0])])
     rows.append(_belief_row(state, "likeliest", likeliest, p))
-    outcome = OptimalOutcome(note="the best possible guess is worked out for trusted "
-                             "answers only; with doubtful answers, information gain leads.")
-    if state.noise.hard and not isinstance(state.noise, Lies):
+    outcome = OptimalOutcome(note=f"{TRUSTED_ONLY[:-1]}; with doubtful answers, information "
+                             "gain leads.")
+    if state.trusted:
         outcome = optimal_hint(state, seconds=optimal_seconds)
     text = None
     if approximate:

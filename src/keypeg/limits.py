@@ -196,6 +196,20 @@ def check_max_seconds(value: float | None, option: str = "--max-seconds") -> Non
 OPTIMAL_TREE_SECONDS = 60.0
 
 
+def whole_numbers(values: object) -> tuple[int, ...] | None:
+    """Return `values` as a tuple of ints when each is a whole number (a Python or numpy
+    integer; not a bool, a float or a text, and not a text itself), else None."""
+    if isinstance(values, (str, bytes)):
+        return None
+    try:
+        items = tuple(values)  # type: ignore[call-overload]
+        if any(isinstance(v, bool) for v in items):
+            return None
+        return tuple(operator.index(v) for v in items)
+    except TypeError:
+        return None
+
+
 def check_flag(option: str, value: object,
                error: type[KeypegError] = KeypegError) -> None:
     """Raise `error` unless `value` is True or False (a numpy bool too: its dtype's kind is

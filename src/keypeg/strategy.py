@@ -18,8 +18,8 @@ from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
 from .limits import MAX_GUESSES_PER_GAME, SPLIT_MAX_CODES, check_count, shown, table_budget
-from .rules import Rules, rules_of
-from .space import CodeSpace, as_space, require_table, table_bytes
+from .rules import Rules
+from .space import CodeSpace, as_rules, as_space, require_table, table_bytes
 from .tree import DecisionTree
 
 #: A strategy that needs more guesses than this for some secret is reported as looping.
@@ -90,8 +90,7 @@ def evaluate(
     if on_done is not None and not callable(on_done):
         raise KeypegError(f"on_done must be a function or None, not {shown(on_done)}.")
     # (the rules first, the space once the sizes allow it: MM(8,8)'s took 3 s to refuse)
-    plain = (rules_of(rules) if isinstance(rules, str) else rules if isinstance(rules, Rules)
-             else as_space(rules).rules)
+    plain = as_rules(rules)
     fits = table_bytes(plain) <= table_budget()
     # the strategies that walk the game (not those whose whole tree ships with keypeg)
     walks = [s for s in strategies if state is not None or not s.stored_whole_tree(plain)]

@@ -50,6 +50,8 @@ EXACT_WEIGHT = 2**30
 #: Column-generation rounds before giving up (each round adds a tree; MM(4,6) with
 #: green/amber/gray answers needs 65).
 MAX_ROUNDS = 400
+#: Seconds `stored_value` may spend on a value keypeg does not ship.
+STORED_VALUE_SECONDS = 60
 
 
 @dataclass
@@ -458,6 +460,3 @@ def stored_value(rules: Rules) -> StoredValue:
         ) from None
     return StoredValue(v.value, tuple(v.codemaker))
 
-
-#: Seconds `stored_value` may spend on a value keypeg does not ship.
-STORED_VALUE_SECONDS = 60

@@ -284,7 +284,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     clues: list[Clue] = []
     state: GameState | None = GameState.start(space, prior=prior, noise=noise)
     start = state
-    tolerant = not start.noise.hard or isinstance(start.noise, Lies)
+    tolerant = not start.trusted
     warned = -1  # the clue count the board's last row was said at
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
                   + (f"; clues may be wrong ({start.noise})" if tolerant else "") + ".")

@@ -26,7 +26,7 @@ from .._kernels.canon import code_lookup
 from ..catalog import OBJECTIVES
 from ..codes import Code
 from ..errors import KeypegError, LimitExceededError, SearchStopped, TimeLimitError
-from ..game import GameState
+from ..game import TRUSTED_ONLY, GameState
 from ..limits import (
     PARALLEL_MIN_CODES,
     SHARED_ROOT_MIN_CODES,
@@ -43,12 +43,11 @@ from ..limits import (
     usable_cores,
 )
 from ..onestep import OneStepStrategy, answer_marks, history_group, position_perms
-from ..rules import Rules, rules_name, rules_of
+from ..rules import Rules, rules_name
 from ..space import (
     CandidateView,
     CodeSpace,
     as_rules,
-    as_space,
     check_state_rules,
     get_space,
     require_table,
@@ -661,7 +660,7 @@ def solve_optimal(
     if not isinstance(rules, (Rules, CodeSpace)):
         # (a preset's name, read without building its space: MM(8,8)'s took 4 s and 1 GB
         # before the budget refused the search; else refused in one sentence)
-        rules = rules_of(rules) if isinstance(rules, str) else as_space(rules)
+        rules = as_rules(rules)
     if state is not None:
         check_state_rules(as_rules(rules), state)
         weights = _state_weights(state, weights)
@@ -710,16 +709,9 @@ def _state_weights(state: GameState, weights: Any) -> Any:
     left out, and the search gave the uniform optimum). Raises `LimitExceededError` for a
     state that doubts its answers (noise or lies): a tree of answers taken as true does
     not play there."""
-    from ..belief import Lies
-
-    if not state.noise.hard or isinstance(state.noise, Lies):
-        raise LimitExceededError("the best possible guess is worked out for trusted answers "
-                                 "only.")
-    if weights is not None or state.weights is None:
-        return weights
-    full = np.zeros(state.space.size)
-    full[state.candidates] = state.posterior
-    return full
+    if not state.trusted:
+        raise LimitExceededError(TRUSTED_ONLY)
+    return weights if weights is not None else state.code_weights()
 
 
 def check_weights(weights: Any) -> np.ndarray:

@@ -9,11 +9,10 @@ from functools import cache
 
 import numpy as np
 
-from ..belief import Lies
 from ..book import applies, lookup, needed
 from ..codes import Code
 from ..errors import LimitExceededError, TimeLimitError
-from ..game import GameState
+from ..game import TRUSTED_ONLY, GameState
 from ..limits import (
     ENDGAME_MAX_CODES,
     LIVE_OPTIMAL_CANDIDATES,
@@ -92,11 +91,9 @@ class OptimalStrategy(Strategy):
         fewest expected guesses over the posterior."""
         if state.weights is None or state.solved:
             return super().next_guess(state)
-        if not state.noise.hard or isinstance(state.noise, Lies):
-            raise LimitExceededError("the best possible guess is worked out for trusted "
-                                     "answers only.")
-        weights = np.zeros(state.space.size)
-        weights[state.candidates] = state.posterior
+        if not state.trusted:
+            raise LimitExceededError(TRUSTED_ONLY)
+        weights = state.code_weights()
         guesses = [c.guess.index for c in state.history]
         return state.space.code(self._choose(state.space, state.candidates, guesses, weights))
 
