@@ -160,11 +160,8 @@ def evaluate_command(
             try:
                 trees = evaluate(strategies, rules, on_done=done)
             except TimeLimitError:  # (only the optimal strategy's search has a time limit)
-                raise TimeLimitError(
-                    f"the optimal tree of {rules_name(rules)} was not found within "
-                    f"{OPTIMAL_TREE_SECONDS:g} s; 'keypeg optimal' searches for as long as "
-                    "it is given (--max-seconds) and writes the tree (--save FILE) for "
-                    "'keypeg tree verify FILE' to evaluate.") from None
+                raise optimal_tree_late(rules, OPTIMAL_TREE_SECONDS,
+                                        "'keypeg tree verify FILE' to evaluate") from None
             except LimitExceededError as exc:
                 # (the library's message says what is too big; the CLI knows the way out)
                 raise LimitExceededError(
@@ -300,6 +297,15 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
                       f"{r['mean']:.3f}", str(r["worst"]), f"{r['weighted_total']:,.2f}",
                       f"{r['weighted_mean']:.4f}")
     console.print(table)
+
+
+def optimal_tree_late(rules: Rules, seconds: float, then: str) -> TimeLimitError:
+    """The error for an optimal tree not found within `seconds` (`keypeg tree`, `keypeg
+    evaluate`): where to get it, and `then` what to do with the file."""
+    return TimeLimitError(
+        f"the optimal tree of {rules_name(rules)} was not found within {seconds:g} s; "
+        "'keypeg optimal' searches for as long as it is given (--max-seconds) and writes "
+        f"the tree (--save FILE) for {then}.")
 
 
 def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,

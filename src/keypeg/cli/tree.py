@@ -22,7 +22,7 @@ from ..errors import KeypegError, TimeLimitError
 from ..limits import OPTIMAL_TREE_SECONDS, check_seed, plural, shorten
 from ..rules import Rules, rules_name
 from .common import RULE_PARAMETERS, build_rules, check_output_path, command, err_console, fail
-from .evaluate import histogram_text
+from .evaluate import histogram_text, optimal_tree_late
 
 if TYPE_CHECKING:
     from ..tree import DecisionTree
@@ -145,11 +145,7 @@ def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
         except TimeLimitError:
             if not searched:
                 raise
-            raise TimeLimitError(
-                f"the optimal tree of {rules_name(rules)} was not found within "
-                f"{OPTIMAL_TREE_SECONDS:g} s; 'keypeg optimal' searches for as long as it "
-                "is given (--max-seconds) and writes the tree (--save FILE) for --from FILE."
-            ) from None
+            raise optimal_tree_late(rules, OPTIMAL_TREE_SECONDS, "--from FILE") from None
     # a shipped tree is stored for the plain game: name it by the rules asked for
     return dataclasses.replace(tree, rules=rules) if tree.rules.key == rules.key else tree
 
