@@ -204,15 +204,18 @@ def test_a_big_game_says_what_is_out_of_reach(tmp_path: Path) -> None:
     assert run.stderr.count("note:") == 3
 
 
-@pytest.mark.parametrize("where", ["file", "under-file"])
-def test_an_unwritable_folder_is_one_sentence(tmp_path: Path, where: str) -> None:
+@pytest.mark.parametrize("where", ["file", "under-file", "empty"])
+def test_an_unwritable_folder_is_one_sentence(tmp_path: Path, where: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "taken"
     blocker.write_text("a file")
-    out = blocker if where == "file" else blocker / "report"
-    run = keypeg("report", "--rules", "mini", "--out", str(out), db=tmp_path / "k.db")
+    out = {"file": str(blocker), "under-file": str(blocker / "report"), "empty": ""}[where]
+    monkeypatch.chdir(tmp_path)  # an empty --out must not write here
+    run = keypeg("report", "--rules", "mini", "--out", out, db=tmp_path / "k.db")
     assert run.returncode == 2
     assert run.stderr.startswith("error: --out ") and run.stderr.count("\n") == 1, run.stderr
     assert blocker.read_text() == "a file"
+    assert not (tmp_path / "index.html").exists()
 
 
 @pytest.mark.parametrize("args", [["--rules", "chess"], ["--pegs", "0"],

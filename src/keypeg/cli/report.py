@@ -9,6 +9,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from ..errors import KeypegError
 from ..limits import REPORT_OPTIMAL_SECONDS, check_max_seconds
 from ..rules import Rules
 from .common import command, console, err_console, shown_name
@@ -44,8 +45,8 @@ class _Steps:
 @command
 def report_command(
     rules: Rules,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write index.html and "
-                                      "its figures into (created if missing).")],
+    out: Annotated[str, typer.Option("--out", "-o", help="Folder to write index.html and "
+                                     "its figures into (created if missing).")],
     max_seconds: Annotated[float, typer.Option(
         "--max-seconds", help="Seconds for each optimal search the report needs; a search "
         "past it leaves its cell empty.")] = REPORT_OPTIMAL_SECONDS,
@@ -56,10 +57,14 @@ def report_command(
     from ..report import STEPS, build_report, prepare_folder
     from ..store import Store
 
-    prepare_folder(out)  # a folder that cannot be written is refused before any work
+    if not out.strip():  # Path("") would be the current folder
+        raise KeypegError("--out is empty; give the folder to write the report into, like "
+                          "report.")
+    folder = Path(out)
+    prepare_folder(folder)  # a folder that cannot be written is refused before any work
     steps = _Steps(shown_name(rules), len(STEPS))
     try:
-        report = build_report(rules, out, store=Store(), seconds=max_seconds, on_step=steps)
+        report = build_report(rules, folder, store=Store(), seconds=max_seconds, on_step=steps)
     finally:
         steps.close()
     for note in report.notes:
