@@ -989,6 +989,10 @@ def test_evaluate_under_noise_plays_every_bayesian_player_to_the_end():
     optimum = PUB["ledger"]["totals"]["4"]["4"]
     for r in rows:
         assert sum(r["histogram"]) == 256 and r["total"] >= optimum and r["worst"] <= 10
+    # the table names each player as the JSON's label does (the Bayesian player)
+    text = run(["evaluate", "--rules", "mini", "--noise", "lies:1", "-s", "entropy"]).stdout
+    (row,) = [line for line in text.splitlines() if "1123" in line]
+    assert row.split()[1] == "bayes-entropy", text
 
 
 def test_evaluate_sample_seed_draws_the_secrets_apart_from_the_strategys_seed():

@@ -289,11 +289,11 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
         return
     table = Table(title=f"{shown_name(rules)}: {plural(state.count, 'secret')}, prior "
                   f"{prior or 'uniform'}, players assume noise {state.noise}; exact")
-    for col in ("strategy", "first guess", "total", "mean", "worst", "weighted total",
-                "weighted mean"):
+    table.add_column("strategy", no_wrap=True, min_width=max(len(r["label"]) for r in rows))
+    for col in ("first guess", "total", "mean", "worst", "weighted total", "weighted mean"):
         table.add_column(col)
     for r in rows:
-        table.add_row(r["strategy"], str(r["first_guess"]), f"{r['total']:,}",
+        table.add_row(r["label"], str(r["first_guess"]), f"{r['total']:,}",
                       f"{r['mean']:.3f}", str(r["worst"]), f"{r['weighted_total']:,.2f}",
                       f"{r['weighted_mean']:.4f}")
     console.print(table)
