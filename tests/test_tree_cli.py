@@ -106,6 +106,13 @@ def test_hand_written_trees_verify(name):
     assert json.loads(result.stdout) == HAND
 
 
+def test_a_written_tree_is_named_by_its_whole_path(tmp_path):
+    folder = tmp_path / ("a" * 60) / ("b" * 60)
+    folder.mkdir(parents=True)
+    result = run(["tree", "import", DATA / HAND_FILES[0], "--out", folder / "t.json"])
+    assert result.exit_code == 0 and f"to {folder / 't.json'}" in result.output, result.output
+
+
 def test_hand_written_trees_are_one_tree(tmp_path):
     trees = []
     for name in HAND_FILES:

@@ -172,7 +172,7 @@ def emit(text: str, out: Path | None, what: str) -> None:
         out.write_bytes(gzip.compress(text.encode(), mtime=0))
     else:
         out.write_text(text)
-    note(f"wrote {what} to {shorten(str(out))}")
+    note(f"wrote {what} to {out}")  # in full: the user's own path, already written
 
 
 @tree_app.command("show")
