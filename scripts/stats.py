@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STATS = ROOT / "docs" / "stats.json"
 README = ROOT / "README.md"
 
+from keypeg.errors import NoStrategyError  # noqa: E402
 from keypeg.rules import Rules, find_rules, rules_name  # noqa: E402
 from keypeg.space import get_space  # noqa: E402
 from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy  # noqa: E402
@@ -104,7 +105,7 @@ def compute_optimal() -> dict[str, Any]:
         row = solve_optimal(classic, first=first).summary()
         try:
             row["max5_total"] = solve_optimal(classic, first=first, max_guesses=5).total
-        except Exception:  # noqa: BLE001 - no five-guess tree exists
+        except NoStrategyError:  # no five-guess tree exists
             row["max5_total"] = None
         after[first] = row
     out["classic"]["after_first_guess"] = after

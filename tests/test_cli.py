@@ -339,6 +339,20 @@ def test_optimal_classic_is_shipped_and_capped():
     assert result.exit_code == 0 and "worst case first" in result.stdout
 
 
+def test_no_tree_within_the_cap_is_exit_code_1():
+    """No tree finds 256 secrets in two guesses (one guess has at most 14 answers): the
+    answer is no, exit code 1 as for contradicting clues, not the bad-input code 2."""
+    from keypeg import KeypegError, NoStrategyError, solve_optimal
+
+    result = run(["optimal", "--rules", "mini", "--max-guesses", "2"])
+    assert result.exit_code == 1, result.output
+    assert result.output == ("error: no strategy finds every secret within 2 guesses under "
+                             "these conditions.\n")
+    with pytest.raises(NoStrategyError) as caught:
+        solve_optimal("mini", max_guesses=2)
+    assert isinstance(caught.value, KeypegError)  # (the web API's 4xx and old callers)
+
+
 def test_optimal_trace_and_save(tmp_path):
     result = run(["optimal", "--pegs", "3", "--colors", "4", "--trace", "--save",
                   str(tmp_path / "t.json")])
@@ -352,7 +366,6 @@ def test_optimal_trace_and_save(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["optimal", "--objective", "best"], "--objective"),
     (["optimal", "--first", "9999"], "unknown symbol"),
-    (["optimal", "--pegs", "2", "--colors", "2", "--max-guesses", "2"], "no strategy"),
     (["evaluate", "-s", "optimal", "--first", "1123"], "keypeg optimal"),
 ])
 def test_optimal_bad_input(args, message):
@@ -550,7 +563,7 @@ def test_full_width_digits_read_in_codes_and_feedback():
 def test_messages_use_the_right_plurals():
     assert "has 1 symbol;" in one_sentence_error(run(["solve", "1=0B0W"]))
     err = one_sentence_error(run(["optimal", "--pegs", "2", "--colors", "3",
-                                  "--max-guesses", "1", "--recompute"]))
+                                  "--max-guesses", "1", "--recompute"]), code=1)
     assert "within 1 guess " in err
 
 

@@ -55,6 +55,11 @@ class TimeLimitError(LimitExceededError):
     """
 
 
+class NoStrategyError(KeypegError):
+    """Raised when no strategy meets the conditions asked: no tree finds every secret
+    within the guesses allowed (a cap too tight, perhaps after a forced first guess)."""
+
+
 class InconsistentHistoryError(KeypegError):
     """Raised when no secret satisfies every clue of a history.
 

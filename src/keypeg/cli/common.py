@@ -12,7 +12,13 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..errors import InconsistentHistoryError, InvalidRulesError, KeypegError, TimeLimitError
+from ..errors import (
+    InconsistentHistoryError,
+    InvalidRulesError,
+    KeypegError,
+    NoStrategyError,
+    TimeLimitError,
+)
 from ..limits import memo_budget, shorten, table_budget
 from ..rules import Rules, find_rules, preset_names, rules_name
 
@@ -174,8 +180,8 @@ def fail(message: str, code: int = 2) -> None:
 
 def command(func: F) -> F:
     """Wrap a command: add the rules options if it takes `rules`, and turn keypeg errors
-    into one sentence on stderr with exit code 2 (1 for contradicting clues, 3 for a search
-    that ran out of its --max-seconds)."""
+    into one sentence on stderr with exit code 2 (1 for contradicting clues or no tree within
+    the guesses allowed, 3 for a search that ran out of its --max-seconds)."""
     sig = inspect.signature(func)
     takes_rules = "rules" in sig.parameters
 
@@ -187,8 +193,8 @@ def command(func: F) -> F:
                 rule_kwargs = {name: kwargs.pop(name) for name in _RULE_NAMES}
                 kwargs["rules"] = build_rules(**rule_kwargs)
             return func(**kwargs)
-        except InconsistentHistoryError as exc:
-            fail(str(exc), 1)
+        except (InconsistentHistoryError, NoStrategyError) as exc:
+            fail(str(exc), 1)  # the answer is no: the clues contradict, or no tree exists
         except TimeLimitError as exc:
             fail(str(exc), 3)
         except KeypegError as exc:

@@ -25,7 +25,13 @@ from .._kernels import symmetry as ksym
 from .._kernels.canon import code_lookup
 from ..catalog import OBJECTIVES
 from ..codes import Code
-from ..errors import KeypegError, LimitExceededError, SearchStopped, TimeLimitError
+from ..errors import (
+    KeypegError,
+    LimitExceededError,
+    NoStrategyError,
+    SearchStopped,
+    TimeLimitError,
+)
 from ..game import TRUSTED_ONLY, GameState
 from ..limits import (
     PARALLEL_MIN_CODES,
@@ -1033,7 +1039,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         )
     limit = (f"within {plural(max_guesses, 'guess', 'guesses')}" if max_guesses is not None
              else "at all")
-    raise KeypegError(f"no strategy finds every secret {limit} under these conditions.")
+    raise NoStrategyError(f"no strategy finds every secret {limit} under these conditions.")
 
 
 def _part_views(space: CodeSpace, cluster: Any) -> bool:
