@@ -970,7 +970,8 @@ def slowhints() -> tuple[list[dict], list[str]]:
     `HINT_OPTIMAL_SECONDS`) at MM(6,9)'s slow positions: how long it takes to answer, three
     times each (after one untimed hint elsewhere, so no timed call loads a kernel), and
     what it says: the optimum, the best guess its search had found (how far its total is
-    above the proven bound), or only that the optimum takes longer. Then the whole search
+    above the optimum, where the whole search below finds it, and above the bound the
+    hint's search had proven), or only that the optimum takes longer. Then the whole search
     at each (the optimum proven; at most `PROOF_SECONDS`), once: what the second is for."""
     import statistics
 
@@ -983,33 +984,49 @@ def slowhints() -> tuple[list[dict], list[str]]:
     rules = find_rules("mm-6-9")
     optimal_hint(GameState.from_clues(rules, [*SLOW_HINTS[0], "356254=0B3W"]))  # untimed
     rows: list[dict] = []
+    hinted = []  # per position: its state, and each hint's time and outcome
     for clues in SLOW_HINTS:
         state = GameState.from_clues(rules, list(clues))
-        times, said = [], []
+        runs = []
         for _ in range(3):
             started = time.perf_counter()
             outcome = optimal_hint(state)
-            times.append(time.perf_counter() - started)
-            found = outcome.found
-            said.append(f"the optimum {outcome.optimal.guess}" if outcome.optimal is not None
-                        else "no guess" if found is None
-                        else f"{found.guess} ({100 * (found.total / found.lower - 1):.1f} % "
-                             "above the bound)")
-        rows.append({"job": f"optimal hint after {' '.join(clues)} ({state.count} "
-                            f"candidates): median of 3; it said: {'; '.join(said)}",
-                     "seconds": statistics.median(times)})
-    for clues in SLOW_HINTS:  # what the hint's second falls short of: the whole proof
-        state = GameState.from_clues(rules, list(clues))
+            runs.append((time.perf_counter() - started, outcome))
+        hinted.append((clues, state, runs))
+    proofs, optima = [], []
+    for clues, state, _ in hinted:  # what the hint's second falls short of: the whole proof
         started = time.perf_counter()
+        optimum = None  # the optimal total from the position on (the guesses played left out)
         try:
             result = solve_optimal(state.space, state=state, time_limit=PROOF_SECONDS)
+            optimum = result.total - len(state.history) * state.count
             said = (f"total {result.total}, first guess "
                     f"{state.space.text(int(result.tree.guess[0]))}")
         except TimeLimitError:
             said = f"not within {PROOF_SECONDS} s"
-        rows.append({"job": f"optimal search to the end after {' '.join(clues)} "
-                            f"({state.count} candidates): {said}",
-                     "seconds": time.perf_counter() - started})
+        proofs.append({"job": f"optimal search to the end after {' '.join(clues)} "
+                              f"({state.count} candidates): {said}",
+                       "seconds": time.perf_counter() - started})
+        optima.append(optimum)
+    for (clues, state, runs), optimum in zip(hinted, optima, strict=True):
+        said = []
+        for _, outcome in runs:
+            found = outcome.found
+            if outcome.optimal is not None:
+                said.append(f"the optimum {outcome.optimal.guess}")
+            elif found is None:
+                said.append("no guess")
+            else:
+                # (a tree the hint found below the proven optimum would be a wrong answer)
+                assert optimum is None or found.total >= optimum, (found, optimum)
+                above = ("" if optimum is None else
+                         f"{100 * (found.total / optimum - 1):.1f} % above the optimum, ")
+                said.append(f"{found.guess} ({above}{100 * (found.total / found.lower - 1):.1f}"
+                            " % above the bound)")
+        rows.append({"job": f"optimal hint after {' '.join(clues)} ({state.count} "
+                            f"candidates): median of 3; it said: {'; '.join(said)}",
+                     "seconds": statistics.median(t for t, _ in runs)})
+    rows += proofs
     return rows, [f"The hint's search has {HINT_OPTIMAL_SECONDS:g} s; past it the hint says "
                   "that the optimum takes longer, with the best guess found: the search's, or "
                   "the candidates' own tree (`solver.endgame`) when that is better or the "
