@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -1187,3 +1189,89 @@ def giantpart() -> tuple[list[dict], list[str]]:
 
 
 GROUPS["giantpart"] = giantpart
+
+
+def coldstart() -> tuple[list[dict], list[str]]:
+    """A fresh install as the README's first command makes it: the repository's committed
+    state cloned and installed into a new virtual environment (no kernel compiled yet), the
+    server started, and the page's first requests timed as soon as it answers (a classic
+    game's first hint, while the server compiles its kernels in the background, then the
+    hint after 1122); and, in a second fresh install, the first `keypeg optimal` (the search
+    kernels compiled during that call). One run each, a fresh store each."""
+    import json
+    import socket
+    import subprocess
+    import tempfile
+    import urllib.request
+
+    root = Path(__file__).resolve().parent.parent
+
+    def install(where: Path) -> tuple[Path, float]:
+        subprocess.run(["git", "clone", "-q", str(root), str(where)], check=True)
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "venv", str(where / ".venv")], check=True)
+        subprocess.run([str(where / ".venv" / "bin" / "pip"), "install", "-q", "."],
+                       cwd=where, check=True)
+        return where / ".venv" / "bin" / "keypeg", time.perf_counter() - started
+
+    def request(url: str, body: dict | None = None) -> dict:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(url, data=data,
+                                     headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=300) as response:
+            return json.load(response)
+
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        keypeg, took = install(Path(tmp) / "serve")
+        rows.append({"job": "fresh install: a new virtual environment, pip install . (the "
+                            "wheels cached)", "seconds": took})
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        base = f"http://127.0.0.1:{port}"
+        env = {**os.environ, "KEYPEG_DB": str(Path(tmp) / "serve.db")}
+        started = time.perf_counter()
+        server = subprocess.Popen([str(keypeg), "serve", "--port", str(port)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            while True:
+                try:
+                    urllib.request.urlopen(base + "/", timeout=5).read()
+                    break
+                except OSError:
+                    assert server.poll() is None, "the server ended"
+                    time.sleep(0.1)
+            rows.append({"job": "keypeg serve, fresh install: until the page answers",
+                         "seconds": time.perf_counter() - started})
+            game = request(base + "/api/games", {"rules": "classic"})["id"]
+            started = time.perf_counter()
+            hint = request(f"{base}/api/games/{game}/hints")
+            rows.append({"job": "fresh install: the first hint of a classic game, asked as "
+                                "soon as the page answers",
+                         "seconds": time.perf_counter() - started})
+            assert hint["candidates"] == 1296
+            request(f"{base}/api/games/{game}/guesses", {"guess": "1122"})
+            started = time.perf_counter()
+            request(f"{base}/api/games/{game}/hints")
+            rows.append({"job": "fresh install: the hint after 1122, right after",
+                         "seconds": time.perf_counter() - started})
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        keypeg, _ = install(Path(tmp) / "cli")
+        env = {**os.environ, "KEYPEG_DB": str(Path(tmp) / "cli.db")}
+        started = time.perf_counter()
+        out = subprocess.run([str(keypeg), "optimal", "--rules", "mini", "--json"], env=env,
+                             capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr[-300:]
+        rows.append({"job": "fresh install: the first keypeg optimal --rules mini (its "
+                            "search kernels compiled), whole command",
+                     "seconds": time.perf_counter() - started})
+    return rows, ["The repository's last commit, cloned and installed as a user would; no "
+                  "numba cache: each fresh install compiles its kernels once and caches them "
+                  "on disk, so later starts are the warm figures of the `web` and `cli` "
+                  "groups."]
+
+
+GROUPS["coldstart"] = coldstart
