@@ -252,3 +252,52 @@ print(seen)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True, timeout=300)
     assert out.stdout.strip() == "[True, False]"
+
+
+def test_a_fresh_install_is_told_apart_from_a_loaded_kernel(tmp_path):
+    """`kernels_compiling` reads numba's cache on disk: with an empty cache folder (a fresh
+    install) the search kernel is still to be compiled; here, once a search ran, it is not."""
+    from keypeg.solver.search import kernels_compiling
+
+    solve_optimal(find_rules("MM(2,2)"))
+    assert not kernels_compiling()
+    script = "from keypeg.solver.search import kernels_compiling; print(kernels_compiling())"
+    import os
+
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, timeout=120,
+                         env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
+    assert out.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("compiling", [True, False])
+def test_time_spent_compiling_is_not_blamed_on_the_search(monkeypatch, compiling):
+    """A search out of time before its first set, while its kernel compiles (the first
+    search after installing), says so; the hint then says the kernels are loading, not that
+    the best guess takes longer to work out than its second (the compile goes on in the
+    background, so asking again later finds it)."""
+    import keypeg.solver.search as search
+
+    monkeypatch.setattr(search, "kernels_compiling", lambda: compiling)
+    watch = _watch(0, 0, 0)
+    watch.time_limit = 0.0
+    with pytest.raises(TimeLimitError) as caught:
+        watch.check()
+    assert caught.value.kernels_loading is compiling
+    watch = _watch(0, 0, 0)  # a set expanded: the search was running, whatever loads
+    watch.time_limit = 0.0
+    watch.searches[0].counters[slots.N_SETS] = 1
+    with pytest.raises(TimeLimitError) as caught:
+        watch.check()
+    assert caught.value.kernels_loading is False
+
+    def out_of_time(*args: object, **kwargs: object) -> None:
+        error = TimeLimitError("the optimal search did not finish within 1 second.")
+        error.kernels_loading = compiling
+        raise error
+
+    monkeypatch.setattr(search, "solve_optimal", out_of_time)
+    state = GameState.from_clues("classic", [("1111", "1B0W")])  # off the stored tree
+    note = hint(state).optimal_note
+    assert ("which are still loading" in note) is compiling, note
+    assert ("takes longer to work out" in note) is not compiling, note

@@ -52,7 +52,11 @@ class TimeLimitError(LimitExceededError):
 
     An optimal search (least total, no cap it must meet, unweighted) stopped after it had
     finished a first guess says how far it got in the fields of `LimitExceededError`.
+    `kernels_loading` is true when the time went on compiling the search kernels (the
+    first search after installing), not on the search.
     """
+
+    kernels_loading: bool = False
 
 
 class NoStrategyError(KeypegError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -1174,6 +1175,19 @@ KERNELS_LOADING = ("loading the search kernels (the first search after installin
                    "them: a minute or two)")
 
 
+def kernels_compiling() -> bool:
+    """Return whether the search kernel is still to be compiled in this process: not loaded
+    here yet, and no compiled copy in numba's cache on disk (a fresh install, whose first
+    search compiles it: a minute or two)."""
+    if k.solve.signatures:
+        return False
+    try:  # (numba's own cache file; should its layout move, say nothing)
+        index = k.solve._cache._cache_file._index_path
+    except AttributeError:
+        return False
+    return not os.path.exists(index)
+
+
 class _Watch:
     """Runs a search in a thread (the kernels release the GIL) while the caller's thread
     reports progress and enforces the time limit: past it, every search is told to stop
@@ -1257,6 +1271,8 @@ class _Watch:
                 f"the optimal search did not finish within "
                 f"{plural(self.time_limit or 0, 'second')}.")
             self._found(error)
+            nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
+            error.kernels_loading = nodes == 0 and kernels_compiling()
             raise error
 
     def best_so_far(self) -> tuple[int, int, int] | None:

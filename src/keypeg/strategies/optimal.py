@@ -145,10 +145,16 @@ class OptimalStrategy(Strategy):
         try:
             result = solve_optimal(space, state=state, time_limit=limit, weights=weights)
         except TimeLimitError as exc:
-            error = TimeLimitError(
-                f"the best possible guess among {candidates.size:,} codes takes longer to "
-                f"work out than the {plural(self.time_limit or 0, 'second')} the search may spend."
-            ).found(exc)
+            if exc.kernels_loading:  # (compiling goes on in the background: later, it runs)
+                text = (f"the best possible guess among {candidates.size:,} codes needs the "
+                        "search kernels, which are still loading (the first search after "
+                        "installing compiles them, a minute or two); ask again then.")
+            else:
+                text = (f"the best possible guess among {candidates.size:,} codes takes longer "
+                        f"to work out than the {plural(self.time_limit or 0, 'second')} the "
+                        "search may spend.")
+            error = TimeLimitError(text).found(exc)
+            error.kernels_loading = exc.kernels_loading
             if endgame:  # the better of the two trees, the higher of the two bounds
                 bounds = bounds or candidate_bounds(space, candidates)
                 ours = exc.best_total is None or bounds.total < exc.best_total
