@@ -284,6 +284,8 @@ def test_time_spent_compiling_is_not_blamed_on_the_search(monkeypatch, compiling
     with pytest.raises(TimeLimitError) as caught:
         watch.check()
     assert caught.value.kernels_loading is compiling
+    # (keypeg optimal --max-seconds says where the time went too)
+    assert ("the time went on loading the search kernels" in str(caught.value)) is compiling
     watch = _watch(0, 0, 0)  # a set expanded: the search was running, whatever loads
     watch.time_limit = 0.0
     watch.searches[0].counters[slots.N_SETS] = 1

@@ -1273,6 +1273,10 @@ class _Watch:
             self._found(error)
             nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
             error.kernels_loading = nodes == 0 and kernels_compiling()
+            if error.kernels_loading:
+                error.args = (error.args[0][:-1] + " (the time went on loading the search "
+                              "kernels: the first search after installing compiles them, "
+                              "a minute or two).",)
             raise error
 
     def best_so_far(self) -> tuple[int, int, int] | None:
