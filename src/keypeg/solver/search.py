@@ -1267,16 +1267,15 @@ class _Watch:
         if self.stopped or (self.time_limit is not None
                             and time.perf_counter() - self.started > self.time_limit):
             self.stopped = True
+            nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
+            loading = nodes == 0 and kernels_compiling()
+            why = (" (the time went on loading the search kernels: the first search after "
+                   "installing compiles them, a minute or two)") if loading else ""
             error = TimeLimitError(
                 f"the optimal search did not finish within "
-                f"{plural(self.time_limit or 0, 'second')}.")
+                f"{plural(self.time_limit or 0, 'second')}{why}.")
+            error.kernels_loading = loading
             self._found(error)
-            nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
-            error.kernels_loading = nodes == 0 and kernels_compiling()
-            if error.kernels_loading:
-                error.args = (error.args[0][:-1] + " (the time went on loading the search "
-                              "kernels: the first search after installing compiles them, "
-                              "a minute or two).",)
             raise error
 
     def best_so_far(self) -> tuple[int, int, int] | None:
