@@ -1,5 +1,6 @@
 """The optimal search's packed counts (4-bit fields of one word per probe, `score_probes`
-on four-peg black/white games) against plain counting."""
+on four-peg black/white games) against plain counting: for any list of probes, and for a
+run of consecutive codes (every code, as deep in the tree), which is counted another way."""
 
 import numpy as np
 import pytest
@@ -41,15 +42,24 @@ def test_two_words_hold_thirty_answers(answers, limit):
     assert k._packed_bound(low, high, 30, 29, ltab[7], 15, 15) == want
 
 
-@settings(max_examples=30, deadline=None)
+def _probes(data: st.DataObject, size: int, most: int) -> np.ndarray:
+    """Probes to count: any list of codes, or a run of consecutive codes (to the last)."""
+    if data.draw(st.booleans()):
+        start = data.draw(st.integers(0, size - 1))
+        end = data.draw(st.sampled_from([size, min(size, start + data.draw(st.integers(1, 40)))]))
+        return np.arange(start, end, dtype=np.int64)
+    return np.array(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=most)),
+                    dtype=np.int64)
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_packed_counts_equal_the_answers_counted_plainly(data):
     space = get_space(Rules(pegs=4, colors=5))
     m = data.draw(st.integers(1, 15))
     S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
                                     unique=True)), dtype=np.int32)
-    probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
-                                         max_size=11)), dtype=np.int64)
+    probes = _probes(data, space.size, 11)
     accs = np.zeros(probes.size, dtype=np.uint64)
     table = space.table()
     k._packed_counts(S, probes, table, accs, np.zeros(16, dtype=np.int64))
@@ -84,7 +94,7 @@ TWO_WORDS = [
 
 @pytest.mark.parametrize(("count", "rules", "most", "width", "split", "first"), TWO_WORDS,
                          ids=["wide", "bytes"])
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_two_word_counts_equal_the_answers_counted_plainly(count, rules, most, width, split,
                                                            first, data):
@@ -92,8 +102,7 @@ def test_two_word_counts_equal_the_answers_counted_plainly(count, rules, most, w
     m = data.draw(st.integers(1, min(most, space.size)))
     S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
                                     unique=True)), dtype=np.int32)
-    probes = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=1,
-                                         max_size=7)), dtype=np.int64)
+    probes = _probes(data, space.size, 7)
     low = np.zeros(probes.size, dtype=np.uint64)
     high = np.zeros(probes.size, dtype=np.uint64)
     table = space.table()

@@ -891,6 +891,52 @@ def _flat_rows(S, table):  # pragma: no cover - compiled
     return table.reshape(-1), rows
 
 
+@jit_inline
+def _is_run(probes):  # pragma: no cover - compiled
+    """Whether the probes are a run of consecutive codes, in order."""
+    P = probes.shape[0]
+    if P == 0 or probes[P - 1] - probes[0] != P - 1:
+        return False
+    for t in range(1, P):
+        if probes[t] != probes[0] + t:
+            return False
+    return True
+
+
+@jit
+def _run_counts(S, probes, flat, rows, accs, highs, two, width, split, sub,
+                stats):  # pragma: no cover - compiled
+    """The counting passes of `_packed_counts` and `_two_word_counts` when the probes are a
+    run of codes: each code's row read along, one probe after another (vector code, two to
+    four times faster than reading the rows across, a few probes at a time): answer r adds
+    one in field r (`width` bits) of `accs` when r < `split`, else in field r - `sub` of
+    `highs` (when `two`; else no answer reaches `split`, and `highs` is not read)."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    m63 = np.uint64(63)
+    base = np.uint64(probes[0])
+    for t in range(P):
+        accs[t] = 0
+    if two:
+        for t in range(P):
+            highs[t] = 0
+    for j in range(m):
+        if stats[STOP] != 0:
+            return
+        row = flat[rows[j] + base:rows[j] + base + np.uint64(P)]
+        if two:
+            for t in range(P):
+                x = np.uint64(row[t])
+                low = x < split
+                accs[t] += (one << ((width * x) & m63)) if low else zero
+                highs[t] += zero if low else (one << ((width * (x - sub)) & m63))
+        else:
+            for t in range(P):
+                accs[t] += one << (width * np.uint64(row[t]))
+
+
 @jit
 def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compiled
     """Write each probe's packed counts on S into `accs`: table[s, g] == table[g, s], so
@@ -901,6 +947,10 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
     flat, rows = _flat_rows(S, table)
     four = np.uint64(4)
     one = np.uint64(1)
+    if _is_run(probes):  # (every code, as deep in the tree)
+        _run_counts(S, probes, flat, rows, accs, accs, False, np.uint64(4), np.uint64(16),
+                    np.uint64(0), stats)
+        return
     t = 0
     while t + 4 <= P:
         if (t & 255) == 0 and stats[STOP] != 0:
@@ -950,11 +1000,11 @@ def _packed_counts_wide(S, probes, table, accs, highs, stats):  # pragma: no cov
     """`_packed_counts` for 16 to 30 answers: answer r counts in field r of `accs`, or field
     r - 15 of `highs` (each word's field 0 is left empty)."""
     low, high = _field_tables(True)
-    _two_word_counts(S, probes, table, accs, highs, low, high, stats)
+    _two_word_counts(S, probes, table, accs, highs, low, high, True, stats)
 
 
 @jit
-def _two_word_counts(S, probes, table, accs, highs, low, high,
+def _two_word_counts(S, probes, table, accs, highs, low, high, packed,
                      stats):  # pragma: no cover - compiled
     """Sum ``low[answer]`` into `accs` and ``high[answer]`` into `highs` over the codes of S,
     for each probe (table[s, g] == table[g, s]: the rows of S read along), two probes at a
@@ -962,6 +1012,12 @@ def _two_word_counts(S, probes, table, accs, highs, low, high,
     m = S.shape[0]
     P = probes.shape[0]
     flat, rows = _flat_rows(S, table)
+    if _is_run(probes):  # (every code, as deep in the tree): the fields `_field_tables` puts
+        width = np.uint64(4) if packed else np.uint64(8)
+        split = np.uint64(PACKED_ANSWERS) if packed else np.uint64(8)
+        _run_counts(S, probes, flat, rows, accs, highs, True, width, split,
+                    split - np.uint64(1) if packed else split, stats)
+        return
     t = 0
     while t + 2 <= P:
         if (t & 255) == 0 and stats[STOP] != 0:
@@ -1767,7 +1823,7 @@ def _byte_counts(S, probes, table, accs, highs, stats):  # pragma: no cover - co
     """`_packed_counts` with 8-bit fields: answer r counts in byte r of `accs` (r < 8) or
     byte r - 8 of `highs`."""
     low, high = _field_tables(False)
-    _two_word_counts(S, probes, table, accs, highs, low, high, stats)
+    _two_word_counts(S, probes, table, accs, highs, low, high, False, stats)
 
 
 @jit
