@@ -897,20 +897,38 @@ def _is_run(probes):  # pragma: no cover - compiled
     P = probes.shape[0]
     if P == 0 or probes[P - 1] - probes[0] != P - 1:
         return False
-    for t in range(1, P):
-        if probes[t] != probes[0] + t:
-            return False
-    return True
+    off = np.int64(0)  # (branch-free: vector code)
+    for t in range(P):
+        off |= probes[t] ^ (probes[0] + t)
+    return off == 0
 
 
 @jit
-def _run_counts(S, probes, flat, rows, accs, highs, two, width, split, sub,
-                stats):  # pragma: no cover - compiled
-    """The counting passes of `_packed_counts` and `_two_word_counts` when the probes are a
-    run of codes: each code's row read along, one probe after another (vector code, two to
-    four times faster than reading the rows across, a few probes at a time): answer r adds
-    one in field r (`width` bits) of `accs` when r < `split`, else in field r - `sub` of
-    `highs` (when `two`; else no answer reaches `split`, and `highs` is not read)."""
+def _run_counts(S, probes, flat, rows, accs, stats):  # pragma: no cover - compiled
+    """`_packed_counts`' counting when the probes are a run of codes: each code's row read
+    along, one probe after another (vector code; reading the rows across, a few probes at a
+    time, took 1.4 to 2.6 times as long)."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    one = np.uint64(1)
+    four = np.uint64(4)
+    base = np.uint64(probes[0])
+    for t in range(P):
+        accs[t] = 0
+    for j in range(m):
+        if stats[STOP] != 0:
+            return
+        row = flat[rows[j] + base:rows[j] + base + np.uint64(P)]
+        for t in range(P):
+            accs[t] += one << (four * np.uint64(row[t]))
+
+
+@jit
+def _run_two_words(S, probes, flat, rows, accs, highs, width, split, sub,
+                   stats):  # pragma: no cover - compiled
+    """`_two_word_counts`' counting when the probes are a run of codes, as `_run_counts`:
+    answer r adds one in field r (`width` bits) of `accs` when r < `split`, else in field
+    r - `sub` of `highs` (branch-free, so that it stays vector code)."""
     m = S.shape[0]
     P = probes.shape[0]
     one = np.uint64(1)
@@ -919,22 +937,16 @@ def _run_counts(S, probes, flat, rows, accs, highs, two, width, split, sub,
     base = np.uint64(probes[0])
     for t in range(P):
         accs[t] = 0
-    if two:
-        for t in range(P):
-            highs[t] = 0
+        highs[t] = 0
     for j in range(m):
         if stats[STOP] != 0:
             return
         row = flat[rows[j] + base:rows[j] + base + np.uint64(P)]
-        if two:
-            for t in range(P):
-                x = np.uint64(row[t])
-                low = x < split
-                accs[t] += (one << ((width * x) & m63)) if low else zero
-                highs[t] += zero if low else (one << ((width * (x - sub)) & m63))
-        else:
-            for t in range(P):
-                accs[t] += one << (width * np.uint64(row[t]))
+        for t in range(P):
+            x = np.uint64(row[t])
+            low = x < split
+            accs[t] += (one << ((width * x) & m63)) if low else zero
+            highs[t] += zero if low else (one << ((width * (x - sub)) & m63))
 
 
 @jit
@@ -948,8 +960,7 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
     four = np.uint64(4)
     one = np.uint64(1)
     if _is_run(probes):  # (every code, as deep in the tree)
-        _run_counts(S, probes, flat, rows, accs, accs, False, np.uint64(4), np.uint64(16),
-                    np.uint64(0), stats)
+        _run_counts(S, probes, flat, rows, accs, stats)
         return
     t = 0
     while t + 4 <= P:
@@ -1015,8 +1026,8 @@ def _two_word_counts(S, probes, table, accs, highs, low, high, packed,
     if _is_run(probes):  # (every code, as deep in the tree): the fields `_field_tables` puts
         width = np.uint64(4) if packed else np.uint64(8)
         split = np.uint64(PACKED_ANSWERS) if packed else np.uint64(8)
-        _run_counts(S, probes, flat, rows, accs, highs, True, width, split,
-                    split - np.uint64(1) if packed else split, stats)
+        _run_two_words(S, probes, flat, rows, accs, highs, width, split,
+                       split - np.uint64(1) if packed else split, stats)
         return
     t = 0
     while t + 2 <= P:
