@@ -112,3 +112,61 @@ def test_two_word_counts_equal_the_answers_counted_plainly(count, rules, most, w
         assert int(low[t]) == sum(n << (width * r) for r, n in enumerate(counts) if r < split)
         assert int(high[t]) == sum(n << (width * (r - split + first))
                                    for r, n in enumerate(counts) if r >= split)
+
+
+#: The bound pass's field layouts: packed (4-bit fields, answers 15 and up in a second word
+#: when wide, from its field 1), or bytes (answers 8 and up in the second word).
+LAYOUTS = [(True, False, 15, 15), (True, True, 30, 15), (False, False, 16, 127)]
+
+
+@pytest.mark.parametrize(("packed", "wide", "answers", "most"), LAYOUTS,
+                         ids=["packed", "wide", "bytes"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, most, data):
+    """`_packed_pass` against each probe's counts bounded plainly: the closed form 3m - w - k
+    when no part (the win included) holds more than `small` codes, else `_row_bound`; no
+    bound for a probe that leaves S in one part; the live probes those under the budget,
+    in order, and the least bound of the others."""
+    m = data.draw(st.integers(1, most))
+    P = data.draw(st.integers(1, 40))
+    N = 200
+    if data.draw(st.booleans()):  # a run of codes, or any codes in order
+        start = data.draw(st.integers(0, N - P))
+        probes = np.arange(start, start + P, dtype=np.int64)
+    else:
+        probes = np.array(sorted(data.draw(st.sets(st.integers(0, N - 1), min_size=P,
+                                                   max_size=P))), dtype=np.int64)
+    is_cand = np.array(data.draw(st.lists(st.booleans(), min_size=N, max_size=N)))
+    win = data.draw(st.sampled_from([0, answers - 1]))
+    small = data.draw(st.integers(0, 20))
+    cap = data.draw(st.integers(1, m + 2))
+    budget = data.draw(st.integers(0, 3 * m + 5))
+    ltab, _ = k.bound_tables(130, answers, False)
+    f = ltab[data.draw(st.integers(2, 9))]
+    rows = [np.bincount(data.draw(st.lists(st.integers(0, answers - 1), min_size=m,
+                                           max_size=m)), minlength=answers) for _ in range(P)]
+    width, split, first = (4, 15, 1) if packed else (8, 8, 0)
+    accs = np.array([sum(int(n) << (width * r) for r, n in enumerate(c) if r < split)
+                     for c in rows], dtype=np.uint64)
+    highs = np.array([sum(int(n) << (width * (r - split + first)) for r, n in enumerate(c)
+                          if r >= split) for c in rows], dtype=np.uint64)
+    nparts = np.array([np.count_nonzero(c) for c in rows], dtype=np.int64)
+    lbs, keys, live = (np.empty(P, dtype=np.int64) for _ in range(3))
+    n_live, low = k._packed_pass(accs, highs if wide or not packed else highs[:0], nparts,
+                                 probes, is_cand, packed, wide, small, answers, win, f, cap,
+                                 m, budget, lbs, keys, live)
+    want_live, want_low = [], k.INF
+    for t, counts in enumerate(rows):
+        total, w = k.INF, int(is_cand[probes[t]])
+        if nparts[t] > 1:
+            total = (3 * m - w - int(nparts[t]) if counts.max() <= small
+                     else k._row_bound(counts.astype(np.int32), win, f, cap, m))
+        assert lbs[t] == total
+        assert keys[t] == (2 * total + 1 - w if total < k.INF else k.INF)
+        if total < budget:
+            want_live.append(t)
+        else:
+            want_low = min(want_low, total)
+    assert live[:n_live].tolist() == want_live
+    assert low == want_low
