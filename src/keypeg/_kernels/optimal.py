@@ -906,8 +906,8 @@ def _is_run(probes):  # pragma: no cover - compiled
 @jit
 def _run_counts(S, probes, flat, rows, accs, stats):  # pragma: no cover - compiled
     """`_packed_counts`' counting when the probes are a run of codes: each code's row read
-    along, one probe after another (vector code; reading the rows across, a few probes at a
-    time, took 1.4 to 2.6 times as long)."""
+    along, one probe after another (vector code: 8 codes on 5,040 probes 6.5 us, against
+    15.5 us reading the rows across, four probes at a time)."""
     m = S.shape[0]
     P = probes.shape[0]
     one = np.uint64(1)
