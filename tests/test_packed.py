@@ -127,7 +127,8 @@ def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, m
     """`_packed_pass` against each probe's counts bounded plainly: the closed form 3m - w - k
     when no part (the win included) holds more than `small` codes, else `_row_bound`; no
     bound for a probe that leaves S in one part; the live probes those under the budget,
-    in order, and the least bound of the others."""
+    in order, and the least bound of the others. The counts are as a search meets them: a
+    candidate wins on one code (its own), a non-candidate on none."""
     m = data.draw(st.integers(1, most))
     P = data.draw(st.integers(1, 40))
     N = 200
@@ -139,13 +140,23 @@ def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, m
                                                    max_size=P))), dtype=np.int64)
     is_cand = np.array(data.draw(st.lists(st.booleans(), min_size=N, max_size=N)))
     win = data.draw(st.sampled_from([0, answers - 1]))
-    small = data.draw(st.integers(0, 20))
-    cap = data.draw(st.integers(1, m + 2))
+    cap = data.draw(st.integers(0, m + 2))
     budget = data.draw(st.integers(0, 3 * m + 5))
-    ltab, _ = k.bound_tables(130, answers, False)
-    f = ltab[data.draw(st.integers(2, 9))]
-    rows = [np.bincount(data.draw(st.lists(st.integers(0, answers - 1), min_size=m,
-                                           max_size=m)), minlength=answers) for _ in range(P)]
+    # as score_probes passes them: f the bounds for at most kS parts per probe, and small
+    # the most codes a part may hold for its bound 2n - 1 (ctab[kS, 2], at most cap; 0
+    # when fewer than two guesses are left)
+    ltab, ctab = k.bound_tables(130, answers, False)
+    kS = data.draw(st.integers(1, answers))
+    f = ltab[kS]
+    small = data.draw(st.sampled_from([min(int(ctab[kS, 2]), cap), 0]))
+    # each probe's answers on S: the win once when it is a candidate (its own code)
+    others = [r for r in range(answers) if r != win]
+    rows = []
+    for g in probes.tolist():
+        w = int(is_cand[g]) if m > 1 else 0
+        drawn = data.draw(st.lists(st.sampled_from(others), min_size=m - w, max_size=m - w))
+        rows.append(np.bincount(drawn + [win] * w, minlength=answers))
+    is_cand[probes] = [row[win] == 1 for row in rows]
     width, split, first = (4, 15, 1) if packed else (8, 8, 0)
     accs = np.array([sum(int(n) << (width * r) for r, n in enumerate(c) if r < split)
                      for c in rows], dtype=np.uint64)
