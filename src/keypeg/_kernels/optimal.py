@@ -862,35 +862,37 @@ def _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small, R, w
 def _excess_nibbles(word, first, add, win, f, cap):  # pragma: no cover - compiled
     """What the parts in `word`'s 4-bit fields past `small` (field i: answer first + i; `add`
     is 127 - small in each byte lane) add to their closed-form bound 2n - 1: f[n] - (2n - 1)
-    each, the win left out; INF for one past `cap`."""
-    extra = np.int64(0)
-    for odd in range(2):
-        lanes = ((word >> np.uint64(4 * odd)) & _NIBBLE_EVEN) + add
-        tops = lanes & _LANE_TOP
-        while tops != np.uint64(0):
-            lane = np.int64(_popcount((tops & (~tops + np.uint64(1))) - np.uint64(1))) >> 3
-            tops &= tops - np.uint64(1)
-            field = 2 * lane + odd
-            if first + field == win:
-                continue
-            n = np.int64((word >> np.uint64(4 * field)) & np.uint64(15))
-            if n > cap:
-                return INF
-            extra += f[n] - (2 * n - 1)
-    return extra
+    each, the win left out; INF for one past `cap`. The even fields, then the odd ones,
+    spread to byte lanes."""
+    even = _excess_lanes(word, ((word & _NIBBLE_EVEN) + add) & _LANE_TOP, 4, 0, first, win,
+                         f, cap)
+    if even >= INF:
+        return INF
+    odd = _excess_lanes(word, (((word >> np.uint64(4)) & _NIBBLE_EVEN) + add) & _LANE_TOP, 4,
+                        1, first, win, f, cap)
+    return INF if odd >= INF else even + odd
 
 
 @jit_inline
 def _excess_bytes(word, first, add, win, f, cap):  # pragma: no cover - compiled
     """`_excess_nibbles` for 8-bit fields (each at most 127)."""
+    return _excess_lanes(word, (word + add) & _LANE_TOP, 8, 0, first, win, f, cap)
+
+
+@jit_inline
+def _excess_lanes(word, tops, width, parity, first, win, f, cap):  # pragma: no cover
+    """The sum of f[n] - (2n - 1) over the fields of `word` (`width` bits) whose byte lane
+    has its top bit in `tops` (lane b: field b, or field 2b + parity for 4-bit fields), the
+    win's field (answer first + field) left out; INF for one of more than `cap` codes."""
     extra = np.int64(0)
-    tops = (word + add) & _LANE_TOP
+    per_lane = 8 // width
     while tops != np.uint64(0):
         lane = np.int64(_popcount((tops & (~tops + np.uint64(1))) - np.uint64(1))) >> 3
         tops &= tops - np.uint64(1)
-        if first + lane == win:
+        field = per_lane * lane + parity
+        if first + field == win:
             continue
-        n = np.int64((word >> np.uint64(8 * lane)) & np.uint64(255))
+        n = np.int64((word >> np.uint64(width * field)) & np.uint64((1 << width) - 1))
         if n > cap:
             return INF
         extra += f[n] - (2 * n - 1)

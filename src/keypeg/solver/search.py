@@ -1170,9 +1170,10 @@ def _run(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[
     return cost
 
 
+#: Why a first search waits on its kernels, as every message about it says.
+KERNELS_WHY = "the first search after installing compiles them, a minute or two"
 #: The phase a search reports while its kernel loads (see `_Watch.kernels_cold`).
-KERNELS_LOADING = ("loading the search kernels (the first search after installing compiles "
-                   "them: a minute or two)")
+KERNELS_LOADING = f"loading the search kernels ({KERNELS_WHY})"
 
 
 def kernels_compiling() -> bool:
@@ -1269,8 +1270,8 @@ class _Watch:
             self.stopped = True
             nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
             loading = nodes == 0 and kernels_compiling()
-            why = (" (the time went on loading the search kernels: the first search after "
-                   "installing compiles them, a minute or two)") if loading else ""
+            why = (f" (the time went on loading the search kernels: {KERNELS_WHY})"
+                   if loading else "")
             error = TimeLimitError(
                 f"the optimal search did not finish within "
                 f"{plural(self.time_limit or 0, 'second')}{why}.")

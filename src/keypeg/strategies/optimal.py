@@ -131,7 +131,7 @@ class OptimalStrategy(Strategy):
             raise LimitExceededError(
                 f"the best possible guess among {candidates.size:,} codes is out of reach "
                 "in a game this size.").with_best(bounds.guess, bounds.total, bounds.lower)
-        from ..solver.search import solve_optimal
+        from ..solver.search import KERNELS_WHY, solve_optimal
 
         state = _state(space, candidates, guesses)
         # A search without the table (on a candidate view) is the slow kind: the bounds
@@ -147,8 +147,8 @@ class OptimalStrategy(Strategy):
         except TimeLimitError as exc:
             if exc.kernels_loading:  # (compiling goes on in the background: later, it runs)
                 text = (f"the best possible guess among {candidates.size:,} codes needs the "
-                        "search kernels, which are still loading (the first search after "
-                        "installing compiles them, a minute or two); ask again then.")
+                        f"search kernels, which are still loading ({KERNELS_WHY}); ask again "
+                        "then.")
             else:
                 text = (f"the best possible guess among {candidates.size:,} codes takes longer "
                         f"to work out than the {plural(self.time_limit or 0, 'second')} the "
