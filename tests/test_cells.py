@@ -246,3 +246,14 @@ def test_w_by_caps_out_of_time_keeps_the_caps_proven_empty(monkeypatch):
     cell = {"label": str(rules), "total": optimum.total, "worst": optimum.worst,
             "first_guess": optimum.first_guess}
     assert script._worst_by_caps(cell, rules, 60.0) == {"seconds": 60.0, "none_within": 4}
+
+
+def test_seven_peg_cell_found_again_with_three_count_words():
+    """MM(7,3) (35 answers) is searched with each probe's counts in three words of 4-bit
+    fields (answers 30 and up in the third); the stored optimum, proven by two searches
+    before that layout, is found again, with the same histogram."""
+    cell = next(c for c in stored_cells() if c["label"] == "MM(7,3)")
+    found = solve_optimal(get_space(cell_rules(cell)), workers=1)
+    assert found.total == cell["total"]
+    assert np.bincount(found.tree.depths(get_space(cell_rules(cell))))[1:].tolist() == \
+        cell["histogram"]

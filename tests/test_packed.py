@@ -24,7 +24,7 @@ def test_packed_fields_give_the_parts_the_largest_and_the_bound(answers, limit):
     for win in (0, 14):
         for cap in (1, 3, 15):
             want = k._row_bound(counts.astype(np.int32), win, f, cap, 15)
-            assert k._packed_bound(acc, np.uint64(0), 15, win, f, cap, 15) == want
+            assert k._packed_bound(acc, np.uint64(0), np.uint64(0), 15, win, f, cap, 15) == want
 
 
 @settings(max_examples=200, deadline=None)
@@ -39,7 +39,31 @@ def test_two_words_hold_thirty_answers(answers, limit):
     assert over == (counts.max() > limit)
     ltab, _ = k.bound_tables(20, 30, False)
     want = k._row_bound(counts.astype(np.int32), 29, ltab[7], 15, 15)
-    assert k._packed_bound(low, high, 30, 29, ltab[7], 15, 15) == want
+    assert k._packed_bound(low, high, np.uint64(0), 30, 29, ltab[7], 15, 15) == want
+
+
+def _words(answers: list[int], first: list[int]) -> list[np.uint64]:
+    """Pack answers in 4-bit fields: word i counts answers first[i] to first[i + 1] - 1,
+    the first of them in field 0 of the first word and in field 1 of each later word."""
+    ends = first[1:] + [10**6]
+    return [np.uint64(sum(1 << (4 * (a - lo + (i > 0))) for a in answers if lo <= a < hi))
+            for i, (lo, hi) in enumerate(zip(first, ends, strict=True))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 44), min_size=1, max_size=15), st.integers(0, 16))
+def test_three_words_hold_forty_five_answers(answers, limit):
+    """Seven and eight pegs (35 and 44 answers): answers 30 and up count in a third word,
+    from its field 1."""
+    counts = np.bincount(answers, minlength=45)
+    low, high, top = _words(answers, [0, 15, 30])
+    assert sum(k._packed_parts(w) for w in (low, high, top)) == np.count_nonzero(counts)
+    over = any(k._packed_over(w, limit) for w in (low, high, top))
+    assert over == (counts.max() > limit)
+    ltab, _ = k.bound_tables(20, 45, False)
+    for win in (0, 34, 44):
+        want = k._row_bound(counts.astype(np.int32), win, ltab[9], 15, 15)
+        assert k._packed_bound(low, high, top, 45, win, ltab[9], 15, 15) == want
 
 
 def _probes(data: st.DataObject, size: int, most: int) -> np.ndarray:
@@ -67,6 +91,24 @@ def test_packed_counts_equal_the_answers_counted_plainly(data):
         counts = np.bincount(table[g, S], minlength=space.n_responses)
         want = sum(int(n) << (4 * r) for r, n in enumerate(counts.tolist()))
         assert int(accs[t]) == want
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=7, colors=2), Rules(pegs=8, colors=2)],
+                         ids=["35 answers", "44 answers"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_three_word_counts_equal_the_answers_counted_plainly(rules, data):
+    space = get_space(rules)
+    m = data.draw(st.integers(1, 15))
+    S = np.array(data.draw(st.lists(st.integers(0, space.size - 1), min_size=m, max_size=m,
+                                    unique=True)), dtype=np.int32)
+    probes = _probes(data, space.size, 9)
+    words = [np.zeros(probes.size, dtype=np.uint64) for _ in range(3)]
+    table = space.table()
+    k._packed_counts_triple(S, probes, table, *words, np.zeros(16, dtype=np.int64))
+    for t, g in enumerate(probes.tolist()):
+        want = _words(table[g, S].tolist(), [0, 15, 30])
+        assert [int(w[t]) for w in words] == [int(w) for w in want]
 
 
 @settings(max_examples=200, deadline=None)
@@ -115,12 +157,14 @@ def test_two_word_counts_equal_the_answers_counted_plainly(count, rules, most, w
 
 
 #: The bound pass's field layouts: packed (4-bit fields, answers 15 and up in a second word
-#: when wide, from its field 1), or bytes (answers 8 and up in the second word).
-LAYOUTS = [(True, False, 15, 15), (True, True, 30, 15), (False, False, 16, 127)]
+#: when wide, from its field 1, and 30 and up in a third, from its field 1), or bytes
+#: (answers 8 and up in the second word).
+LAYOUTS = [(True, False, 15, 15), (True, True, 30, 15), (True, True, 45, 15),
+           (False, False, 16, 127)]
 
 
 @pytest.mark.parametrize(("packed", "wide", "answers", "most"), LAYOUTS,
-                         ids=["packed", "wide", "bytes"])
+                         ids=["packed", "wide", "three words", "bytes"])
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, most, data):
@@ -157,16 +201,20 @@ def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, m
         drawn = data.draw(st.lists(st.sampled_from(others), min_size=m - w, max_size=m - w))
         rows.append(np.bincount(drawn + [win] * w, minlength=answers))
     is_cand[probes] = [row[win] == 1 for row in rows]
-    width, split, first = (4, 15, 1) if packed else (8, 8, 0)
-    accs = np.array([sum(int(n) << (width * r) for r, n in enumerate(c) if r < split)
-                     for c in rows], dtype=np.uint64)
-    highs = np.array([sum(int(n) << (width * (r - split + first)) for r, n in enumerate(c)
-                          if r >= split) for c in rows], dtype=np.uint64)
+    if packed:
+        packs = [_words(np.repeat(np.arange(answers), c).tolist(), [0, 15, 30]) for c in rows]
+        accs, highs, tops = (np.array(w, dtype=np.uint64) for w in zip(*packs, strict=True))
+    else:
+        accs = np.array([sum(int(n) << (8 * r) for r, n in enumerate(c) if r < 8)
+                         for c in rows], dtype=np.uint64)
+        highs = np.array([sum(int(n) << (8 * (r - 8)) for r, n in enumerate(c) if r >= 8)
+                          for c in rows], dtype=np.uint64)
     nparts = np.array([np.count_nonzero(c) for c in rows], dtype=np.int64)
     lbs, keys, live = (np.empty(P, dtype=np.int64) for _ in range(3))
-    n_live, low = k._packed_pass(accs, highs if wide or not packed else highs[:0], nparts,
-                                 probes, is_cand, packed, wide, small, answers, win, f, cap,
-                                 m, budget, lbs, keys, live)
+    n_live, low = k._packed_pass(accs, highs if wide or not packed else highs[:0],
+                                 tops if answers > 30 else highs[:0], nparts, probes, is_cand,
+                                 packed, wide, small, answers, win, f, cap, m, budget, lbs,
+                                 keys, live)
     want_live, want_low = [], k.INF
     for t, counts in enumerate(rows):
         total, w = k.INF, int(is_cand[probes[t]])

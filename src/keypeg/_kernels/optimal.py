@@ -586,9 +586,12 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # Unweighted with at most 30 answers and 15 codes (most nodes of black/white games up
     # to six pegs): each probe's counts are packed as 4-bit fields of one word (two past
     # 15 answers): a shift and an add per code, no memory traffic, its parts counted in a
-    # few word operations; `solve` recounts the few probes it explores.
-    packed = not weighted and R <= 2 * PACKED_ANSWERS and m <= PACKED_CODES
+    # few word operations; `solve` recounts the few probes it explores. On a full table,
+    # up to 45 answers (seven and eight pegs) in three words.
+    packed = (not weighted and m <= PACKED_CODES
+              and (R <= 2 * PACKED_ANSWERS or (symmetric and R <= 3 * PACKED_ANSWERS)))
     wide = R > PACKED_ANSWERS  # answers 15 and up in a second word (five or six pegs)
+    triple = packed and R > 2 * PACKED_ANSWERS  # answers 30 and up in a third
     # bigger sets (at most 127 codes, 16 answers): 8-bit fields, answers 8 and up in a
     # second word
     in_bytes = not weighted and not packed and R <= BYTE_ANSWERS and m <= BYTE_CODES
@@ -602,6 +605,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # not zeroed first)
     accs = np.empty(P if packed or in_bytes else 0, dtype=np.uint64)
     highs = np.empty(P if (packed and wide) or in_bytes else 0, dtype=np.uint64)
+    tops = np.empty(P if triple else 0, dtype=np.uint64)
     counts = np.zeros((0 if sparse or packed or in_bytes else P, R), dtype=np.int32)
     # ... or, every probe of a view scored, with at most 32 answers and 127 codes: counts
     # in bytes of four words from the view's columns (vector code), listed only for the
@@ -671,7 +675,9 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             if nparts[t] > kS:
                 kS = nparts[t]
     elif packed:
-        if wide:
+        if triple:
+            _packed_counts_triple(S, probes, table, accs, highs, tops, stats)
+        elif wide:
             _packed_counts_wide(S, probes, table, accs, highs, stats)
         else:
             _packed_counts(S, probes, table, accs, stats)
@@ -679,6 +685,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             k = _packed_parts(accs[t])
             if wide:
                 k += _packed_parts(highs[t])
+            if triple:
+                k += _packed_parts(tops[t])
             nparts[t] = k
             useful[t] = k > 1
             if k > kS:
@@ -760,7 +768,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     elif (packed or in_bytes) and not tracing:
         # the same pass for the commonest nodes (counts packed in one or two words per
         # probe), with nothing tested per probe that is known for the node
-        n_live, low = _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small,
+        n_live, low = _packed_pass(accs, highs, tops, nparts, probes, is_cand, packed, wide,
+                                   small,
                                    R, win, ltab[kS], cap, m, budget, lbs, keys, live)
     else:
         # one pass: each probe's bound and key, and whether the budget leaves it live
@@ -772,10 +781,12 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 w = 1 if is_cand[np.uint64(probes[t])] else 0
                 if packed:
                     high = highs[t] if wide else np.uint64(0)
-                    if not (_packed_over(accs[t], small) or _packed_over(high, small)):
+                    top = tops[t] if triple else np.uint64(0)
+                    if not (_packed_over(accs[t], small) or _packed_over(high, small)
+                            or _packed_over(top, small)):
                         total = 3 * m - w - nparts[t]
                     else:
-                        total = _packed_bound(accs[t], high, R, win, f, cap, m)
+                        total = _packed_bound(accs[t], high, top, R, win, f, cap, m)
                 elif in_bytes:
                     if not (_byte_over(accs[t], small) or _byte_over(highs[t], small)):
                         total = 3 * m - w - nparts[t]
@@ -808,10 +819,11 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
 
 
 @jit
-def _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small, R, win, f, cap, m,
-                 budget, lbs, keys, live):  # pragma: no cover - compiled
+def _packed_pass(accs, highs, tops, nparts, probes, is_cand, packed, wide, small, R, win, f,
+                 cap, m, budget, lbs, keys, live):  # pragma: no cover - compiled
     """`score_probes`' bound pass over counts packed in words (4-bit fields, a second word
-    when `wide`; else 8-bit fields in two words): each probe's bound and key, the live
+    when `wide`, a third in `tops` when that is not empty; else 8-bit fields in two words):
+    each probe's bound and key, the live
     probes listed; returns their number and the least bound the budget rules out. One loop
     per field width, testing per probe nothing known for the node; compiled on its own (not
     inlined into `_expand`), where its arrays stay in registers (measured faster).
@@ -826,6 +838,7 @@ def _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small, R, w
     zero = np.uint64(0)
     # a field over `small`: its lane's top bit set once 127 - small is added to each
     add = np.uint64(127 - small) * _LANE_ONE if small < 127 else zero
+    triple = tops.shape[0] > 0
     if packed:
         for t in range(accs.shape[0]):
             total = INF
@@ -834,11 +847,16 @@ def _packed_pass(accs, highs, nparts, probes, is_cand, packed, wide, small, R, w
             if k > 1:  # useful
                 w = 1 if is_cand[np.uint64(probes[t])] else 0
                 high = highs[t] if wide else zero  # (wide is the same for every probe)
+                top = tops[t] if triple else zero
                 total = 3 * m - w - k
-                if _packed_over(accs[t], small) or _packed_over(high, small):
+                if (_packed_over(accs[t], small) or _packed_over(high, small)
+                        or _packed_over(top, small)):
                     extra = _excess_nibbles(accs[t], 0, add, win, f, cap)
                     if wide and extra < INF:
                         extra += _excess_nibbles(high, PACKED_ANSWERS - 1, add, win, f, cap)
+                    if triple and extra < INF:
+                        extra += _excess_nibbles(top, 2 * PACKED_ANSWERS - 1, add, win, f,
+                                                 cap)
                     total = INF if extra >= INF else total + extra
             n_live, low = _keep(t, total, w, budget, lbs, keys, live, n_live, low)
     else:
@@ -1106,6 +1124,61 @@ def _two_word_counts(S, probes, table, accs, highs, low, high, packed,
             b += high[x]
         accs[t], highs[t] = a, b
         t += 1
+
+
+@jit
+def _packed_counts_triple(S, probes, table, accs, highs, tops, stats):  # pragma: no cover
+    """`_packed_counts` for 31 to 45 answers (seven and eight pegs), on a full table: answer
+    r counts in field r of `accs` (r < 15), field r - 14 of `highs` (r < 30) or field r - 29
+    of `tops` (each later word's field 0 left empty)."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    flat, rows = _flat_rows(S, table)
+    if _is_run(probes):  # (every code, as deep in the tree)
+        _run_three_words(S, probes, flat, rows, accs, highs, tops, stats)
+        return
+    one = np.uint64(1)
+    four = np.uint64(4)
+    m63 = np.uint64(63)
+    zero = np.uint64(0)
+    for t in range(P):
+        if (t & 255) == 0 and stats[STOP] != 0:
+            return
+        g = np.uint64(probes[t])
+        a = b = c = zero
+        for j in range(m):
+            x = np.uint64(flat[rows[j] + g])
+            a += (one << ((four * x) & m63)) if x < 15 else zero
+            b += (one << ((four * (x - np.uint64(14))) & m63)) if x >= 15 and x < 30 else zero
+            c += (one << ((four * (x - np.uint64(29))) & m63)) if x >= 30 else zero
+        accs[t], highs[t], tops[t] = a, b, c
+
+
+@jit
+def _run_three_words(S, probes, flat, rows, accs, highs, tops, stats):  # pragma: no cover
+    """`_packed_counts_triple`'s counting when the probes are a run of codes, as
+    `_run_counts` (branch-free, so that it stays vector code)."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    four = np.uint64(4)
+    m63 = np.uint64(63)
+    base = np.uint64(probes[0])
+    for t in range(P):
+        accs[t] = 0
+        highs[t] = 0
+        tops[t] = 0
+    for j in range(m):
+        if stats[STOP] != 0:
+            return
+        row = flat[rows[j] + base:rows[j] + base + np.uint64(P)]
+        for t in range(P):
+            x = np.uint64(row[t])
+            accs[t] += (one << ((four * x) & m63)) if x < 15 else zero
+            highs[t] += ((one << ((four * (x - np.uint64(14))) & m63))
+                         if x >= 15 and x < 30 else zero)
+            tops[t] += (one << ((four * (x - np.uint64(29))) & m63)) if x >= 30 else zero
 
 
 #: Up to this many answers `_listed_counts` counts every code branch-free and then scans
@@ -1947,14 +2020,17 @@ def _packed_over(acc, limit):  # pragma: no cover - compiled
 
 
 @jit_inline
-def _packed_bound(acc, high, R, win, f, cap, m):  # pragma: no cover - compiled
-    """`_row_bound` from packed counts (answers 15 and up in `high`, from its field 1)."""
+def _packed_bound(acc, high, top, R, win, f, cap, m):  # pragma: no cover - compiled
+    """`_row_bound` from packed counts (answers 15 and up in `high`, from its field 1;
+    30 and up in `top`, from its field 1)."""
     total = np.int64(m)
     for r in range(R):
         if r < PACKED_ANSWERS:
             n = np.int64((acc >> np.uint64(4 * r)) & np.uint64(15))
-        else:
+        elif r < 2 * PACKED_ANSWERS:
             n = np.int64((high >> np.uint64(4 * (r - PACKED_ANSWERS + 1))) & np.uint64(15))
+        else:
+            n = np.int64((top >> np.uint64(4 * (r - 2 * PACKED_ANSWERS + 1))) & np.uint64(15))
         cost = _part_cost(n, r, win, f, cap)
         if cost == INF:
             return INF
