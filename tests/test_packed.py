@@ -211,10 +211,13 @@ def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, m
                           for c in rows], dtype=np.uint64)
     nparts = np.array([np.count_nonzero(c) for c in rows], dtype=np.int64)
     lbs, keys, live = (np.empty(P, dtype=np.int64) for _ in range(3))
-    n_live, low = k._packed_pass(accs, highs if wide or not packed else highs[:0],
-                                 tops if answers > 30 else highs[:0], nparts, probes, is_cand,
-                                 packed, wide, small, answers, win, f, cap, m, budget, lbs,
-                                 keys, live)
+    if answers > 30:  # (three words: a pass of its own)
+        n_live, low = k._packed_pass_triple(accs, highs, tops, nparts, probes, is_cand, small,
+                                            win, f, cap, m, budget, lbs, keys, live)
+    else:
+        n_live, low = k._packed_pass(accs, highs if wide or not packed else highs[:0], nparts,
+                                     probes, is_cand, packed, wide, small, answers, win, f, cap,
+                                     m, budget, lbs, keys, live)
     want_live, want_low = [], k.INF
     for t, counts in enumerate(rows):
         total, w = k.INF, int(is_cand[probes[t]])
