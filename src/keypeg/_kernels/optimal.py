@@ -768,7 +768,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                 if tracing and lbs[t] < INF:
                     _trace(trace, stats, TRACE_PRUNED, probes[t], lbs[t], budget, 0, 0)
     elif (packed or in_bytes) and not tracing:
-        # the same pass for the commonest nodes (counts packed in one or two words per
+        # the same pass for the commonest nodes (counts packed in one to three words per
         # probe), with nothing tested per probe that is known for the node
         if triple:
             n_live, low = _packed_pass_triple(accs, highs, tops, nparts, probes, is_cand,
