@@ -1166,21 +1166,31 @@ def _packed_counts_triple(S, probes, table, accs, highs, tops, stats):  # pragma
     if _is_run(probes):  # (every code, as deep in the tree)
         _run_three_words(S, probes, flat, rows, accs, highs, tops, stats)
         return
-    one = np.uint64(1)
-    four = np.uint64(4)
-    m63 = np.uint64(63)
-    zero = np.uint64(0)
     for t in range(P):
         if (t & 255) == 0 and stats[STOP] != 0:
             return
         g = np.uint64(probes[t])
-        a = b = c = zero
+        a = b = c = np.uint64(0)
         for j in range(m):
-            x = np.uint64(flat[rows[j] + g])
-            a += (one << ((four * x) & m63)) if x < 15 else zero
-            b += (one << ((four * (x - np.uint64(14))) & m63)) if x >= 15 and x < 30 else zero
-            c += (one << ((four * (x - np.uint64(29))) & m63)) if x >= 30 else zero
+            da, db, dc = _three_fields(np.uint64(flat[rows[j] + g]))
+            a += da
+            b += db
+            c += dc
         accs[t], highs[t], tops[t] = a, b, c
+
+
+@jit_inline
+def _three_fields(x):  # pragma: no cover - compiled
+    """What answer x adds to a probe's three count words: one in field x of the first
+    (x < 15), field x - 14 of the second (x < 30) or field x - 29 of the third
+    (branch-free)."""
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    four = np.uint64(4)
+    m63 = np.uint64(63)
+    return ((one << ((four * x) & m63)) if x < 15 else zero,
+            (one << ((four * (x - np.uint64(14))) & m63)) if x >= 15 and x < 30 else zero,
+            (one << ((four * (x - np.uint64(29))) & m63)) if x >= 30 else zero)
 
 
 @jit
@@ -1189,10 +1199,6 @@ def _run_three_words(S, probes, flat, rows, accs, highs, tops, stats):  # pragma
     `_run_counts` (branch-free, so that it stays vector code)."""
     m = S.shape[0]
     P = probes.shape[0]
-    one = np.uint64(1)
-    zero = np.uint64(0)
-    four = np.uint64(4)
-    m63 = np.uint64(63)
     base = np.uint64(probes[0])
     for t in range(P):
         accs[t] = 0
@@ -1203,11 +1209,10 @@ def _run_three_words(S, probes, flat, rows, accs, highs, tops, stats):  # pragma
             return
         row = flat[rows[j] + base:rows[j] + base + np.uint64(P)]
         for t in range(P):
-            x = np.uint64(row[t])
-            accs[t] += (one << ((four * x) & m63)) if x < 15 else zero
-            highs[t] += ((one << ((four * (x - np.uint64(14))) & m63))
-                         if x >= 15 and x < 30 else zero)
-            tops[t] += (one << ((four * (x - np.uint64(29))) & m63)) if x >= 30 else zero
+            da, db, dc = _three_fields(np.uint64(row[t]))
+            accs[t] += da
+            highs[t] += db
+            tops[t] += dc
 
 
 #: Up to this many answers `_listed_counts` counts every code branch-free and then scans
