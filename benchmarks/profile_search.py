@@ -2,12 +2,15 @@
 
     python benchmarks/profile_search.py --pegs 7 --colors 4 [--no-repeats] [--seconds 60]
         [--top 25] [--annotate score_probes]
+    python benchmarks/profile_search.py --rules mm-6-9 --clue 174424=1B1W --clue ...
 
 py-spy sees a compiled search as one opaque frame, and perf sees numba's code as
 anonymous addresses. This script compiles the kernels afresh in a temporary numba cache
 (so that their object code is kept: two to three minutes), writes /tmp/perf-PID.map
 naming the code of every compiled function (perf reads that file to name JIT code), then
-records the search on one worker with `perf record` for --seconds and prints each
+records the search on one worker with `perf record` for --seconds (with --rules and
+--clue, the search of that position, the opening book off, repeated until --seconds have
+passed) and prints each
 function's share of the samples. --annotate NAME also prints, for the functions whose
 name contains NAME, the instructions holding at least 0.4 % of that function's samples
 (objdump on the kept object code). Needs `perf`, `nm` and `objdump` (binutils).
@@ -135,6 +138,8 @@ def main() -> None:
     parser.add_argument("--pegs", type=int, default=4)
     parser.add_argument("--colors", type=int, default=7)
     parser.add_argument("--no-repeats", action="store_true")
+    parser.add_argument("--rules", default=None, help="a preset, with --clue: a position")
+    parser.add_argument("--clue", action="append", default=[], help="GUESS=MARKS, in order")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--annotate", default=None)
@@ -143,13 +148,20 @@ def main() -> None:
         if shutil.which(tool) is None:
             sys.exit(f"profile_search: {tool} is not installed; it needs perf and binutils.")
 
+    from keypeg.book import without_books
     from keypeg.errors import TimeLimitError
+    from keypeg.game import GameState
     from keypeg.rules import Rules
     from keypeg.solver import solve_optimal
     from keypeg.space import get_space
 
-    rules = Rules(pegs=args.pegs, colors=args.colors, repeats=not args.no_repeats)
-    space = get_space(rules)
+    state = None
+    if args.rules:
+        state = GameState.from_clues(args.rules, [c.split("=") for c in args.clue])
+        rules, space = state.space.rules, state.space
+    else:
+        rules = Rules(pegs=args.pegs, colors=args.colors, repeats=not args.no_repeats)
+        space = get_space(rules)
     print("compiling the kernels afresh (two to three minutes) ...", flush=True)
     solve_optimal(get_space(Rules(pegs=3, colors=3)), workers=1)
     objects = WORK / "objects"
@@ -160,8 +172,18 @@ def main() -> None:
     time.sleep(1.0)
     started = time.perf_counter()
     try:
-        result = solve_optimal(space, workers=1, time_limit=args.seconds)
-        outcome = f"optimum {result.total:,}"
+        if state is None:
+            result = solve_optimal(space, workers=1, time_limit=args.seconds)
+            outcome = f"optimum {result.total:,}"
+        else:
+            runs = 0
+            with without_books():
+                while runs == 0 or time.perf_counter() - started < args.seconds:
+                    result = solve_optimal(space, state=state, workers=1,
+                                           time_limit=args.seconds)
+                    runs += 1
+            outcome = (f"{state.count} candidates: optimum {result.total:,}, "
+                       f"searched {runs} times")
     except TimeLimitError:
         outcome = f"stopped after {args.seconds:g} s"
     took = time.perf_counter() - started

@@ -257,3 +257,14 @@ def test_seven_peg_cell_found_again_with_three_count_words():
     assert found.total == cell["total"]
     assert np.bincount(found.tree.depths(get_space(cell_rules(cell))))[1:].tolist() == \
         cell["histogram"]
+
+
+def test_five_peg_cell_found_again_with_byte_count_words():
+    """MM(5,5) (20 answers) counts its sets of 16 to 127 codes in bytes of four words
+    (`_table_words`); the stored optimum, proven by two searches before that layout, is
+    found again, with the same histogram."""
+    cell = next(c for c in stored_cells() if c["label"] == "MM(5,5)")
+    found = solve_optimal(get_space(cell_rules(cell)), workers=1)
+    assert found.total == cell["total"]
+    assert np.bincount(found.tree.depths(get_space(cell_rules(cell))))[1:].tolist() == \
+        cell["histogram"]

@@ -232,3 +232,53 @@ def test_packed_pass_bounds_each_probe_as_its_counts_do(packed, wide, answers, m
             want_low = min(want_low, total)
     assert live[:n_live].tolist() == want_live
     assert low == want_low
+
+
+@pytest.mark.parametrize("rules", [Rules(pegs=5, colors=3), Rules(pegs=6, colors=3)],
+                         ids=["20 answers", "27 answers"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_table_words_count_the_answers_of_up_to_127_codes(rules, data):
+    """Sets of 16 to 127 codes with 17 to 32 answers on a full table: bytes of four words
+    (answer r in byte r % 8 of word r // 8), counted over every code the probes span, a
+    block of WORDS_BLOCK codes at a time: for a run of codes, or for probes in order that
+    fill a third of their span."""
+    space = get_space(rules)
+    N = space.size
+    m = data.draw(st.integers(1, 127))
+    S = np.array(data.draw(st.lists(st.integers(0, N - 1), min_size=m, max_size=m,
+                                    unique=True)), dtype=np.int32)
+    start = data.draw(st.integers(0, N - 1))
+    end = data.draw(st.integers(start + 1, N))
+    probes = np.arange(start, end, dtype=np.int64)
+    if data.draw(st.booleans()):  # every code, or at least a third of them
+        keep = data.draw(st.lists(st.booleans(), min_size=probes.size, max_size=probes.size))
+        keep[0] = keep[-1] = True
+        probes = probes[np.array(keep)]
+        if 3 * probes.size < end - start:
+            assert not k._dense(probes)
+            return
+    assert k._dense(probes)
+    P = probes.size
+    words = np.zeros((P, 4), dtype=np.uint64)
+    nparts = np.zeros(P, dtype=np.int64)
+    useful = np.zeros(P, dtype=bool)
+    table = space.table()
+    most = k._table_words(S, probes, table, words, nparts, useful, np.zeros(16, dtype=np.int64))
+    for t, g in enumerate(probes.tolist()):
+        counts = np.bincount(table[g, S], minlength=32).tolist()
+        want = [sum(counts[8 * q + b] << (8 * b) for b in range(8)) for q in range(4)]
+        assert [int(w) for w in words[t]] == want
+        assert nparts[t] == np.count_nonzero(counts)
+        assert useful[t] == (nparts[t] > 1)
+    assert most == max([1] + [n for n in nparts.tolist() if n > 1])
+
+
+def test_probes_out_of_order_or_sparse_are_not_counted_as_a_span():
+    assert k._dense(np.array([3, 4, 6], dtype=np.int64))
+    assert not k._dense(np.array([3, 6, 4], dtype=np.int64))  # out of order
+    assert not k._dense(np.array([3, 3, 4], dtype=np.int64))  # repeated
+    assert k._dense(np.array([3, 5, 9], dtype=np.int64))  # 3 of the 7 codes spanned
+    assert k._dense(np.array([3, 5, 11], dtype=np.int64))  # 3 of 9
+    assert not k._dense(np.array([3, 5, 12], dtype=np.int64))  # 3 of 10
+    assert not k._dense(np.array([], dtype=np.int64))

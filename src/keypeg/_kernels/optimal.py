@@ -595,6 +595,10 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # bigger sets (at most 127 codes, 16 answers): 8-bit fields, answers 8 and up in a
     # second word
     in_bytes = not weighted and not packed and R <= BYTE_ANSWERS and m <= BYTE_CODES
+    # ... on a full table with 17 to 32 answers (five and six pegs): bytes of four words,
+    # a block of probes at a time (`_table_words`), instead of a row of R counts per probe
+    table_words = (not weighted and symmetric and not (packed or in_bytes)
+                   and R <= COLUMN_ANSWERS and m <= COLUMN_CODES and _dense(probes))
     sparse = not weighted and not symmetric and not (packed or in_bytes)
     # Small sets no candidate tells apart (`_settle` then raised lb to 2m): a probe that
     # does (a non-candidate) costs 2m, the least possible, and is the first such probe in
@@ -608,13 +612,14 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     highs = np.empty(2 * P if triple else (P if (packed and wide) or in_bytes else 0),
                      dtype=np.uint64)
     tops = highs[P:]
-    counts = np.zeros((0 if sparse or packed or in_bytes else P, R), dtype=np.int32)
+    counts = np.zeros((0 if sparse or packed or in_bytes or table_words else P, R),
+                      dtype=np.int32)
     # ... or, every probe of a view scored, with at most 32 answers and 127 codes: counts
     # in bytes of four words from the view's columns (vector code), listed only for the
     # probes with a part too big for the closed-form bound
     by_words = (sparse and columns.shape[1] == P and R <= COLUMN_ANSWERS
                 and m <= COLUMN_CODES)
-    words = np.empty((P if by_words else 0, 4), dtype=np.uint64)
+    words = np.empty((P if by_words or table_words else 0, 4), dtype=np.uint64)
     width = min(m, R) if sparse and not by_words else 0
     sizes = np.empty((P if sparse and not by_words else 0, width), dtype=np.int32)
     nsizes = np.zeros(P if sparse and not by_words else 0, dtype=np.int64)
@@ -646,6 +651,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                     r = table[g, S[j]]
                     counts[t, r] += 1
                     wsum[t, r] += weights[S[j]]
+    elif table_words:
+        kS = _table_words(S, probes, table, words, nparts, useful, stats)
     elif by_words:
         counted, kS = _column_words(S, probes, columns, words, nparts, useful, is_cand,
                                     perfect, stats)
@@ -710,7 +717,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
             s = np.uint64(S[j])
             for t in range(P):  # unsigned indices: no negative-index tests
                 counts[np.uint64(t), np.uint64(table[s, np.uint64(probes[t])])] += 1
-    for t in range(0 if sparse or packed or in_bytes else P):
+    for t in range(0 if sparse or packed or in_bytes or table_words else P):
         k = 0
         biggest = 0
         for r in range(R):  # branch-free: a short row of counts
@@ -799,7 +806,7 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
                         total = 3 * m - w - nparts[t]
                     else:
                         total = _byte_bound(accs[t], highs[t], R, win, f, cap, m)
-                elif by_words:
+                elif by_words or table_words:
                     if not (_byte_over(words[t, 0], small) or _byte_over(words[t, 1], small)
                             or _byte_over(words[t, 2], small)
                             or _byte_over(words[t, 3], small)):
@@ -1465,6 +1472,103 @@ def _column_words(S, probes, columns, words, nparts, useful, is_cand, perfect,
                 return t + 1, kS
         start += n
     return P, kS
+
+
+@jit
+def _table_words(S, probes, table, words, nparts, useful, stats):  # pragma: no cover
+    """`_column_words` on a full table (table[s, g] == table[g, s]) for sets of 16 to 127
+    codes with 17 to 32 answers, when the probes are `_dense`: each probe's counts in
+    bytes of four words (answer r in byte r % 8 of ``words[t, r // 8]``) and its parts
+    from them. The codes the probes span are counted a block at a time, two codes' rows
+    read along (vector code), and the probes' words kept: counting every code spanned
+    costs less than reading the rows across for the probes alone (twice as long as rows of
+    counts), or rows of counts (a cache miss an answer past a few thousand probes).
+    Returns the most parts of a useful probe."""
+    m = S.shape[0]
+    P = probes.shape[0]
+    lo = np.uint64(probes[0])
+    span = np.uint64(probes[P - 1]) - lo + np.uint64(1)
+    run = span == np.uint64(P)
+    flat, rows = _flat_rows(S, table)
+    zero = np.uint64(0)
+    acc = np.empty((4, WORDS_BLOCK), dtype=np.uint64)
+    kS = 1
+    start = np.uint64(0)
+    t = 0
+    while start < span:
+        if stats[STOP] != 0:
+            return kS
+        n = min(np.uint64(WORDS_BLOCK), span - start)
+        acc[:, :n] = 0
+        a0, a1, a2, a3 = acc[0], acc[1], acc[2], acc[3]
+        first = lo + start
+        j = 0
+        while j + 2 <= m:  # two codes at a time: half the loads and stores of the words
+            row = flat[rows[j] + first:rows[j] + first + n]
+            row2 = flat[rows[j + 1] + first:rows[j + 1] + first + n]
+            for i in range(n):
+                bit, q = _byte_field(row[i])
+                bit2, q2 = _byte_field(row2[i])
+                a0[i] += (bit if q == 0 else zero) + (bit2 if q2 == 0 else zero)
+                a1[i] += (bit if q == 1 else zero) + (bit2 if q2 == 1 else zero)
+                a2[i] += (bit if q == 2 else zero) + (bit2 if q2 == 2 else zero)
+                a3[i] += (bit if q == 3 else zero) + (bit2 if q2 == 3 else zero)
+            j += 2
+        if j < m:
+            row = flat[rows[j] + first:rows[j] + first + n]
+            for i in range(n):
+                bit, q = _byte_field(row[i])
+                a0[i] += bit if q == 0 else zero
+                a1[i] += bit if q == 1 else zero
+                a2[i] += bit if q == 2 else zero
+                a3[i] += bit if q == 3 else zero
+        if run:
+            for i in range(n):  # (branch-free: vector code)
+                kS = _keep_words(t + i, a0[i], a1[i], a2[i], a3[i], words, nparts, useful,
+                                 kS)
+            t += np.int64(n)
+        else:
+            end = first + n
+            while t < P and np.uint64(probes[t]) < end:
+                i = np.uint64(probes[t]) - first
+                kS = _keep_words(t, a0[i], a1[i], a2[i], a3[i], words, nparts, useful, kS)
+                t += 1
+        start += n
+    return kS
+
+
+@jit
+def _dense(probes):  # pragma: no cover - compiled
+    """Whether the probes are in ascending order and fill at least a third of the codes
+    they span (`_table_words` then counts every code spanned)."""
+    P = probes.shape[0]
+    if P == 0 or probes[P - 1] - probes[0] >= 3 * P:
+        return False
+    for t in range(1, P):
+        if probes[t] <= probes[t - 1]:
+            return False
+    return True
+
+
+@jit_inline
+def _byte_field(answer):  # pragma: no cover - compiled
+    """Where answer r counts in four words of bytes: (one in byte r % 8, word r // 8)."""
+    x = np.uint64(answer)
+    return np.uint64(1) << (np.uint64(8) * (x & np.uint64(7))), x >> np.uint64(3)
+
+
+@jit_inline
+def _keep_words(t, a0, a1, a2, a3, words, nparts, useful, kS):  # pragma: no cover
+    """Store probe t's four words and its parts; the most parts of a useful probe."""
+    k = _byte_parts(a0) + _byte_parts(a1) + _byte_parts(a2) + _byte_parts(a3)
+    words[t, 0], words[t, 1], words[t, 2], words[t, 3] = a0, a1, a2, a3
+    nparts[t] = k
+    useful[t] = k > 1  # (its largest part is less than m)
+    return max(kS, k if k > 1 else 1)
+
+
+#: codes `_table_words` counts at a time (its four words each stay in the first cache)
+WORDS_BLOCK = 256
 
 
 @jit_inline
