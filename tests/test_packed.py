@@ -67,11 +67,24 @@ def test_three_words_hold_forty_five_answers(answers, limit):
 
 
 def _probes(data: st.DataObject, size: int, most: int) -> np.ndarray:
-    """Probes to count: any list of codes, or a run of consecutive codes (to the last)."""
-    if data.draw(st.booleans()):
+    """Probes to count: any list of codes, a run of consecutive codes (to the last), or
+    codes in order filling at least a third of their span (counted as a run of the span,
+    `_span_counts`, a block at a time: spans of up to 600 codes cross blocks)."""
+    kind = data.draw(st.sampled_from(["list", "run", "dense"]))
+    if kind == "run":
         start = data.draw(st.integers(0, size - 1))
         end = data.draw(st.sampled_from([size, min(size, start + data.draw(st.integers(1, 40)))]))
         return np.arange(start, end, dtype=np.int64)
+    if kind == "dense":
+        start = data.draw(st.integers(0, size - 1))
+        end = min(size, start + data.draw(st.integers(1, 600)))
+        keep = np.array(data.draw(st.lists(st.booleans(), min_size=end - start,
+                                           max_size=end - start)))
+        keep[::3] = True  # (at least a third)
+        keep[-1] = True
+        probes = np.arange(start, end, dtype=np.int64)[keep]
+        assert k._dense(probes)
+        return probes
     return np.array(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=most)),
                     dtype=np.int64)
 
