@@ -1618,7 +1618,7 @@ def _table_words(S, probes, table, words, nparts, useful, stats):  # pragma: no 
 @jit
 def _dense(probes):  # pragma: no cover - compiled
     """Whether the probes are in ascending order and fill at least a third of the codes
-    they span (`_table_words` then counts every code spanned)."""
+    they span (`_table_words` and `_span_counts` then count every code spanned)."""
     P = probes.shape[0]
     if P == 0 or probes[P - 1] - probes[0] >= 3 * P:
         return False
