@@ -1052,8 +1052,7 @@ SPAN_MIN_CODES = 8
 @jit
 def _span_counts(S, probes, flat, rows, accs, highs, tops, width, split, sub, words,
                  stats):  # pragma: no cover - compiled
-    """The packed counts (one word: `_run_counts`; two: `_run_two_words`, its fields
-    `width`, `split` and `sub`; three: `_run_three_words`) of `_dense` probes: every code
+    """The packed counts (one to three words, as `_run_words`) of `_dense` probes: every code
     they span is counted as a run, SPAN_BLOCK codes at a time, and the probes' words kept
     (counting along the rows costs three to five times less a code than reading them
     across for the probes alone)."""
@@ -1091,38 +1090,29 @@ def _span_counts(S, probes, flat, rows, accs, highs, tops, width, split, sub, wo
 
 
 @jit
-def _run_counts(S, probes, flat, rows, accs, stats):  # pragma: no cover - compiled
-    """`_packed_counts`' counting when the probes are a run of codes: each code's row read
-    along, one probe after another (vector code: 8 codes on 5,040 probes 6.5 us, against
-    15.5 us reading the rows across, four probes at a time)."""
+def _run_words(S, probes, flat, rows, accs, highs, tops, width, split, sub, words,
+               stats):  # pragma: no cover - compiled
+    """The packed counts when the probes are a run of codes (one word of 4-bit fields; two
+    words, their fields `width`, `split` and `sub`: `_add_two_words`; three words of 4-bit
+    fields): each code's row read along, one probe after another, adding its field to
+    every probe's word(s) (vector code: 8 codes on 5,040 probes 6.5 us, against 15.5 us
+    reading the rows across, four probes at a time)."""
     m = S.shape[0]
     P = probes.shape[0]
     base = np.uint64(probes[0])
-    for t in range(P):
-        accs[t] = 0
+    accs[:P] = 0
+    highs[:P] = 0
+    tops[:P] = 0
     for j in range(m):
         if stats[STOP] != 0:
             return
-        _add_nibbles(flat[rows[j] + base:rows[j] + base + np.uint64(P)], accs)
-
-
-@jit
-def _run_two_words(S, probes, flat, rows, accs, highs, width, split, sub,
-                   stats):  # pragma: no cover - compiled
-    """`_two_word_counts`' counting when the probes are a run of codes, as `_run_counts`:
-    answer r adds one in field r (`width` bits) of `accs` when r < `split`, else in field
-    r - `sub` of `highs` (branch-free, so that it stays vector code)."""
-    m = S.shape[0]
-    P = probes.shape[0]
-    base = np.uint64(probes[0])
-    for t in range(P):
-        accs[t] = 0
-        highs[t] = 0
-    for j in range(m):
-        if stats[STOP] != 0:
-            return
-        _add_two_words(flat[rows[j] + base:rows[j] + base + np.uint64(P)], accs, highs,
-                       width, split, sub)
+        row = flat[rows[j] + base:rows[j] + base + np.uint64(P)]
+        if words == 1:
+            _add_nibbles(row, accs)
+        elif words == 2:
+            _add_two_words(row, accs, highs, width, split, sub)
+        else:
+            _add_three_words(row, accs, highs, tops)
 
 
 @jit
@@ -1136,7 +1126,8 @@ def _packed_counts(S, probes, table, accs, stats):  # pragma: no cover - compile
     four = np.uint64(4)
     one = np.uint64(1)
     if _is_run(probes):  # (every code, as deep in the tree)
-        _run_counts(S, probes, flat, rows, accs, stats)
+        _run_words(S, probes, flat, rows, accs, accs[:0], accs[:0], np.uint64(4),
+                   np.uint64(64), np.uint64(0), 1, stats)
         return
     if _dense(probes) and m >= SPAN_MIN_CODES:  # (most codes they span)
         _span_counts(S, probes, flat, rows, accs, accs[:0], accs[:0], np.uint64(4),
@@ -1208,7 +1199,8 @@ def _two_word_counts(S, probes, table, accs, highs, low, high, packed,
     split = np.uint64(PACKED_ANSWERS) if packed else np.uint64(8)
     sub = split - np.uint64(1) if packed else split
     if _is_run(probes):  # (every code, as deep in the tree)
-        _run_two_words(S, probes, flat, rows, accs, highs, width, split, sub, stats)
+        _run_words(S, probes, flat, rows, accs, highs, highs[:0], width, split, sub, 2,
+                   stats)
         return
     if _dense(probes) and m >= SPAN_MIN_CODES:  # (most codes they span)
         _span_counts(S, probes, flat, rows, accs, highs, highs[:0], width, split, sub, 2,
@@ -1249,7 +1241,8 @@ def _packed_counts_triple(S, probes, table, accs, highs, tops, stats):  # pragma
     P = probes.shape[0]
     flat, rows = _flat_rows(S, table)
     if _is_run(probes):  # (every code, as deep in the tree)
-        _run_three_words(S, probes, flat, rows, accs, highs, tops, stats)
+        _run_words(S, probes, flat, rows, accs, highs, tops, np.uint64(4), np.uint64(0),
+                   np.uint64(0), 3, stats)
         return
     if _dense(probes) and m >= SPAN_MIN_CODES:  # (most codes they span)
         _span_counts(S, probes, flat, rows, accs, highs, tops, np.uint64(4), np.uint64(0),
@@ -1280,24 +1273,6 @@ def _three_fields(x):  # pragma: no cover - compiled
     return ((one << ((four * x) & m63)) if x < 15 else zero,
             (one << ((four * (x - np.uint64(14))) & m63)) if x >= 15 and x < 30 else zero,
             (one << ((four * (x - np.uint64(29))) & m63)) if x >= 30 else zero)
-
-
-@jit
-def _run_three_words(S, probes, flat, rows, accs, highs, tops, stats):  # pragma: no cover
-    """`_packed_counts_triple`'s counting when the probes are a run of codes, as
-    `_run_counts` (branch-free, so that it stays vector code)."""
-    m = S.shape[0]
-    P = probes.shape[0]
-    base = np.uint64(probes[0])
-    for t in range(P):
-        accs[t] = 0
-        highs[t] = 0
-        tops[t] = 0
-    for j in range(m):
-        if stats[STOP] != 0:
-            return
-        _add_three_words(flat[rows[j] + base:rows[j] + base + np.uint64(P)], accs, highs,
-                         tops)
 
 
 #: Up to this many answers `_listed_counts` counts every code branch-free and then scans
