@@ -512,3 +512,42 @@ def test_progress_counts_the_guesses_of_a_part_solved_a_guess_at_a_time(tmp_path
     assert root_share(d) > root_share(plain)
     done, of = d["part_guesses"][0]
     assert f"guesses {done}/{of}" in progress_text(d)
+
+
+def _carry_script():
+    import importlib.util
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "carry_checkpoint.py"
+    spec = importlib.util.spec_from_file_location("carry_checkpoint_script", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_checkpoint_carried_through_the_repository_resumes_every_part(tmp_path,
+                                                                          small_roots):
+    """scripts/carry_checkpoint.py: a checkpoint saved (gzipped, with its side files) and
+    loaded on another path gives a run that solves nothing again, and that counts the
+    seconds of the earlier runs; loading never overwrites a checkpoint."""
+    carry = _carry_script()
+    rules = Rules(pegs=4, colors=5)
+    db = tmp_path / "run" / "k.db"
+    db.parent.mkdir()
+    one = Checkpoint(Store(db), "demo")
+    solve_optimal(rules, workers=1, checkpoint=one)
+    with sqlite3.connect(db) as conn:
+        exact = conn.execute("SELECT count(*) FROM parts WHERE exact = 1").fetchone()[0]
+    side = db.parent / "k.db.cell-p4-c5.seconds.json"
+    side.write_text(json.dumps({"1.0": 12.5}))
+    packed = carry.save(db, tmp_path / "cells")
+    assert packed == tmp_path / "cells" / "k.db.gz"
+    assert (tmp_path / "cells" / side.name).read_text() == side.read_text()
+    moved = tmp_path / "elsewhere" / "m.db"
+    carry.load(packed, moved)
+    assert json.loads((moved.parent / "m.db.cell-p4-c5.seconds.json").read_text()) == {
+        "1.0": 12.5}
+    again = solve_optimal(rules, workers=1, checkpoint=Checkpoint(Store(moved), "demo"))
+    assert again.total == PUB["ledger"]["totals"]["4"]["5"]
+    assert 0 < exact <= again.stats["parts_resumed"] and again.stats["parts_solved"] == 0
+    with pytest.raises(SystemExit, match="exists already"):
+        carry.load(packed, moved)

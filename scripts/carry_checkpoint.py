@@ -1,0 +1,84 @@
+"""Carry a long cell run's checkpoint in the repository, so that a later session (on another
+machine: this workplace's machines can be replaced between sessions, and whatever lies
+outside the repository is then lost) resumes it instead of starting over.
+
+    python scripts/carry_checkpoint.py save DB [DIR]   # -> DIR/NAME.gz and its side files
+    python scripts/carry_checkpoint.py load DIR/NAME.gz DB
+
+`save` copies the checkpoint DB (`scripts/new_cells.py --checkpoint DB`) as one consistent
+snapshot (SQLite's VACUUM INTO: safe while the run is still writing, its write-ahead log
+included) into DIR (default `cells/`), gzipped, with its side files: the seconds each run
+took (DB.cell-KEY.seconds.json, so the cell's time counts every run) and a finished first
+search's tree (DB.cell-KEY.json.gz, the first proof). `load` puts them back beside DB,
+which must not exist yet. Then the same `new_cells.py --checkpoint DB ...` command resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import shutil
+import sqlite3
+import sys
+import tempfile
+from pathlib import Path
+
+CELLS = Path(__file__).resolve().parent.parent / "cells"
+
+
+def side_files(db: Path) -> list[Path]:
+    """The files `new_cells.py` writes beside a checkpoint DB."""
+    return sorted(p for p in db.parent.glob(db.name + ".cell-*")
+                  if p.name.endswith((".seconds.json", ".json.gz")))
+
+
+def save(db: Path, out_dir: Path) -> Path:
+    if not db.is_file():
+        raise SystemExit(f"no checkpoint at {db}: give the DB of new_cells.py --checkpoint.")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / db.name
+        with sqlite3.connect(db) as con:
+            con.execute("VACUUM INTO ?", (str(copy),))
+        con.close()
+        out = out_dir / (db.name + ".gz")
+        with open(copy, "rb") as src, gzip.open(out, "wb", compresslevel=9) as dst:
+            shutil.copyfileobj(src, dst)
+    for side in side_files(db):
+        shutil.copyfile(side, out_dir / side.name)
+    return out
+
+
+def load(packed: Path, db: Path) -> None:
+    if not packed.is_file() or packed.suffix != ".gz":
+        raise SystemExit(f"no saved checkpoint at {packed}: give a NAME.gz that save wrote.")
+    if db.exists():
+        raise SystemExit(f"{db} exists already: load into a new path (a checkpoint holds "
+                         "work; nothing is overwritten).")
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(packed, "rb") as src, open(db, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    name = packed.name[:-len(".gz")]
+    for side in sorted(packed.parent.glob(name + ".cell-*")):
+        shutil.copyfile(side, db.parent / (db.name + side.name[len(name):]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("save", help="DB -> DIR/NAME.gz, with its side files")
+    s.add_argument("db", type=Path)
+    s.add_argument("dir", type=Path, nargs="?", default=CELLS)
+    lo = sub.add_parser("load", help="DIR/NAME.gz -> DB, with its side files")
+    lo.add_argument("packed", type=Path)
+    lo.add_argument("db", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "save":
+        print(save(args.db, args.dir))
+    else:
+        load(args.packed, args.db)
+        print(args.db)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
