@@ -17,6 +17,7 @@ from keypeg.solver.cells import cell_rules, cell_tree, check_cells, stored_cells
 from keypeg.solver.ledger import two_peg_closed_form
 from keypeg.space import get_space
 from tests import naive
+from tests.scripts import load_script
 
 runner = CliRunner()
 
@@ -164,17 +165,6 @@ def test_small_cells_other_optima_equal_the_naive_search():
                                                                    memo=memo), cell["label"]
 
 
-def _new_cells_script():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "scripts" / "new_cells.py"
-    spec = importlib.util.spec_from_file_location("new_cells_script", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("pegs,colors,repeats", [(2, 5, True), (2, 6, False), (4, 4, False),
                                                  (2, 8, False)])
 def test_w_by_caps_equals_the_naive_search(pegs, colors, repeats):
@@ -192,7 +182,7 @@ def test_w_by_caps_equals_the_naive_search(pegs, colors, repeats):
     cell = {"label": str(rules), "total": optimum.total, "worst": optimum.worst,
             "first_guess": optimum.first_guess}
     assert optimum.worst > w  # (the case the caps serve)
-    got = _new_cells_script()._worst_by_caps(cell, rules, 60.0)
+    got = load_script("new_cells")._worst_by_caps(cell, rules, 60.0)
     assert (got["worst"], got["total"]) == (w, naive.naive_optimal(codes, codes, "blackwhite",
                                                                    depth=w, memo=memo))
 
@@ -203,7 +193,7 @@ def test_w_by_caps_searches_a_cap_in_full_when_the_first_guess_falls_short():
     classic = published()["optimal"]["classic"]
     cell = {"label": "MM(4,6)", "total": classic["total"], "worst": classic["worst"],
             "first_guess": classic["first_guess"]}
-    got = _new_cells_script()._worst_by_caps(cell, Rules(pegs=4, colors=6), 60.0)
+    got = load_script("new_cells")._worst_by_caps(cell, Rules(pegs=4, colors=6), 60.0)
     assert (got["worst"], got["total"]) == (5, classic["max5_total"])
 
 
@@ -211,7 +201,7 @@ def test_a_resumed_cell_counts_the_seconds_of_its_earlier_runs(tmp_path):
     """`new_cells.py --checkpoint`: a run killed mid-search has written its elapsed time
     (every few seconds); the run that resumes and finishes reports both runs' seconds, and
     forgets them once the cell is stored."""
-    spent_cls = _new_cells_script()._Spent
+    spent_cls = load_script("new_cells")._Spent
     path = tmp_path / "cp.db.cell-x.seconds.json"
     killed = spent_cls(path)
     for elapsed in (1.0, 6.0, 9.0, 12.5):  # (then SIGKILL: nothing more is written)
@@ -231,7 +221,7 @@ def test_w_by_caps_out_of_time_keeps_the_caps_proven_empty(monkeypatch):
     within 5 made to run out of time."""
     from keypeg.errors import LimitExceededError
 
-    script = _new_cells_script()
+    script = load_script("new_cells")
     rules = Rules(pegs=4, colors=6)
     assert script._lowest_cap(rules) == 4
     real = script.solve_optimal

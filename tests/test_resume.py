@@ -28,6 +28,7 @@ from keypeg.solver.roots import PartLog, PartWorker, part_digest
 from keypeg.solver.search import solve_optimal
 from keypeg.store import Store
 from keypeg.tree import DecisionTree
+from tests.scripts import load_script
 
 PUB = published()
 KEYPEG = str(Path(sys.executable).parent / "keypeg")
@@ -514,22 +515,12 @@ def test_progress_counts_the_guesses_of_a_part_solved_a_guess_at_a_time(tmp_path
     assert f"guesses {done}/{of}" in progress_text(d)
 
 
-def _carry_script():
-    import importlib.util
-
-    path = Path(__file__).resolve().parent.parent / "scripts" / "carry_checkpoint.py"
-    spec = importlib.util.spec_from_file_location("carry_checkpoint_script", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_a_checkpoint_carried_through_the_repository_resumes_every_part(tmp_path,
                                                                           small_roots):
     """scripts/carry_checkpoint.py: a checkpoint saved (gzipped, with its side files) and
     loaded on another path gives a run that solves nothing again, and that counts the
     seconds of the earlier runs; loading never overwrites a checkpoint."""
-    carry = _carry_script()
+    carry = load_script("carry_checkpoint")
     rules = Rules(pegs=4, colors=5)
     db = tmp_path / "run" / "k.db"
     db.parent.mkdir()
