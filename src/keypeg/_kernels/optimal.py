@@ -2824,14 +2824,16 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
             stats[N_FIRST_GUESSES_DONE] += 1
     if split:  # the best of this search's first guesses, or a bound on them only
         return best if best_guess >= 0 else max(lb, low)
+    if stats[STOP] != 0:
+        # stopped on purpose: nothing is stored, not even the best so far (it may not be
+        # the optimum: some probes were not costed), since the memo is used again
+        return max(lb, budget)
     if best_guess >= 0:
         memo_store_at(S, dkey, h, best, best_guess, mheads, ment, mpool, mmeta, stats)
         if canon:
             _store_image(img_key, dkey, h_img, best, best_guess, img_pe, img_phi, game, opts, memo,
                          stats)
         return best
-    if stats[STOP] != 0:
-        return max(lb, budget)
     result = max(lb, low)
     memo_store_at(S, dkey, h, result, np.int64(-1), mheads, ment, mpool, mmeta, stats)
     if canon:
