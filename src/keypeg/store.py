@@ -183,6 +183,12 @@ class Store:
             "AND guesses_left = ?", (context, digest, guesses_left)).fetchone()
         return None if row is None else (int(row[0]), bool(row[1]), int(row[2]), row[3])
 
+    def part_keys(self, context: str) -> set[tuple[str, int]]:
+        """Return (digest, guesses left) of every part checkpointed for `context`."""
+        rows = self._conn().execute(
+            "SELECT digest, guesses_left FROM parts WHERE context = ?", (context,)).fetchall()
+        return {(str(d), int(g)) for d, g in rows}
+
     def put_part(self, context: str, digest: str, guesses_left: int, value: int,
                  exact: bool, budget: int, tree: bytes | None) -> None:
         """Checkpoint a solved part in one transaction: an exact value is never replaced,

@@ -236,9 +236,8 @@ def _guess_cost(search: _Search, worker: Any, S: np.ndarray, depth: int, dist: i
         # first what the search settles cheaply for each part (as `_expand` does): a guess
         # whose parts cannot fit under `best` is dropped before any part is solved
         with guard:
-            running = int(k.settle_parts(buf, starts, plbs, depth - 1, best, lbg, kS,
-                                         dist + 1, search.game, search.bounds, search.memo,
-                                         search.run_state))
+            running = int(search.call(k.settle_parts, buf, starts, plbs, int(depth - 1),
+                                      int(best), int(lbg), int(kS), int(dist + 1)))
         child = child_history(search, history, g)
         pending = [(r, p, int(plbs[i])) for i, (r, p) in enumerate(todo)]
         # the parts go to the workers the root lends and to this one, which solves one

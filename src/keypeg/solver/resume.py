@@ -57,6 +57,11 @@ class Checkpoint:
         #: an earlier run (`earlier`). A search takes a `scoped` copy of its own, so the
         #: copies of two searches, even in one process, tell each other's records apart.
         self.written: set[tuple[str, int]] = set()
+        #: The parts an earlier run had recorded, read once (`get`): a part in neither set
+        #: is not looked up (a query took 14 % of bulls-and-cows' time with parts of 300
+        #: codes split). A record another process writes meanwhile is not seen: that part
+        #: is solved again.
+        self.before: set[tuple[str, int]] | None = None
 
     def scoped(self, scope: str) -> Checkpoint:
         return Checkpoint(self.store, self.key, scope)
@@ -68,6 +73,11 @@ class Checkpoint:
         return (digest, guesses_left) not in self.written
 
     def get(self, digest: str, guesses_left: int) -> PartRecord | None:
+        if self.before is None:
+            self.before = self.store.part_keys(self.context)
+        key = (digest, guesses_left)
+        if key not in self.before and key not in self.written:
+            return None
         row = self.store.get_part(self.context, digest, guesses_left)
         if row is None:
             return None

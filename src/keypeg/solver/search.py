@@ -202,6 +202,16 @@ def _weighted_sum(tree: DecisionTree, weights: np.ndarray, depths: bool = True) 
     return math.fsum((w * d).tolist())
 
 
+def _arg_key(a: Any) -> Any:
+    """What numba's type of a kernel's argument depends on (`_Search.call`)."""
+    if isinstance(a, np.ndarray):
+        f = a.flags
+        return (a.dtype.str, a.ndim, f.c_contiguous, f.f_contiguous, f.writeable, f.aligned)
+    if isinstance(a, tuple):
+        return (type(a), *map(_arg_key, a))
+    return type(a)
+
+
 class _Search:
     """One search context: tables, symmetry group, memo and counters."""
 
@@ -293,6 +303,10 @@ class _Search:
                                    k.new_column_cache(self.game.columns),
                                    k.new_use_counts(), np.zeros(0, dtype=np.int64))
         self.alone = self.run_state.root_best  # (no team: `share_none`)
+        #: The kernels' entry points by the key of their arguments (`call`), for the
+        #: tuples in `_entries_for`.
+        self._entries: dict[tuple, Any] | None = None
+        self._entries_for: tuple = ()
         #: Searches run by workers on parts of the root, and the root's optimal guess they
         #: were coordinated to (the parallel search); consulted when rebuilding the tree.
         self.helpers: list[_Search] = []
@@ -450,9 +464,30 @@ class _Search:
     def run_part(self, S: np.ndarray, depth: int, budget: int, kmax: int,
                  history: slots.History, dist: int = 1) -> int:
         """Solve one set after `history` (a part under a first guess, for a worker)."""
-        return int(k.solve(
-            np.ascontiguousarray(S, dtype=np.int32), depth, budget, kmax, dist, history,
-            self.game, self.bounds, self.memo, self.run_state))
+        return int(self.call(k.solve, np.ascontiguousarray(S, dtype=np.int32), int(depth),
+                             int(budget), int(kmax), int(dist), history))
+
+    def call(self, kernel: Any, *args: Any) -> Any:
+        """Return ``kernel(*args, game, bounds, memo, run)`` (this search's tuples last),
+        calling the compiled function's entry point once the types of its arguments are
+        known: numba's dispatcher types every argument of every call, about 100 us for
+        these tuples of arrays, more than many of the parts a worker is handed take (a
+        part split a guess at a time calls the kernel once per part of each guess). The
+        types are known from a key of the arguments (each array's dtype, dimensions,
+        layout and flags; each other value's type), for this search's current tuples."""
+        mine = (self.game, self.bounds, self.memo, self.run_state)
+        entries = self._entries
+        if entries is None or any(a is not b for a, b in zip(mine, self._entries_for, strict=True)):
+            entries = self._entries = {}  # (a tuple was replaced: share_root, adopt_memo)
+            self._entries_for = mine
+        key = (kernel, *map(_arg_key, args))
+        entry = entries.get(key)
+        if entry is not None:
+            return entry(*args, *mine)
+        result = kernel(*args, *mine)  # compiles or loads it, as numba would
+        found = kernel.overloads.get(tuple(kernel.typeof_pyval(a) for a in (*args, *mine)))
+        entries[key] = kernel if found is None else found.entry_point
+        return result
 
     def known_guess(self, S: np.ndarray, depth: int) -> int:
         """Return the optimal guess for S recorded in this memo, or -1."""
