@@ -540,6 +540,10 @@ def test_output_paths_are_checked_before_any_work(tmp_path, option):
     (["solve", "--rules", "", "1122=1B1W"], {}, "unknown rules ''"),
     (["optimal", "--rules", "mini", "--recompute"], {"KEYPEG_MEMO_BUDGET": "1e9"},
      "KEYPEG_MEMO_BUDGET must be"),
+    (["optimal", "--rules", "mini", "--recompute"], {"KEYPEG_SPLIT_CODES": "lots"},
+     "KEYPEG_SPLIT_CODES must be a whole number of codes"),
+    (["optimal", "--rules", "mini", "--recompute"], {"KEYPEG_SPLIT_CODES": "2"},
+     "KEYPEG_SPLIT_CODES must be 3 or more codes, not 2"),
 ])
 def test_bad_values_are_one_sentence(monkeypatch, args, env, message):
     for key, value in env.items():

@@ -542,3 +542,16 @@ def test_a_checkpoint_carried_through_the_repository_resumes_every_part(tmp_path
     assert 0 < exact <= again.stats["parts_resumed"] and again.stats["parts_solved"] == 0
     with pytest.raises(SystemExit, match="exists already"):
         carry.load(packed, moved)
+
+
+def test_keypeg_split_codes_sets_the_parts_solved_a_guess_at_a_time(monkeypatch):
+    """``KEYPEG_SPLIT_CODES`` lowers (or raises) the size of part a resumable search
+    splits, for a run whose smaller parts still take hours; the default is
+    SPLIT_MIN_CODES, and a part with one guess left is never split."""
+    part = np.arange(400, dtype=np.int32)
+    monkeypatch.delenv("KEYPEG_SPLIT_CODES", raising=False)
+    assert not PartWorker.splits(part, 10)
+    assert PartWorker.splits(np.arange(roots_module.SPLIT_MIN_CODES, dtype=np.int32), 10)
+    monkeypatch.setenv("KEYPEG_SPLIT_CODES", "400")
+    assert PartWorker.splits(part, 10) and not PartWorker.splits(part[:399], 10)
+    assert not PartWorker.splits(part, 1)

@@ -4,9 +4,10 @@ Limits protect the machine (memory, CPU) and the person waiting (seconds). A req
 limit is refused at once with `LimitExceededError` (HTTP 413, CLI exit 2), or answered
 approximately and labelled so; it is never allowed to run for minutes or exhaust memory.
 
-Two limits can be changed from the environment: ``KEYPEG_TABLE_BUDGET`` (bytes for one
-feedback table) and ``KEYPEG_MEMO_BUDGET`` (bytes for the optimal search's memo, all
-workers together). A value that is not a whole number of bytes is a clear error.
+Three limits can be changed from the environment: ``KEYPEG_TABLE_BUDGET`` (bytes for one
+feedback table), ``KEYPEG_MEMO_BUDGET`` (bytes for the optimal search's memo, all
+workers together) and ``KEYPEG_SPLIT_CODES`` (the fewest codes of a part a resumable
+search solves a guess at a time). A value that is not a whole number is a clear error.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ SHARED_ROOT_MIN_CODES = 100
 CACHED_POSITIONS = 5000
 
 
-def _env_bytes(name: str, default: int) -> int:
+def _env_whole(name: str, default: int, unit: str = "bytes", least: int = 0) -> int:
     raw = os.environ.get(name)
     if raw is None or not raw.strip():
         return default
@@ -123,11 +124,16 @@ def _env_bytes(name: str, default: int) -> int:
         value = int(raw.strip())
     except ValueError:
         raise KeypegError(
-            f"{name} must be a whole number of bytes, like {default}, not {shorten(raw)!r}."
+            f"{name} must be a whole number of {unit}, like {default}, not {shorten(raw)!r}."
         ) from None
-    if value < 0:
-        raise KeypegError(f"{name} must be zero or more bytes, not {value}.")
+    if value < least:
+        raise KeypegError(f"{name} must be {'zero' if least == 0 else least} or more "
+                          f"{unit}, not {value}.")
     return value
+
+
+def _env_bytes(name: str, default: int) -> int:
+    return _env_whole(name, default)
 
 
 def table_budget() -> int:
@@ -139,6 +145,14 @@ def memo_budget() -> int:
     """Return the memory budget of the optimal search's memo, in bytes
     (``KEYPEG_MEMO_BUDGET``)."""
     return _env_bytes("KEYPEG_MEMO_BUDGET", DEFAULT_MEMO_BUDGET)
+
+
+def split_codes(default: int) -> int:
+    """Return the fewest codes of a part that a checkpointed search solves a guess at a
+    time, each part of its guesses recorded as it finishes (``KEYPEG_SPLIT_CODES``, else
+    `default`): fewer codes lose less of a killed run and cost more to search (see
+    `solver.roots.SPLIT_MIN_CODES`)."""
+    return _env_whole("KEYPEG_SPLIT_CODES", default, "codes", 3)
 
 
 def shorten(text: object, limit: int = MAX_ECHO) -> str:

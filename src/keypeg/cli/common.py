@@ -19,7 +19,7 @@ from ..errors import (
     NoStrategyError,
     TimeLimitError,
 )
-from ..limits import memo_budget, shorten, table_budget
+from ..limits import memo_budget, shorten, split_codes, table_budget
 from ..rules import Rules, find_rules, preset_names, rules_name
 
 if TYPE_CHECKING:
@@ -188,7 +188,8 @@ def command(func: F) -> F:
     @functools.wraps(func)
     def wrapper(**kwargs: Any) -> Any:
         try:
-            table_budget(), memo_budget()  # a bad KEYPEG_*_BUDGET is reported up front
+            # a bad KEYPEG_*_BUDGET or KEYPEG_SPLIT_CODES is reported up front
+            table_budget(), memo_budget(), split_codes(3)
             if takes_rules:
                 rule_kwargs = {name: kwargs.pop(name) for name in _RULE_NAMES}
                 kwargs["rules"] = build_rules(**rule_kwargs)

@@ -26,6 +26,7 @@ import numpy as np
 
 from .._kernels import slots
 from ..errors import SearchStopped
+from ..limits import split_codes
 from ..rules import Rules
 from ..space import CandidateView, get_space
 
@@ -41,6 +42,10 @@ SUBTREE_ROWS = 5
 #: With a checkpoint, a part of at least this many codes is not solved in one call of the
 #: search but a guess at a time (`parallel.solve_split`), each of its own parts recorded as
 #: it finishes: a killed run then loses at most one of those, not hours of a big part.
+#: ``KEYPEG_SPLIT_CODES`` overrides it (`limits.split_codes`) for a run whose parts of
+#: fewer codes still take hours (MM(5,9) without repeats). Each split costs Python's work
+#: per guess: bulls-and-cows' resumable command took 4.4 s here, 6.4 s with parts of 300
+#: codes split and 8.4 s with 150.
 SPLIT_MIN_CODES = 1000
 
 #: Below the root's parts (the parts of a split part), only what took at least this long to
@@ -194,7 +199,7 @@ class PartWorker:
     @staticmethod
     def splits(part: np.ndarray, depth: int) -> bool:
         """Whether a part is big enough to be solved a guess at a time (`split`)."""
-        return part.size >= SPLIT_MIN_CODES and depth > 1
+        return part.size >= split_codes(SPLIT_MIN_CODES) and depth > 1
 
     def split(self, search: _Search, part: np.ndarray, depth: int, budget: int, kmax: int,
               history: slots.History, dist: int,
