@@ -140,10 +140,12 @@ def test_the_best_found_is_a_real_tree_and_the_bound_holds(bulls):
 
 @pytest.mark.slow
 def test_a_hint_shows_the_best_guess_found_in_its_time(bulls, no_book):
-    # 504 candidates: the search finds a first total within 0.2 s and takes 3 to 4 s
+    # 504 candidates: the search finds a first total within 0.2 s and takes about a second
+    # (3 to 4 s once: the hint's own second is no longer sure to run out), so the hint is
+    # given a third of a second
     space = bulls[0]
     state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
-    h = hint(state)
+    h = hint(state, optimal_seconds=0.35)
     assert h.optimal is None and h.best_found is not None
     found = h.to_dict()["best_found"]
     assert found["guess"] in h.optimal_note

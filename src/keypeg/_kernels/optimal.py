@@ -1763,15 +1763,17 @@ def _excess_bound(S, table, code_sets, set_shared):  # pragma: no cover - compil
 
 
 @jit_inline
-def _view_bound(S, game, opts):  # pragma: no cover - compiled
-    """The cheap pass's extra bound on a part `_settle` left open: on a candidate view
-    (black/white, not weighted, not tracing) a small part's `_excess_bound` (MM(6,9)'s
-    213-candidate position: over 200 s -> about 60 s); else 0."""
+def _part_bound(S, game, opts):  # pragma: no cover - compiled
+    """The cheap pass's extra bound on a part `_settle` left open: a small part's
+    `_excess_bound` (black/white, not weighted, not tracing); else 0. First on candidate
+    views only (MM(6,9)'s 213-candidate position: over 200 s -> about 60 s), then on full
+    tables too: one worker, in turns, MM(4,7) 1.27 s against 1.73-1.87 s, bulls-and-cows
+    5.11 s against 6.38-6.45 s, MM(4,8) 5.96-6.12 s against 7.05-7.38 s, MM(6,4) 4.38-4.40
+    s against 6.15-6.33 s (17-30 % fewer sets)."""
     n = S.shape[0]
     R = opts[OPT_ANSWERS]
     if (opts[OPT_WEIGHTED] == 0 and TINY_MIN <= n and n <= R and R <= 64
-            and game.code_sets.shape[0] > 0 and opts[OPT_SYMMETRIC_TABLE] == 0
-            and opts[OPT_TRACE] == 0):
+            and game.code_sets.shape[0] > 0 and opts[OPT_TRACE] == 0):
         return _excess_bound(S, game.table, game.code_sets, game.set_shared)
     return np.int64(0)
 
@@ -2329,7 +2331,7 @@ def settle_parts(buf, starts, plbs, depth, best, running, kmax, dist, game, boun
                                  kmax, dist, game.table, bounds.fewest, bounds.most,
                                  bounds.weights, memo.heads, memo.entries, memo.pool,
                                  memo.meta, run.options, run.counters)
-        got = v if done else max(lb, _view_bound(buf[starts[i]:starts[i + 1]], game,
+        got = v if done else max(lb, _part_bound(buf[starts[i]:starts[i + 1]], game,
                                                   run.options))
         if got > plbs[i]:
             running += got - plbs[i]
@@ -2740,7 +2742,7 @@ def _expand(S, depth, budget, kmax, dist, lb, h, history, game, bounds, memo,
                 else:
                     plb2 = pv
             if not done:
-                plb2 = max(plb2, _view_bound(buf[starts[r]:starts[r] + n], game, opts))
+                plb2 = max(plb2, _part_bound(buf[starts[r]:starts[r] + n], game, opts))
             pre_probe[r] = n_explored
             pre_done[r], pre_v[r], pre_lb[r], pre_h[r] = done, v, plb2, ph
             got = v if done else plb2
