@@ -21,6 +21,7 @@ from keypeg.published import published
 from keypeg.rules import Rules
 from keypeg.solver.search import solve_optimal
 from tests import naive
+from tests.pacing import unhurried_until
 
 PUB = published()
 KEYPEG = str(Path(sys.executable).parent / "keypeg")
@@ -100,6 +101,7 @@ def test_cluster_sends_the_parts_of_big_parts_as_tasks(cluster, monkeypatch, rul
 
     monkeypatch.setattr(cluster_module.RemoteWorker, "solve", watched_solve)
     monkeypatch.setattr(roots_module.PartLog, "borrow", watched_borrow)
+    unhurried_until(monkeypatch, lent)  # (the split still runs when the root lends)
     remote = solve_optimal(rules, cluster=cluster, **options)
     assert local.total == remote.total and same_tree(local.tree, remote.tree)
     remote.tree.replay()

@@ -28,6 +28,7 @@ from keypeg.solver.roots import PartLog, PartWorker, part_digest
 from keypeg.solver.search import solve_optimal
 from keypeg.store import Store
 from keypeg.tree import DecisionTree
+from tests.pacing import unhurried_until
 from tests.scripts import load_script
 
 PUB = published()
@@ -58,22 +59,6 @@ def watch_puts(monkeypatch) -> list[tuple[str, int]]:
 
     monkeypatch.setattr(Checkpoint, "put", watched)
     return put
-
-
-def unhurried_until(monkeypatch, lent: list[bool]):
-    """Make a split part's own parts wait a little until a worker was borrowed (a True in
-    `lent`), so that the split is still running when the root's other parts are done,
-    however loaded the machine (otherwise whether a loan happens at all is down to timing);
-    return the real `PartWorker.run_part`."""
-    run_part = PartWorker.run_part
-
-    def unhurried(self, part, depth, budget, kmax, history, dist=1):
-        if dist >= 2 and not any(lent):
-            time.sleep(0.005)
-        return run_part(self, part, depth, budget, kmax, history, dist)
-
-    monkeypatch.setattr(PartWorker, "run_part", unhurried)
-    return run_part
 
 
 @pytest.fixture
