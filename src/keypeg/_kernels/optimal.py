@@ -1769,7 +1769,7 @@ def _part_bound(S, game, opts):  # pragma: no cover - compiled
     views only (MM(6,9)'s 213-candidate position: over 200 s -> about 60 s), then on full
     tables too: one worker, in turns, MM(4,7) 1.27 s against 1.73-1.87 s, bulls-and-cows
     5.11 s against 6.38-6.45 s, MM(4,8) 5.96-6.12 s against 7.05-7.38 s, MM(6,4) 4.38-4.40
-    s against 6.15-6.33 s (17-30 % fewer sets)."""
+    s against 6.15-6.33 s (11-20 % fewer sets)."""
     n = S.shape[0]
     R = opts[OPT_ANSWERS]
     if (opts[OPT_WEIGHTED] == 0 and TINY_MIN <= n and n <= R and R <= 64
