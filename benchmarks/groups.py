@@ -1197,6 +1197,7 @@ def splitcodes() -> tuple[list[dict], list[str]]:
     optimal` runs it, with parts of 1,000 codes (the default), 300 and 150 split; a fresh
     store each, one run each, the same optimum required of all."""
     import tempfile
+    from unittest import mock
 
     from keypeg.solver import search
     from keypeg.solver.resume import Checkpoint
@@ -1207,25 +1208,18 @@ def splitcodes() -> tuple[list[dict], list[str]]:
     get_space(rules).table()
     rows: list[dict] = []
     totals = set()
-    keep = os.environ.get("KEYPEG_SPLIT_CODES")
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for codes in (1000, 300, 150):
-                os.environ["KEYPEG_SPLIT_CODES"] = str(codes)
-                checkpoint = Checkpoint(Store(Path(tmp) / f"k{codes}.db"), "splitcodes")
+    with tempfile.TemporaryDirectory() as tmp:
+        for codes in (1000, 300, 150):
+            checkpoint = Checkpoint(Store(Path(tmp) / f"k{codes}.db"), "splitcodes")
+            with mock.patch.dict(os.environ, {"KEYPEG_SPLIT_CODES": str(codes)}):
                 started = time.perf_counter()
                 result = search.solve_optimal(rules, workers=2, checkpoint=checkpoint)
                 seconds = time.perf_counter() - started
-                totals.add(result.total)
-                rows.append({"job": f"bulls-and-cows optimum = {result.total:,}, checkpointed "
-                                    f"on 2 cores, parts of {codes:,} codes or more split: "
-                                    f"{result.stats['nodes']:,} sets expanded, one run",
-                             "seconds": seconds})
-    finally:
-        if keep is None:
-            os.environ.pop("KEYPEG_SPLIT_CODES", None)
-        else:
-            os.environ["KEYPEG_SPLIT_CODES"] = keep
+            totals.add(result.total)
+            rows.append({"job": f"bulls-and-cows optimum = {result.total:,}, checkpointed "
+                                f"on 2 cores, parts of {codes:,} codes or more split: "
+                                f"{result.stats['nodes']:,} sets expanded, one run",
+                         "seconds": seconds})
     if len(totals) != 1:
         raise SystemExit(f"bulls-and-cows: totals {sorted(totals)}")
     return rows, ["Before the search's kernels were called through their entry points and "

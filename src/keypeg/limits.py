@@ -132,19 +132,15 @@ def _env_whole(name: str, default: int, unit: str = "bytes", least: int = 0) -> 
     return value
 
 
-def _env_bytes(name: str, default: int) -> int:
-    return _env_whole(name, default)
-
-
 def table_budget() -> int:
     """Return the memory budget for one feedback table, in bytes (``KEYPEG_TABLE_BUDGET``)."""
-    return _env_bytes("KEYPEG_TABLE_BUDGET", DEFAULT_TABLE_BUDGET)
+    return _env_whole("KEYPEG_TABLE_BUDGET", DEFAULT_TABLE_BUDGET)
 
 
 def memo_budget() -> int:
     """Return the memory budget of the optimal search's memo, in bytes
     (``KEYPEG_MEMO_BUDGET``)."""
-    return _env_bytes("KEYPEG_MEMO_BUDGET", DEFAULT_MEMO_BUDGET)
+    return _env_whole("KEYPEG_MEMO_BUDGET", DEFAULT_MEMO_BUDGET)
 
 
 def split_codes(default: int) -> int:
