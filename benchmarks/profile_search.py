@@ -10,7 +10,8 @@ anonymous addresses. This script compiles the kernels afresh in a temporary numb
 naming the code of every compiled function (perf reads that file to name JIT code), then
 records the search on one worker with `perf record` for --seconds (with --rules and
 --clue, the search of that position, the opening book off, repeated until --seconds have
-passed) and prints each
+passed; with --part as well, the position's candidates searched as a part of the game's
+full-table search, as a worker searches the part of a first guess) and prints each
 function's share of the samples. --annotate NAME also prints, for the functions whose
 name contains NAME, the instructions holding at least 0.4 % of that function's samples
 (objdump on the kept object code). Needs `perf`, `nm` and `objdump` (binutils).
@@ -133,6 +134,33 @@ def annotate(data: Path, objects: Path, part: str) -> None:
             break
 
 
+def search_part(state, seconds: float) -> str:
+    """Search the candidates of `state` as a part of its game's full-table search (one
+    worker, no opening book), stopped after `seconds`; say how it ended."""
+    import threading
+
+    import numpy as np
+
+    from keypeg._kernels import optimal as kernels
+    from keypeg._kernels import slots
+    from keypeg.solver.search import _Search
+
+    space = state.space
+    space.table()
+    search = _Search(space, possible_only=False, capped=False, first=-1, symmetry=True,
+                     trace=False, n_max=space.size)
+    part = np.array(sorted(state.candidates), dtype=np.int32)
+    guesses = [space.index(clue.guess) for clue in state.history]
+    timer = threading.Timer(seconds, lambda: search.counters.__setitem__(slots.STOP, 1))
+    timer.start()
+    cost = search.run(part, 20, int(kernels.INF), guesses, dist=1)
+    timer.cancel()
+    sets = int(search.counters[slots.N_SETS])
+    if search.counters[slots.STOP]:
+        return f"a part of {part.size} codes: stopped after {seconds:g} s, {sets:,} sets"
+    return f"a part of {part.size} codes: cost {cost + len(guesses) * part.size:,}, {sets:,} sets"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pegs", type=int, default=4)
@@ -140,10 +168,15 @@ def main() -> None:
     parser.add_argument("--no-repeats", action="store_true")
     parser.add_argument("--rules", default=None, help="a preset, with --clue: a position")
     parser.add_argument("--clue", action="append", default=[], help="GUESS=MARKS, in order")
+    parser.add_argument("--part", action="store_true",
+                        help="with --rules and --clue: the candidates searched as a part of "
+                        "the game's full-table search, not as a position")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--annotate", default=None)
     args = parser.parse_args()
+    if args.part and not args.clue:
+        parser.error("--part needs --rules and at least one --clue.")
     for tool in ("perf", "nm", "objdump"):
         if shutil.which(tool) is None:
             sys.exit(f"profile_search: {tool} is not installed; it needs perf and binutils.")
@@ -175,6 +208,8 @@ def main() -> None:
         if state is None:
             result = solve_optimal(space, workers=1, time_limit=args.seconds)
             outcome = f"optimum {result.total:,}"
+        elif args.part:
+            outcome = search_part(state, args.seconds)
         else:
             runs = 0
             with without_books():
