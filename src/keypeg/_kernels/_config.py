@@ -2,10 +2,63 @@
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 from llvmlite import ir
 from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
+
+#: The folder of every compiled kernel (each kernel module imports this one first).
+KERNELS_DIR = Path(__file__).resolve().parent
+
+
+def sources_digest(directory: Path) -> str:
+    """Return a digest of the names and contents of the Python files in `directory`."""
+    digest = hashlib.sha256()
+    for path in sorted(directory.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _stamp_with_every_kernel() -> None:
+    """Make numba's cache of each kernel stale when any kernel file changes, not only its own.
+
+    numba keys a cached function by its own file's source, but the compiled code it keeps
+    holds the code of the kernels it calls from other files (inlined or linked in): after
+    an edit of memo.py alone, the search kernels cached from optimal.py went on running the
+    old memo code. Each cache locator numba tries is wrapped so that, for a file of this
+    folder, its source stamp also carries `sources_digest` of the whole folder (computed
+    once per process). Other files' stamps are numba's own. Where numba's caching layout
+    is not the one this expects (its internals), nothing is changed."""
+    try:
+        from numba.core import caching
+    except ImportError:  # pragma: no cover - numba always has it today
+        return
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    classes = getattr(impl, "_locator_classes", None)
+    if not isinstance(classes, list) or getattr(impl, "_keypeg_stamped", False):
+        return
+    digest: list[str] = []
+
+    def wrap(cls: type) -> type:
+        def get_source_stamp(self):  # noqa: ANN001, ANN202 - numba's signature
+            stamp = cls.get_source_stamp(self)
+            source = getattr(self, "_py_file", None)
+            if source is None or Path(source).resolve().parent != KERNELS_DIR:
+                return stamp
+            if not digest:
+                digest.append(sources_digest(KERNELS_DIR))
+            return (stamp, "keypeg-kernels", digest[0])
+
+        return type(cls.__name__, (cls,), {"get_source_stamp": get_source_stamp})
+
+    impl._locator_classes = [wrap(cls) for cls in classes]
+    impl._keypeg_stamped = True
+
+
+_stamp_with_every_kernel()
 
 #: Decorator for serial kernels (cached on disk, releases the GIL).
 jit = njit(cache=True, nogil=True)
