@@ -258,7 +258,7 @@ def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
 
     def scan(cols, s, by_set=ungrouped):
         return tuple(int(x) for x in ko._tiny_scan(
-            S, strided, table, cols, s, shared, by_set, is_cand, budget, reach, 4,
+            S, strided, table, cols, s, shared, by_set, is_cand, budget, reach, 4, False,
             np.zeros(slots.COUNTER_SLOTS, np.int64)))
 
     results = {cols.shape[0] > 0: [scan(cols, s) for s in (no_sets, sets)]
@@ -308,3 +308,43 @@ def test_only_black_white_views_group_their_columns_by_multiset():
     assert not view.sets_in_columns
     with pytest.raises(ValueError, match="black/white"):
         view.columns_by_set()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([Rules(pegs=4, colors=6), Rules(pegs=5, colors=7, repeats=False),
+                        Rules(pegs=3, colors=9)]),
+       st.integers(0, 2**32 - 1), st.data())
+def test_tiny_scan_reads_a_full_tables_spans_as_its_rows(rules, seed, data):
+    """On a full table (table[s, g] == table[g, s]) `_tiny_scan` reads the rows of S's codes
+    as columns, a span of codes at a time, for probes in order filling at least a third of
+    their span (`span`): the same choice, value, parts, bound and probes scanned as reading
+    each probe's row, with the multiset bound and without."""
+    space = get_space(rules)
+    table = space.table()
+    sets, shared = search._Search.multisets(space)
+    N = space.size
+    m = data.draw(st.integers(6, space.n_responses))
+    rng = np.random.default_rng(seed)
+    S = np.sort(rng.choice(N, size=m, replace=False)).astype(np.int32)
+    start = data.draw(st.integers(0, N // 2))
+    span = np.arange(start, N, dtype=np.int64)
+    keep = rng.random(span.size) < data.draw(st.floats(0.34, 1.0))
+    keep[::3] = True  # (at least a third of the span)
+    probes = span[keep]
+    assert ko._dense(probes)
+    is_cand = np.zeros(N, dtype=np.bool_)
+    is_cand[S] = True
+    budget = data.draw(st.integers(2 * m, 4 * m))
+    reach = 2 * m + ko.TINY_REACH
+    none = np.zeros((0, 0), dtype=table.dtype)
+    no_sets = np.zeros(0, dtype=np.int32)
+    ungrouped = (none, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+    strided = np.repeat(probes, 2)[::2]  # (typed as the search passes them: see above)
+
+    def scan(cols, s, by_span):
+        return tuple(int(x) for x in ko._tiny_scan(
+            S, strided, table, cols, s, shared, ungrouped, is_cand, budget, reach, 4, by_span,
+            np.zeros(slots.COUNTER_SLOTS, np.int64)))
+
+    for s in (no_sets, sets):
+        assert scan(table, s, True) == scan(none, s, False)

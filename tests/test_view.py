@@ -399,9 +399,9 @@ def test_tiny_scan_by_columns_equals_by_rows(data):
     shared = np.zeros((1, 1), dtype=np.uint8)
     ungrouped = (none, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
     by_rows = ko._tiny_scan(S, probes, table, none, no_sets, shared, ungrouped, is_cand,
-                            budget, reach, depth, np.zeros(32, np.int64))
+                            budget, reach, depth, False, np.zeros(32, np.int64))
     by_columns = ko._tiny_scan(S, probes, table, np.ascontiguousarray(table[probes].T),
-                               no_sets, shared, ungrouped, is_cand, budget, reach, depth,
+                               no_sets, shared, ungrouped, is_cand, budget, reach, depth, False,
                                np.zeros(32, np.int64))
     assert tuple(int(x) for x in by_rows) == tuple(int(x) for x in by_columns)
 

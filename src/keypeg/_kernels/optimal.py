@@ -570,11 +570,17 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # chosen (`_tiny_scan`); only when that cannot decide is every probe counted below.
     tiny = (not weighted and not forced and not possible_only and opts[OPT_TRACE] == 0
             and dist > 0 and depth >= 3 and TINY_MIN <= m and m <= R and R <= 64
-            and opts[OPT_SYMMETRIC_TABLE] == 0 and lb >= 2 * m and lb < 2 * m + TINY_REACH)
+            and lb >= 2 * m and lb < 2 * m + TINY_REACH)
+    # (on a full table, its rows are the columns: table[s, g] == table[g, s], read a span of
+    # codes at a time, when the probes are `_dense`)
+    span = tiny and opts[OPT_SYMMETRIC_TABLE] != 0
+    if span:
+        tiny = _dense(probes)
     if tiny:
         by_set = (game.set_columns, game.set_starts, game.set_ranks)
-        done, lb, out = _tiny_path(S, probes, table, columns, game.code_sets, game.set_shared,
-                                   by_set, is_cand, budget, depth, lb, kmax, R, stats)
+        done, lb, out = _tiny_path(S, probes, table, table if span else columns,
+                                   game.code_sets, game.set_shared, by_set, is_cand, budget,
+                                   depth, lb, kmax, R, span, stats)
         if done:
             return out
     # Unweighted on a table read probe by probe (positional answers, a candidate view):
@@ -1784,7 +1790,7 @@ AHEAD = 8
 
 @jit
 def _tiny_path(S, probes, table, columns, code_sets, set_shared, by_set, is_cand, budget,
-               depth, lb, kmax, R, stats):  # pragma: no cover - compiled
+               depth, lb, kmax, R, span, stats):  # pragma: no cover - compiled
     """`score_probes` on a small set through `_tiny_scan` (compiled on its own, so that the
     commoner nodes' scoring stays as it was): (done, lb, what score_probes returns
     when done): the one probe to explore, or no probe when the raised lb reaches the
@@ -1792,7 +1798,7 @@ def _tiny_path(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     m = S.shape[0]
     found, t, value, k, lb_tiny, scanned = _tiny_scan(S, probes, table, columns, code_sets,
                                                       set_shared, by_set, is_cand, budget,
-                                                      2 * m + TINY_REACH, depth, stats)
+                                                      2 * m + TINY_REACH, depth, span, stats)
     stats[N_PROBES] += scanned
     no_counts = np.zeros((0, R), dtype=np.int32)
     no_pbs = np.zeros((0, R), dtype=np.int64)
@@ -1815,7 +1821,7 @@ def _tiny_path(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
 
 @jit
 def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand, budget,
-               reach, depth, stats):  # pragma: no cover - compiled
+               reach, depth, span, stats):  # pragma: no cover - compiled
     """The search's choice on a small set S (m codes, m <= answers <= 64) that no candidate
     tells apart nor splits leaving a single pair, when it costs less than `reach` and
     `budget`: the first probe, in the search's order (cheapest bound 3m - w - k first,
@@ -1861,13 +1867,13 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
         floor_all = 2 * m - 1 + _least(low_excess)
         if floor_all >= best_v:
             return False, 0, 0, 0, np.int64(floor_all), 0
-    by_columns = columns.shape[1] == P
+    by_columns = span or columns.shape[1] == P
     pre = np.empty(COLUMN_BLOCK if by_columns and use_sets else 0, dtype=np.int64)
     # (a view's columns may end with each probe's multiset id, read along: no gathers)
     ids_at = table.shape[1]
     ids_along = use_sets and columns.shape[0] == ids_at + 2
     set_columns, set_starts, set_ranks = by_set
-    grouped = by_columns and ids_along and set_columns.shape[1] == P
+    grouped = by_columns and not span and ids_along and set_columns.shape[1] == P
     loosest = 3 * m - best_v - 1  # fewest answers any probe read can have (best_v shrinks)
     if grouped:
         # read by multiset only when the bound leaves out most probes: when it leaves in
@@ -1895,6 +1901,7 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     flat = table.reshape(-1)
     width = np.int64(table.shape[1])
     seen_all = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.uint64)
+    seen_codes = np.empty(COLUMN_BLOCK if span else 0, dtype=np.uint64)
     hits = np.empty(COLUMN_BLOCK if by_columns else 0, dtype=np.int64)
     n_hits = h = 0
     block_start = block_end = 0
@@ -1918,7 +1925,13 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
                 # the largest limit the best so far allows (it only shrinks) listed
                 if stats[STOP] != 0:
                     break
-                n = min(COLUMN_BLOCK, P - t)
+                if span:  # the probes among the next COLUMN_BLOCK codes
+                    c0 = probes[t]
+                    n = 1
+                    while t + n < P and probes[t + n] - c0 < COLUMN_BLOCK:
+                        n += 1
+                else:
+                    n = min(COLUMN_BLOCK, P - t)
                 floor = 3 * m - best_v - 1  # fewest answers: excess at most best_v - 2m + 1
                 n_pre = n
                 if ids_along:  # the probes whose multiset leaves them within that excess
@@ -1944,9 +1957,18 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
                         column = columns[cols[j]]
                         for h in range(n_pre):
                             i = pre[h]
-                            seen_all[i] |= one << np.uint64(column[t + i])
+                            at = probes[t + i] if span else t + i
+                            seen_all[i] |= one << np.uint64(column[at])
                     for h in range(n_pre):
                         i = pre[h]
+                        hits[n_hits] = i
+                        n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
+                elif span:  # every code of the block's span, then the probes'
+                    c0 = probes[t]
+                    _answers_seen(columns, cols, c0, probes[t + n - 1] - c0 + 1, seen_codes)
+                    for i in range(n):
+                        seen_all[i] = seen_codes[probes[t + i] - c0]
+                    for i in range(n):
                         hits[n_hits] = i
                         n_hits += 1 if _popcount(seen_all[i]) >= floor else 0
                 else:
