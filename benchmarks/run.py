@@ -80,6 +80,13 @@ def _fmt(seconds: float) -> str:
 def main(argv: list[str]) -> None:
     import groups
 
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(__doc__.strip() + "\n\nGroups: " + ", ".join(groups.GROUPS) + ".")
+        return
+    unknown = [name for name in argv if name not in groups.GROUPS]
+    if unknown:
+        sys.exit(f"run.py: there is no benchmark group {unknown[0]!r}; the groups are "
+                 f"{', '.join(groups.GROUPS)}.")
     wanted = argv or list(groups.GROUPS)
     results = json.loads(RESULTS_JSON.read_text()) if RESULTS_JSON.exists() else {}
     for name in wanted:
