@@ -1840,7 +1840,10 @@ def _tiny_scan(S, probes, table, columns, code_sets, set_shared, by_set, is_cand
     On a candidate view scoring every probe (`columns` then has a column per probe), each
     block of probes first gets its answers seen on S as bits, a column of the view read
     along (vector code), so a probe whose excess is past the limit is passed over without
-    reading its row.
+    reading its row. On a full table (`span`: `columns` is the table itself, whose rows are
+    its columns since table[s, g] == table[g, s], and the probes are `_dense`), a block is
+    the probes among the next COLUMN_BLOCK codes: the answers every code of that span meets
+    are read along the rows of S's codes, then picked for the block's probes.
 
     With black/white answers (`code_sets`, each code's multiset of symbols, and
     `set_shared`, the pegs two multisets share, given), a probe's answers on S are first
