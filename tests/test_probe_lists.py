@@ -225,6 +225,20 @@ def test_hits_are_put_in_probe_order(how, P, share, seed):
     assert out_seen.tolist() == hit_seen[order].tolist()
 
 
+def _tiny_inputs(data: st.DataObject, table: np.ndarray, S: np.ndarray, n: int) -> tuple:
+    """What `_tiny_scan` takes besides a set S and its probes, as the tests draw them: S's
+    codes marked candidates among n, a budget of 2m to 4m and the scan's reach, and no
+    columns, multisets or probes grouped by multiset."""
+    m = S.size
+    is_cand = np.zeros(n, dtype=np.bool_)
+    is_cand[S] = True
+    budget = data.draw(st.integers(2 * m, 4 * m))
+    none = np.zeros((0, 0), dtype=table.dtype)
+    ungrouped = (none, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+    return (is_cand, budget, 2 * m + ko.TINY_REACH, none, np.zeros(0, dtype=np.int32),
+            ungrouped)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([Rules(pegs=5, colors=7), Rules(pegs=5, colors=6, repeats=False),
                         Rules(pegs=4, colors=4, blanks=True)]),
@@ -245,13 +259,7 @@ def test_tiny_scan_with_multisets_equals_without(rules, seed, data):
     m = data.draw(st.integers(6, min(view.m, space.n_responses)))
     rng = np.random.default_rng(seed)
     S = np.sort(rng.choice(view.m, size=m, replace=False)).astype(np.int32)
-    is_cand = np.zeros(view.size, dtype=np.bool_)
-    is_cand[S] = True
-    budget = data.draw(st.integers(2 * m, 4 * m))
-    reach = 2 * m + ko.TINY_REACH
-    none = np.zeros((0, 0), dtype=table.dtype)
-    no_sets = np.zeros(0, dtype=np.int32)
-    ungrouped = (none, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+    is_cand, budget, reach, none, no_sets, ungrouped = _tiny_inputs(data, table, S, view.size)
     # the same probes, not contiguous: numba types them as the search passes them (layout
     # 'A'), so this test loads the search's compiled scan instead of compiling its own (10 s)
     strided = np.repeat(probes, 2)[::2]
@@ -332,13 +340,7 @@ def test_tiny_scan_reads_a_full_tables_spans_as_its_rows(rules, seed, data):
     keep[::3] = True  # (at least a third of the span)
     probes = span[keep]
     assert ko._dense(probes)
-    is_cand = np.zeros(N, dtype=np.bool_)
-    is_cand[S] = True
-    budget = data.draw(st.integers(2 * m, 4 * m))
-    reach = 2 * m + ko.TINY_REACH
-    none = np.zeros((0, 0), dtype=table.dtype)
-    no_sets = np.zeros(0, dtype=np.int32)
-    ungrouped = (none, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+    is_cand, budget, reach, none, no_sets, ungrouped = _tiny_inputs(data, table, S, N)
     strided = np.repeat(probes, 2)[::2]  # (typed as the search passes them: see above)
 
     def scan(cols, s, by_span):

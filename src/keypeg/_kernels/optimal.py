@@ -574,8 +574,9 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # (on a full table, its rows are the columns: table[s, g] == table[g, s], read a span of
     # codes at a time, when the probes are `_dense`)
     span = tiny and opts[OPT_SYMMETRIC_TABLE] != 0
+    dense = span and _dense(probes)  # (read again for `table_words` below)
     if span:
-        tiny = _dense(probes)
+        tiny = dense
     if tiny:
         by_set = (game.set_columns, game.set_starts, game.set_ranks)
         done, lb, out = _tiny_path(S, probes, table, table if span else columns,
@@ -604,7 +605,8 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
     # ... on a full table with 17 to 32 answers (five and six pegs): bytes of four words,
     # a block of probes at a time (`_table_words`), instead of a row of R counts per probe
     table_words = (not weighted and symmetric and not (packed or in_bytes)
-                   and R <= COLUMN_ANSWERS and m <= COLUMN_CODES and _dense(probes))
+                   and R <= COLUMN_ANSWERS and m <= COLUMN_CODES
+                   and (dense if span else _dense(probes)))
     sparse = not weighted and not symmetric and not (packed or in_bytes)
     # Small sets no candidate tells apart (`_settle` then raised lb to 2m): a probe that
     # does (a non-candidate) costs 2m, the least possible, and is the first such probe in

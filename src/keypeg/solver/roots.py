@@ -44,8 +44,8 @@ SUBTREE_ROWS = 5
 #: it finishes: a killed run then loses at most one of those, not hours of a big part.
 #: ``KEYPEG_SPLIT_CODES`` overrides it (`limits.split_codes`) for a run whose parts of
 #: fewer codes still take hours (MM(5,9) without repeats). Each split costs Python's work
-#: per guess: bulls-and-cows checkpointed on two cores took 4.41 s, 5.39 s with parts of
-#: 300 codes split and 7.34 s with 150 (`benchmarks/run.py splitcodes`).
+#: per guess: bulls-and-cows checkpointed on two cores took 4.06 s, 7.47 s with parts of
+#: 300 codes split and 9.94 s with 150 (`benchmarks/run.py splitcodes`, 2026-12-06).
 SPLIT_MIN_CODES = 1000
 
 #: Below the root's parts (the parts of a split part), only what took at least this long to
