@@ -40,12 +40,33 @@ def ray_instance():
     ray.shutdown()
 
 
+@pytest.fixture(scope="module")
+def held(ray_instance):
+    """The module's actors, started once at the first test that needs them (each a Ray
+    worker importing keypeg and loading its kernels: several seconds a test) and closed by
+    a test that needs the CPUs they hold (`cpus_free`)."""
+    box = {}
+    yield box
+    if box.get("cluster") is not None:
+        box.pop("cluster").close()
+
+
 @pytest.fixture
-def cluster(ray_instance):
+def cluster(held):
+    """The module's actors: each search sends its own spec under a key of its own, so a
+    test's search does not read the one before's."""
     from keypeg.solver.cluster import Cluster
 
-    with Cluster("local") as opened:  # joins the instance started above: one actor per CPU
-        yield opened
+    if held.get("cluster") is None:  # joins the instance started above: one actor per CPU
+        held["cluster"] = Cluster("local")
+    return held["cluster"]
+
+
+@pytest.fixture
+def cpus_free(held):
+    """The module's actors closed, for a command that starts actors of its own."""
+    if held.get("cluster") is not None:
+        held.pop("cluster").close()
 
 
 def naive_total(rules: Rules) -> int:
@@ -200,7 +221,7 @@ def run_on_cluster(ray_instance, tmp_path, args: list[str]):
 
 
 @pytest.mark.slow
-def test_cli_joins_a_running_cluster(ray_instance, tmp_path):
+def test_cli_joins_a_running_cluster(ray_instance, cpus_free, tmp_path):
     data = run_on_cluster(ray_instance, tmp_path, ["optimal", "--pegs", "4", "--colors", "5"])
     assert data["total"] == PUB["ledger"]["totals"]["4"]["5"]
     assert data["cluster"] == {"nodes": 1, "cpus": 2}
@@ -379,7 +400,7 @@ def test_evaluate_walks_the_first_guess_parts_on_the_cluster(cluster, monkeypatc
 
 
 @pytest.mark.slow
-def test_cli_evaluate_on_a_running_cluster(ray_instance, tmp_path):
+def test_cli_evaluate_on_a_running_cluster(ray_instance, cpus_free, tmp_path):
     rows = run_on_cluster(ray_instance, tmp_path,
                           ["evaluate", "--rules", "classic", "-s", "all"])
     pub = PUB["evaluate"]["classic"]["all_probes"]
