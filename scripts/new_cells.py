@@ -119,7 +119,7 @@ def main() -> None:
         for label in list(done):
             if args.labels and label not in args.labels:
                 continue
-            if _variants(done[label], args.limit):
+            if _variants(done[label], args.limit, args.checkpoint):
                 changed.add(label)
                 _write(done, missed, changed)
         return
@@ -250,11 +250,12 @@ def _second_search(rules: Rules, **options: Any) -> tuple[Any, str]:
 VARIANTS = {"worst_first": {"objective": "worst"}, "possible_only": {"possible_only": True}}
 
 
-def _variants(cell: dict[str, Any], limit: float) -> bool:
+def _variants(cell: dict[str, Any], limit: float, checkpoint: str | None = None) -> bool:
     """Add the cell's missing variants (`VARIANTS`), each proven twice as the cell itself
     (its tree replayed over every secret, and a second search with the other root); one
     not found within `limit` seconds is noted with the time tried (and tried again only
-    under a longer limit). Returns whether the cell changed."""
+    under a longer limit). With `checkpoint` (a SQLite path), W's searches by caps record
+    their parts there and resume (`_worst_by_caps`). Returns whether the cell changed."""
     rules = rules_of(cell["rules"])
     changed = False
     for key, options in VARIANTS.items():
@@ -263,7 +264,7 @@ def _variants(cell: dict[str, Any], limit: float) -> bool:
             continue
         started = time.perf_counter()
         if key == "worst_first" and cell["worst"] > _lowest_cap(rules):
-            found = _worst_by_caps(cell, rules, limit)
+            found = _worst_by_caps(cell, rules, limit, checkpoint)
             if "total" not in found:  # (the worst-case search would only start over)
                 print(f"{cell['label']} {key}: not within {limit:g} s", flush=True)
             cell[key] = found
@@ -295,7 +296,8 @@ def _lowest_cap(rules: Rules) -> int:
     return _depth_lower_bound(get_space(rules), rules.size, False)
 
 
-def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str, Any] | None:
+def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
+                   checkpoint: str | None = None) -> dict[str, Any] | None:
     """W and its least total, cap by cap from the depth bound, where the worst-case search
     would spend most of its time proving what the cell already holds: the least total under
     any cap is at least the uncapped optimum (the cell's total), so a tree within a cap that
@@ -305,26 +307,54 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str
     with the other root) and the next cap is tried, or its optimum under the cap is W's.
     Returns the variant's entry; when a search does not finish within `limit` seconds,
     ``{"seconds": limit}`` with, where caps were proven empty, the largest
-    (``none_within``: W is more)."""
+    (``none_within``: W is more).
+
+    With `checkpoint` (a SQLite path; a long cell), the searches record their finished
+    root parts there, so a killed run resumes: the first searches (the first guess forced,
+    then the cap in full, which takes that first guess's parts from the same record) under
+    one key, the second proofs under another; the seconds of every run are counted
+    (`_Spent`), and where the search stands is printed every minute."""
     started = time.perf_counter()
     label = cell["label"]
     lowest = _lowest_cap(rules)
+    spent = _Spent(None if checkpoint is None
+                   else Path(checkpoint + f".w-{rules.key}.seconds.json"), label)
+
+    def recorded(kind: str) -> dict[str, Any]:
+        """The options that checkpoint and report a search (`kind`: first or second)."""
+        if checkpoint is None:
+            return {}
+        from keypeg.solver.resume import Checkpoint
+        from keypeg.store import Store
+
+        def progress(info: dict[str, Any]) -> None:  # (seconds counted over the run)
+            spent.progress({**info, "elapsed": time.perf_counter() - started})
+
+        return {"checkpoint": Checkpoint(Store(checkpoint), f"w-{kind}:{rules.key}"),
+                "progress": progress}
 
     def out_of_time(cap: int) -> dict[str, Any]:
         return {"seconds": limit, **({"none_within": cap - 1} if cap > lowest else {})}
+
+    def second_search(cap: int) -> tuple[Any, str]:
+        return _second_search(rules, max_guesses=cap, **recorded("second"))
+
+    def took() -> float:
+        return spent.total(time.perf_counter() - started)
 
     for cap in range(lowest, cell["worst"]):
         left = limit - (time.perf_counter() - started)
         try:
             forced = solve_optimal(rules, max_guesses=cap, first=cell["first_guess"],
-                                   time_limit=max(left, 1.0))
+                                   time_limit=max(left, 1.0), **recorded("first"))
         except LimitExceededError:
             return out_of_time(cap)
         except KeypegError:
             forced = None
         if forced is not None and forced.total == cell["total"]:
             assert int(forced.tree.depths().sum()) == forced.total and forced.worst <= cap
-            seconds = time.perf_counter() - started
+            seconds = took()
+            spent.clear()
             print(f"{label} worst_first: {cap}: {forced.total:,} (its optimal first guess "
                   f"within {cap} guesses reaches the uncapped optimum) in {seconds:.1f} s",
                   flush=True)
@@ -337,26 +367,29 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float) -> dict[str
               + "; the cap searched in full", flush=True)
         left = limit - (time.perf_counter() - started)
         try:
-            capped = solve_optimal(rules, max_guesses=cap, time_limit=max(left, 1.0))
+            capped = solve_optimal(rules, max_guesses=cap, time_limit=max(left, 1.0),
+                                   **recorded("first"))
         except LimitExceededError:
             return out_of_time(cap)
         except KeypegError:  # no tree within the cap: proven again by the other root
             try:
-                again, _ = _second_search(rules, max_guesses=cap)
+                again, _ = second_search(cap)
             except KeypegError:
                 print(f"{label} worst_first: no tree within {cap} guesses (two searches)",
                       flush=True)
                 continue
             raise AssertionError((label, cap, again.total)) from None
-        second, _ = _second_search(rules, max_guesses=cap)
+        second, _ = second_search(cap)
         assert (second.total, second.worst) == (capped.total, capped.worst), (label, cap)
         assert int(capped.tree.depths().sum()) == capped.total
-        seconds = time.perf_counter() - started
+        seconds = took()
+        spent.clear()
         print(f"{label} worst_first: {cap}: {capped.total:,} in {seconds:.1f} s; second "
               "search the same", flush=True)
         return {"total": capped.total, "worst": capped.worst, "seconds": round(seconds, 1)}
     # no tree within fewer guesses than the cell's optimal tree needs: that tree is W's
-    seconds = time.perf_counter() - started
+    seconds = took()
+    spent.clear()
     print(f"{label} worst_first: {cell['worst']}: {cell['total']:,} (the optimal tree) in "
           f"{seconds:.1f} s", flush=True)
     return {"total": cell["total"], "worst": cell["worst"], "seconds": round(seconds, 1),

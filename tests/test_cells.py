@@ -4,6 +4,7 @@ one, and `keypeg ledger --extended` reports them."""
 
 import itertools
 import json
+import time
 
 import numpy as np
 import pytest
@@ -195,6 +196,53 @@ def test_w_by_caps_searches_a_cap_in_full_when_the_first_guess_falls_short():
             "first_guess": classic["first_guess"]}
     got = load_script("new_cells")._worst_by_caps(cell, Rules(pegs=4, colors=6), 60.0)
     assert (got["worst"], got["total"]) == (5, classic["max5_total"])
+
+
+def test_w_by_caps_checkpointed_resumes_and_shares_the_first_guess_parts(tmp_path,
+                                                                         monkeypatch):
+    """`new_cells.py --variants --checkpoint DB`: W's searches record their root parts.
+    MM(4,6) within 5 guesses: a first run stopped in its full cap-5 search; the second run
+    finds Koyama and Lai's 5,626, its full search taking the parts of 1123 (the optimal first
+    guess, searched alone first) from the record, and counts both runs' seconds."""
+    from keypeg.errors import LimitExceededError
+    from keypeg.solver import search as search_module
+
+    monkeypatch.setattr(search_module, "PARALLEL_MIN_CODES", 100)  # (record MM(4,6) too)
+    script = load_script("new_cells")
+    monkeypatch.setattr(script._Spent, "EVERY", 0.0)
+    classic = published()["optimal"]["classic"]
+    cell = {"label": "MM(4,6)", "total": classic["total"], "worst": classic["worst"],
+            "first_guess": classic["first_guess"]}
+    real = script.solve_optimal
+    full: list = []
+    stop = [True]
+
+    def solve(rules, **options):
+        if options.get("first") is None and options.get("max_guesses") == 5 and stop[0]:
+            options["progress"]({"phase": "searching"})
+            time.sleep(0.2)
+            raise LimitExceededError("out of time (test).")
+        result = real(rules, **options)
+        if options.get("first") is None and "checkpoint" in options:
+            full.append((options["checkpoint"].key, options["max_guesses"], result.stats))
+        return result
+
+    monkeypatch.setattr(script, "solve_optimal", solve)
+    db = str(tmp_path / "w.db")
+    rules = Rules(pegs=4, colors=6)
+    assert script._worst_by_caps(cell, rules, 60.0, db) == {"seconds": 60.0, "none_within": 4}
+    seconds = tmp_path / f"w.db.w-{rules.key}.seconds.json"
+    first_run = sum(json.loads(seconds.read_text()).values())
+    assert first_run >= 0.2
+    stop[0] = False
+    got = script._worst_by_caps(cell, rules, 60.0, db)
+    assert (got["worst"], got["total"]) == (5, classic["max5_total"])
+    # the full cap-5 search, then its second proof under a key of its own (the cap-4
+    # searches find no tree)
+    assert [(key, cap) for key, cap, _ in full] == [(f"w-first:{rules.key}", 5),
+                                                   (f"w-second:{rules.key}", 5)]
+    assert full[0][2]["parts_resumed"] > 0 and full[1][2]["parts_resumed"] == 0
+    assert got["seconds"] >= round(first_run, 1) and not seconds.exists()
 
 
 def test_a_resumed_cell_counts_the_seconds_of_its_earlier_runs(tmp_path):
