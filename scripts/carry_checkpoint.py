@@ -8,7 +8,8 @@ outside the repository is then lost) resumes it instead of starting over.
 `save` copies the checkpoint DB (`scripts/new_cells.py --checkpoint DB`) as one consistent
 snapshot (SQLite's VACUUM INTO: safe while the run is still writing, its write-ahead log
 included) into DIR (default `cells/`), gzipped, with its side files: the seconds each run
-took (DB.cell-KEY.seconds.json, so the cell's time counts every run) and a finished first
+took (DB.cell-KEY.seconds.json, so the cell's time counts every run; DB.w-KEY.seconds.json
+for its W searched by caps, `new_cells.py --variants --checkpoint DB`) and a finished first
 search's tree (DB.cell-KEY.json.gz, the first proof). `load` puts them back beside DB,
 which must not exist yet. Then the same `new_cells.py --checkpoint DB ...` command resumes.
 """
@@ -26,10 +27,18 @@ from pathlib import Path
 CELLS = Path(__file__).resolve().parent.parent / "cells"
 
 
-def side_files(db: Path) -> list[Path]:
-    """The files `new_cells.py` writes beside a checkpoint DB."""
-    return sorted(p for p in db.parent.glob(db.name + ".cell-*")
-                  if p.name.endswith((".seconds.json", ".json.gz")))
+#: What `new_cells.py` names the files it writes beside a checkpoint DB: DB + one of these
+#: + the cell's key (a cell's first search; its W by caps) + one of `SIDE_ENDS`.
+SIDE_KINDS = (".cell-", ".w-")
+SIDE_ENDS = (".seconds.json", ".json.gz")
+
+
+def side_files(db: Path, name: str | None = None) -> list[Path]:
+    """The files `new_cells.py` writes beside a checkpoint DB (or beside a saved copy of it
+    called `name`)."""
+    name = db.name if name is None else name
+    return sorted(p for kind in SIDE_KINDS for p in db.parent.glob(name + kind + "*")
+                  if p.name.endswith(SIDE_ENDS))
 
 
 def save(db: Path, out_dir: Path) -> Path:
@@ -59,7 +68,7 @@ def load(packed: Path, db: Path) -> None:
     with gzip.open(packed, "rb") as src, open(db, "wb") as dst:
         shutil.copyfileobj(src, dst)
     name = packed.name[:-len(".gz")]
-    for side in sorted(packed.parent.glob(name + ".cell-*")):
+    for side in side_files(packed.parent / name):
         shutil.copyfile(side, db.parent / (db.name + side.name[len(name):]))
 
 

@@ -522,13 +522,18 @@ def test_a_checkpoint_carried_through_the_repository_resumes_every_part(tmp_path
         exact = conn.execute("SELECT count(*) FROM parts WHERE exact = 1").fetchone()[0]
     side = db.parent / "k.db.cell-p4-c5.seconds.json"
     side.write_text(json.dumps({"1.0": 12.5}))
+    w_side = db.parent / "k.db.w-p4-c5.seconds.json"  # (its W by caps, new_cells --variants)
+    w_side.write_text(json.dumps({"2.0": 3.5}))
     packed = carry.save(db, tmp_path / "cells")
     assert packed == tmp_path / "cells" / "k.db.gz"
     assert (tmp_path / "cells" / side.name).read_text() == side.read_text()
+    assert (tmp_path / "cells" / w_side.name).read_text() == w_side.read_text()
     moved = tmp_path / "elsewhere" / "m.db"
     carry.load(packed, moved)
     assert json.loads((moved.parent / "m.db.cell-p4-c5.seconds.json").read_text()) == {
         "1.0": 12.5}
+    assert json.loads((moved.parent / "m.db.w-p4-c5.seconds.json").read_text()) == {
+        "2.0": 3.5}
     again = solve_optimal(rules, workers=1, checkpoint=Checkpoint(Store(moved), "demo"))
     assert again.total == PUB["ledger"]["totals"]["4"]["5"]
     assert 0 < exact <= again.stats["parts_resumed"] and again.stats["parts_solved"] == 0
