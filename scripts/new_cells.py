@@ -320,14 +320,16 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
     spent = _Spent(None if checkpoint is None
                    else Path(checkpoint + f".w-{rules.key}.seconds.json"), label)
 
-    def recorded(kind: str) -> dict[str, Any]:
-        """The options that checkpoint and report a search (`kind`: first or second)."""
+    def recorded(kind: str, what: str) -> dict[str, Any]:
+        """The options that checkpoint and report a search (`kind`: first or second; `what`
+        it is, for the lines that say where it stands)."""
         if checkpoint is None:
             return {}
         from keypeg.solver.resume import Checkpoint
         from keypeg.store import Store
 
         def progress(info: dict[str, Any]) -> None:  # (seconds counted over the run)
+            spent.label = f"{label} worst_first, {what}"
             spent.progress({**info, "elapsed": time.perf_counter() - started})
 
         return {"checkpoint": Checkpoint(Store(checkpoint), f"w-{kind}:{rules.key}"),
@@ -337,7 +339,8 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
         return {"seconds": limit, **({"none_within": cap - 1} if cap > lowest else {})}
 
     def second_search(cap: int) -> tuple[Any, str]:
-        return _second_search(rules, max_guesses=cap, **recorded("second"))
+        return _second_search(rules, max_guesses=cap, **recorded(
+            "second", f"within {cap} guesses, the second search"))
 
     def took() -> float:
         return spent.total(time.perf_counter() - started)
@@ -346,7 +349,9 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
         left = limit - (time.perf_counter() - started)
         try:
             forced = solve_optimal(rules, max_guesses=cap, first=cell["first_guess"],
-                                   time_limit=max(left, 1.0), **recorded("first"))
+                                   time_limit=max(left, 1.0), **recorded(
+                                       "first", f"within {cap} guesses, {cell['first_guess']} "
+                                                "first"))
         except LimitExceededError:
             return out_of_time(cap)
         except KeypegError:
@@ -368,7 +373,7 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
         left = limit - (time.perf_counter() - started)
         try:
             capped = solve_optimal(rules, max_guesses=cap, time_limit=max(left, 1.0),
-                                   **recorded("first"))
+                                   **recorded("first", f"within {cap} guesses in full"))
         except LimitExceededError:
             return out_of_time(cap)
         except KeypegError:  # no tree within the cap: proven again by the other root

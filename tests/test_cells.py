@@ -198,7 +198,7 @@ def test_w_by_caps_searches_a_cap_in_full_when_the_first_guess_falls_short():
     assert (got["worst"], got["total"]) == (5, classic["max5_total"])
 
 
-def test_w_by_caps_checkpointed_resumes_and_shares_the_first_guess_parts(tmp_path,
+def test_w_by_caps_checkpointed_resumes_and_shares_the_first_guess_parts(tmp_path, capsys,
                                                                          monkeypatch):
     """`new_cells.py --variants --checkpoint DB`: W's searches record their root parts.
     MM(4,6) within 5 guesses: a first run stopped in its full cap-5 search; the second run
@@ -210,6 +210,7 @@ def test_w_by_caps_checkpointed_resumes_and_shares_the_first_guess_parts(tmp_pat
     monkeypatch.setattr(search_module, "PARALLEL_MIN_CODES", 100)  # (record MM(4,6) too)
     script = load_script("new_cells")
     monkeypatch.setattr(script._Spent, "EVERY", 0.0)
+    monkeypatch.setattr(script._Spent, "SAY_EVERY", 0.0)
     classic = published()["optimal"]["classic"]
     cell = {"label": "MM(4,6)", "total": classic["total"], "worst": classic["worst"],
             "first_guess": classic["first_guess"]}
@@ -219,7 +220,7 @@ def test_w_by_caps_checkpointed_resumes_and_shares_the_first_guess_parts(tmp_pat
 
     def solve(rules, **options):
         if options.get("first") is None and options.get("max_guesses") == 5 and stop[0]:
-            options["progress"]({"phase": "searching"})
+            options["progress"]({"phase": "searching", "nodes": 0})
             time.sleep(0.2)
             raise LimitExceededError("out of time (test).")
         result = real(rules, **options)
@@ -234,6 +235,8 @@ def test_w_by_caps_checkpointed_resumes_and_shares_the_first_guess_parts(tmp_pat
     seconds = tmp_path / f"w.db.w-{rules.key}.seconds.json"
     first_run = sum(json.loads(seconds.read_text()).values())
     assert first_run >= 0.2
+    # the lines that say where a search stands name it
+    assert "MM(4,6) worst_first, within 5 guesses in full: searching" in capsys.readouterr().out
     stop[0] = False
     got = script._worst_by_caps(cell, rules, 60.0, db)
     assert (got["worst"], got["total"]) == (5, classic["max5_total"])
