@@ -33,11 +33,9 @@ SIDE_KINDS = (".cell-", ".w-")
 SIDE_ENDS = (".seconds.json", ".json.gz")
 
 
-def side_files(db: Path, name: str | None = None) -> list[Path]:
-    """The files `new_cells.py` writes beside a checkpoint DB (or beside a saved copy of it
-    called `name`)."""
-    name = db.name if name is None else name
-    return sorted(p for kind in SIDE_KINDS for p in db.parent.glob(name + kind + "*")
+def side_files(db: Path) -> list[Path]:
+    """The files `new_cells.py` writes beside a checkpoint DB (or `save` beside its copy)."""
+    return sorted(p for kind in SIDE_KINDS for p in db.parent.glob(db.name + kind + "*")
                   if p.name.endswith(SIDE_ENDS))
 
 
