@@ -10,13 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from keypeg._kernels import feedback as kfb
+from keypeg._kernels import optimal as k_opt
 from keypeg.errors import LimitExceededError, TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import optimal_hint
 from keypeg.rules import Rules, find_rules
-from keypeg.solver.endgame import candidate_bounds, most_parts, separator
+from keypeg.solver import endgame
+from keypeg.solver.endgame import PROBE_TREES, candidate_bounds, most_parts, probe_pass, separator
 from keypeg.solver.search import solve_optimal
-from keypeg.space import get_space
+from keypeg.space import CodeSpace, get_space
 from keypeg.strategies.optimal import OptimalStrategy
 from tests.naive import naive_optimal, score
 
@@ -151,6 +153,49 @@ def test_the_pass_finds_the_most_parts_any_code_makes(rules, data):
         assert wide == expected
 
 
+def _first_guess_bound(cands, guess, model, win, part_least) -> int:
+    """No tree over `cands` starting with `guess` takes fewer guesses: one each for the
+    guess, then the least for each part but the guess's own win."""
+    return len(cands) + sum(part_least[len(p)]
+                            for r, p in _parts(cands, guess, model).items() if r != win)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GAMES), st.data())
+def test_every_code_is_bounded_as_the_first_guess(rules, data):
+    """`probe_pass`: the bound of every code as the first guess (the compiled pass, also by
+    symbol counts), the least of them, and the cheapest of the trees it writes out, checked
+    against the parts counted plainly; with it the bounds still hold (exhaustive optimum)."""
+    space = get_space(rules)
+    codes = _codes(rules)
+    S = sorted(data.draw(st.sets(st.integers(0, space.size - 1), min_size=1, max_size=9)))
+    cands = [codes[i] for i in S]
+    model = rules.feedback
+    win = score(codes[0], codes[0], model)
+    part_least = k_opt.bound_tables(len(S), space.n_responses, False)[0][space.n_responses]
+    expected = [_first_guess_bound(cands, g, model, win, part_least) for g in codes]
+    positional = model == "positional"
+    keys = 3 ** rules.pegs if positional else (rules.pegs + 1) ** 2
+    for common, block in ((space.common, 1 << 12), (space.common[:0], 7)):
+        got = kfb.probe_bounds(space.codes, space.counts, space.multiset, common,
+                               space.packed, positional, np.array(S, dtype=np.int64), keys,
+                               np.ascontiguousarray(part_least), block)
+        assert got.tolist() == expected
+    lowest, guess, total = probe_pass(space, np.array(S))
+    assert lowest == min(expected)
+    # the cheapest of the trees under the codes of the least bounds, the first of equals
+    tried = sorted(range(len(codes)), key=lambda g: expected[g])[:PROBE_TREES]
+    trees = {g: len(cands) + sum(_greedy_total(p, model, win)
+                                 for r, p in _parts(cands, codes[g], model).items() if r != win)
+             for g in tried}
+    assert total == min(trees.values())
+    assert guess == next(g for g in tried if trees[g] == total)
+    best = naive_optimal(codes, cands, model, memo=_MEMOS.setdefault(rules, {}))
+    bounds = candidate_bounds(space, np.array(S, dtype=np.int32), every_code=True)
+    assert bounds.lower <= best <= bounds.total
+    assert bounds.lower >= max(lowest, candidate_bounds(space, np.array(S)).lower) or bounds.exact
+
+
 def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(no_book):
     rules = find_rules("bulls-and-cows")
     space = get_space(rules)
@@ -164,6 +209,25 @@ def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(
     assert error.lower <= optimum <= error.best_total
     # the candidates' tree or a better one the search found
     assert error.best_total <= candidate_bounds(space, state.candidates).total
+
+
+def test_a_search_on_a_big_view_bounds_every_code_first(no_book, monkeypatch):
+    """Where the search's view is big (`PROBES_FIRST_WORK`, here every view), every code's
+    bound as the first guess comes before the search: a search out of time then reports
+    the pass's bound and tree where they beat the candidates' own."""
+    rules = find_rules("bulls-and-cows")
+    space = CodeSpace(rules, budget=4_000_000, disk_cache=False)  # no table (25 MB), views
+    state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
+    assert not space.has_table
+    optimum = solve_optimal(space, state=state).total - 2 * state.count
+    alone = candidate_bounds(space, state.candidates)
+    lowest, guess, total = probe_pass(space, state.candidates)
+    assert lowest > alone.lower  # (the pass tells more here)
+    monkeypatch.setattr(endgame, "PROBES_FIRST_WORK", 0)
+    with pytest.raises(TimeLimitError) as info:
+        OptimalStrategy(time_limit=1e-4).next_guess(state)
+    error = info.value
+    assert error.lower == lowest <= optimum <= error.best_total <= min(total, alone.total)
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +255,7 @@ def test_mm88_hints_are_exact_at_the_end_and_bounded_before(big):
     for seed in range(12):
         state, secret = _mm88_state(big, 600, seed)
         while state.count > 2:
-            bounds = candidate_bounds(big, state.candidates)
+            bounds = candidate_bounds(big, state.candidates, every_code=True)
             out = optimal_hint(state)
             if bounds.exact:
                 assert out.optimal is not None and out.optimal.guess == big.text(bounds.guess)

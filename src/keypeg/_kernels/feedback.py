@@ -514,3 +514,66 @@ def most_parts(codes, counts, multiset, common, packed, positional, S, skip, n_k
         if top >= 0 and best_k[b] == top:
             return top, best_g[b]
     return np.int64(-1), np.int64(-1)
+
+
+@jit_parallel
+def probe_bounds(codes, counts, multiset, common, packed, positional, S, n_keys, lpart,
+                 block):  # pragma: no cover - compiled
+    """Return, for every code g, m + the sum of ``lpart[n]`` over the parts (n codes each)
+    into which g's answers cut the m codes of S, its own win left out: a lower bound on the
+    total of any tree over S that starts with g, when ``lpart[n]`` bounds the guesses a
+    part of n codes still needs. Blocks of `block` codes are read in parallel."""
+    n = codes.shape[0]
+    m = S.shape[0]
+    pegs = codes.shape[1]
+    blocks = (n + block - 1) // block
+    by_words = not positional and common.shape[0] > 0 and pegs <= 8
+    words = np.zeros(m, dtype=np.uint64)
+    sets = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        words[i] = _peg_word(codes, S[i])
+        sets[i] = multiset[S[i]]
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+    unused = np.int64(8 - pegs)
+    wide = common.shape[0] == 0
+    out = np.empty(n, dtype=np.int64)
+    for b in prange(blocks):
+        tally = np.zeros(n_keys, dtype=np.int64)
+        touched = np.empty(m, dtype=np.int64)
+        for g in range(b * block, min(n, (b + 1) * block)):
+            word = _peg_word(codes, g) if by_words else np.uint64(0)
+            mine = multiset[g] if by_words else 0
+            n_touched = 0
+            for i in range(m):
+                if by_words:
+                    x = word ^ words[i]
+                    zeros = ~(((x & low7) + low7) | x | low7)
+                    black = popcount(zeros) - unused
+                    key = black * (pegs + 1) + (np.int64(common[mine, sets[i]]) - black)
+                elif positional:
+                    key = raw_positional(codes, packed, g, S[i])
+                elif wide:
+                    key = raw_blackwhite_wide(codes, counts, g, S[i])
+                else:
+                    key = raw_blackwhite(codes, multiset, common, g, S[i])
+                if tally[key] == 0:
+                    touched[n_touched] = key
+                    n_touched += 1
+                tally[key] += 1
+            # g's own answer (a win), whichever way its keys are counted
+            if by_words:
+                own = pegs * (pegs + 1)
+            elif positional:
+                own = raw_positional(codes, packed, g, g)
+            elif wide:
+                own = raw_blackwhite_wide(codes, counts, g, g)
+            else:
+                own = raw_blackwhite(codes, multiset, common, g, g)
+            total = m
+            for t in range(n_touched):
+                key = touched[t]
+                if key != own:
+                    total += lpart[tally[key]]
+                tally[key] = 0
+            out[g] = total
+    return out

@@ -13,7 +13,10 @@ from one pass over the codes (where affordable: `SCAN_WORK`), and the first code
 them roots a second tree (a code telling every candidate apart: 2m, the optimum when no
 candidate wins one and tells the rest apart). When a tree's total meets the lower bound its
 first guess is optimal: always so for sets of up to two codes, and for most of the sets
-of a few dozen codes at the end of a game.
+of a few dozen codes at the end of a game. For a search that cannot run or finish (a hint's
+second), one more pass where affordable (`probe_pass`): every code's parts, each bounded by
+the counting bound, bound the trees starting with it, the least of them all trees; the
+codes of the least bounds root trees of their own (candidates below them).
 Totals count from the position: every code's next guess included, the guesses played not.
 Reads the answers among the candidates only (m x m), never a table of the game (and the
 codes themselves for the one pass).
@@ -45,9 +48,13 @@ class CandidateBounds:
         return self.total == self.lower
 
 
-def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBounds:
+def candidate_bounds(space: CodeSpace, candidates: np.ndarray, *,
+                     every_code: bool = False) -> CandidateBounds:
     """Return the candidate-only tree's first guess and total, and the lower bound (see
-    the module), for a set of at most `ENDGAME_MAX_CODES` candidates."""
+    the module), for a set of at most `ENDGAME_MAX_CODES` candidates. `every_code` also
+    bounds each code of the game as the first guess, where affordable (`probe_pass`): for
+    a search that cannot run or finish in time (a guess as good, proven no better, is not
+    then always the one the search would choose)."""
     S = np.unique(np.asarray(candidates, dtype=np.int64)).astype(np.int32)
     m = int(S.size)
     if m == 0 or m > ENDGAME_MAX_CODES:
@@ -81,7 +88,67 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray) -> CandidateBound
                           for a in np.unique(row))
             if own < total:  # (a candidate first when as cheap, as the search does)
                 total, guess = own, g
+    if every_code and total > low and space.size * m <= PROBE_WORK:
+        lowest, g, own = probe_pass(space, S, answers)
+        low = max(low, lowest)
+        if own < total:
+            total, guess = own, g
     return CandidateBounds(guess, total, low)
+
+
+#: The most answers `probe_pass` may compute (every code against every candidate): a
+#: third of a second on two cores for 600 of MM(6,9)'s candidates (`benchmarks/run.py
+#: slowhints`).
+PROBE_WORK = 320_000_000
+
+#: The most answers (candidates x codes) of a view (`space.CandidateView`) on which the
+#: optimal hint's search runs without `probe_pass` first. Past it the view and its columns
+#: take half the hint's second or more, and the search finds its first guess at about a
+#: second if at all: at MM(6,9)'s 132 and 213 candidates (70 and 113 million answers) it
+#: did in some runs and not in others, at 551 (293 million) never, where the pass takes
+#: 0.1, 0.15 and 0.3 s (ad-hoc runs, 2026-12-06; `benchmarks/run.py slowhints`). Below
+#: it (Codebreaker 4-6: 100,000 codes x at most 600 candidates) the search alone answers
+#: within a third of a second (`bighints`).
+PROBES_FIRST_WORK = 64_000_000
+
+#: The codes of the least bounds whose trees (candidates below them) `probe_pass` writes
+#: out: about 3 ms each for MM(6,9)'s 551-candidate position of `slowhints`.
+PROBE_TREES = 32
+
+
+def probe_pass(space: CodeSpace, S: np.ndarray,
+               answers: np.ndarray | None = None) -> tuple[int, int, int]:
+    """Return (a lower bound on any tree over the candidates S, a code, the total of its
+    tree): one pass over every code g of the game cuts S by g's answers, and no tree
+    starting with g takes fewer than m + the least total of each part of n codes other than
+    g's own win (`bound_tables`' counting bound, at least 2n - 1), so none at all fewer
+    than the least of those. The `PROBE_TREES` codes of the least bounds (in code order
+    among equals) then root a tree each, candidates below them (the module's tree): the
+    code is the first of the cheapest. `answers`: S's answers among themselves, if known."""
+    S = np.asarray(S, dtype=np.int32)
+    m = int(S.size)
+    if answers is None:
+        answers = space.block(S, S)
+    R, win = space.n_responses, space.win
+    part_least = np.ascontiguousarray(k_opt.bound_tables(m, R, False)[0][R])
+    pegs = space.rules.pegs
+    positional = space.rules.feedback == "positional"
+    keys = 3 ** pegs if positional else (pegs + 1) ** 2
+    bounds = kfb.probe_bounds(space.codes, space.counts, space.multiset, space.common,
+                              space.packed, positional, S.astype(np.int64), keys,
+                              part_least, 1 << 12)
+    where = {int(c): i for i, c in enumerate(S)}
+    best_total, best_code = -1, -1
+    for g in np.argsort(bounds, kind="stable")[:PROBE_TREES]:
+        g = int(g)
+        if best_total >= 0 and bounds[g] >= best_total:
+            break  # no tree from here on can be cheaper
+        row = (answers[where[g]] if g in where else space.responses(g, S))
+        total = m + sum(_tree_total(answers, np.flatnonzero(row == a), win)[0]
+                        for a in np.unique(row) if a != win)
+        if best_total < 0 or total < best_total:
+            best_total, best_code = total, g
+    return int(bounds.min()), best_code, best_total
 
 
 #: The most answers `candidate_bounds` may compute in its pass over the codes, counted as

@@ -119,13 +119,13 @@ class OptimalStrategy(Strategy):
         # from the candidates alone (unweighted): proven optimal when its bounds meet (most
         # small sets), else the best found where the search cannot run or finish
         endgame = weights is None and candidates.size <= ENDGAME_MAX_CODES
-        from ..solver.endgame import candidate_bounds
+        from ..solver.endgame import PROBES_FIRST_WORK, candidate_bounds
         if not space.has_table and too_big:
             if not endgame:
                 raise LimitExceededError(
                     "the best possible guess is out of reach in a game this size; the "
                     "strategies' guesses are the best advice here.")
-            bounds = candidate_bounds(space, candidates)
+            bounds = candidate_bounds(space, candidates, every_code=True)
             if bounds.exact:
                 return bounds.guess
             raise LimitExceededError(
@@ -135,12 +135,14 @@ class OptimalStrategy(Strategy):
 
         state = _state(space, candidates, guesses)
         # A search without the table (on a candidate view) is the slow kind: the bounds
-        # from the candidates come first (a few hundredths of a second), the search has
-        # what is left of the time.
+        # from the candidates come first (a few hundredths of a second), and where the
+        # view alone takes most of a hint's second, every code's bound as the first guess
+        # too (`endgame.PROBES_FIRST_WORK`); the search has what is left of the time.
         bounds, limit = None, self.time_limit
         if endgame and limit is not None and not space.has_table:
             started = time.perf_counter()
-            bounds = candidate_bounds(space, candidates)
+            every = space.size * candidates.size > PROBES_FIRST_WORK
+            bounds = candidate_bounds(space, candidates, every_code=every)
             limit = max(0.01, limit - (time.perf_counter() - started))
         try:
             result = solve_optimal(space, state=state, time_limit=limit, weights=weights)
