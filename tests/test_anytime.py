@@ -169,6 +169,37 @@ def test_progress_names_the_best_first_guess_so_far(bulls):
 
 
 # ----------------------------------------------------------------------------- stopping
+def test_a_root_scored_after_the_stop_proves_no_bound():
+    """A search told to stop while it scores the root's probes leaves their counts partial:
+    the most parts any probe makes then reads too low, and the bound from it too high (over
+    16,000 for a set whose optimum is 890), which a hint once reported as proven
+    (MM(6,9)'s 132-candidate position: 8,516 for a tree of 396). So the root's bound is
+    recorded only while the search is not stopped."""
+    from keypeg._kernels import optimal as k_opt
+    from keypeg.rules import Rules
+    from keypeg.solver.search import DEPTH_UNCAPPED, _Search
+
+    rules = Rules(pegs=4, colors=6)
+    space = get_space(rules)
+    state = GameState.from_clues(rules, ["1234=1B1W"])
+    S = np.ascontiguousarray(state.candidates, dtype=np.int32)
+    search = _Search(space, possible_only=False, capped=False, first=-1, symmetry=True,
+                     trace=False, n_max=space.size, memo_bytes=16 << 20)
+    history = search.history_after([space.index("1234")], S)
+    optimum = solve_optimal(space, state=state).total - S.size
+    recorded = []
+    for stop in (0, 1):
+        search.counters[slots.STOP] = stop
+        search.counters[slots.LOWER_BOUND] = 0
+        lb = k_opt.score_probes(S, DEPTH_UNCAPPED, 1 << 40, space.n_responses, 0, 0, history,
+                                search.game, search.bounds, search.run_state)[7]
+        recorded.append(int(search.counters[slots.LOWER_BOUND]))
+        if stop:
+            assert lb > optimum  # (what this guards against: the partial counts' bound)
+    assert 0 < recorded[0] <= optimum
+    assert recorded[1] == 0
+
+
 def test_searches_made_after_the_time_is_up_are_told_to_stop():
     watch = _watch(0, 0, 0)
     _stopped(watch)

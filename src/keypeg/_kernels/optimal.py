@@ -748,7 +748,9 @@ def score_probes(S, depth, budget, kmax, dist, lb, history, game, bounds,
         lbS = ltab[kS, m]
     if lbS > lb:
         lb = lbS
-    if dist == 0 and lb > stats[LOWER_BOUND]:
+    # (not once told to stop: the counts may then be partial, kS too few, and the bound
+    # from it too high, far above the optimum)
+    if dist == 0 and stats[STOP] == 0 and lb > stats[LOWER_BOUND]:
         stats[LOWER_BOUND] = lb
     if lb >= budget:
         return (probes, counts, nparts, lbs_empty(P), probes[:0], probes[:0], kS, lb, INF,
