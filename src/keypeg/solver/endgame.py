@@ -103,13 +103,14 @@ PROBE_WORK = 320_000_000
 
 #: The most answers (candidates x codes) of a view (`space.CandidateView`) on which the
 #: optimal hint's search runs without `probe_pass` first. Past it the view and its columns
-#: take half the hint's second or more, and the search finds its first guess at about a
-#: second if at all: at MM(6,9)'s 132 and 213 candidates (70 and 113 million answers) it
-#: did in some runs and not in others, at 551 (293 million) never, where the pass takes
-#: 0.1, 0.15 and 0.3 s (ad-hoc runs, 2026-12-06; `benchmarks/run.py slowhints`). Below
-#: it (Codebreaker 4-6: 100,000 codes x at most 600 candidates) the search alone answers
-#: within a third of a second (`bighints`).
-PROBES_FIRST_WORK = 64_000_000
+#: take most of the hint's second, and the search finds its first guess at about a second
+#: if at all: at MM(6,9)'s 213 candidates (113 million answers) it did in some runs and not
+#: in others, at 551 (293 million) never, where the pass takes 0.15 and 0.3 s (ad-hoc runs,
+#: 2026-12-06). Below it the search keeps the whole second: at 127 and 132 candidates (68
+#: and 70 million) it proves the optimum or finds a first guess about as good as the pass's
+#: in most runs (`benchmarks/run.py slowhints`), and Codebreaker 4-6 (100,000 codes x at
+#: most 600 candidates) answer within a third of a second (`bighints`).
+PROBES_FIRST_WORK = 100_000_000
 
 #: The codes of the least bounds whose trees (candidates below them) `probe_pass` writes
 #: out: about 3 ms each for MM(6,9)'s 551-candidate position of `slowhints`.

@@ -261,10 +261,11 @@ class Service:
             self.lab("classic")
             self.hints("codebreaker-1", [["01234", "GA--A"]])
             self.hints("codebreaker-4", [["01234", "GA--A"]])
-            # the one pass of MM(8,8)'s endgame hints (`solver.endgame`)
-            from ..solver.endgame import separator
+            # the passes of MM(8,8)'s endgame hints and big views' (`solver.endgame`)
+            from ..solver.endgame import probe_pass, separator
 
             separator(get_space(find_rules("classic")), np.arange(3))
+            probe_pass(get_space(find_rules("classic")), np.arange(3))
         except Exception:  # noqa: BLE001 - warming up is best effort
             pass
 
