@@ -587,7 +587,7 @@ def bighints() -> tuple[list[dict], list[str]]:
     from keypeg.errors import LimitExceededError, TimeLimitError
     from keypeg.game import GameState
     from keypeg.hints import optimal_hint, strategy_hint, strength_order
-    from keypeg.limits import HINT_OPTIMAL_SECONDS
+    from keypeg.limits import HINT_OPTIMAL_SECONDS, LIVE_OPTIMAL_CODES
     from keypeg.rules import PRESETS
     from keypeg.solver.endgame import probe_pass
     from keypeg.strategies import find_strategy
@@ -618,7 +618,8 @@ def bighints() -> tuple[list[dict], list[str]]:
                 strategy_hint(state, name)
             with contextlib.suppress(TimeLimitError, LimitExceededError):
                 optimal.next_guess(state)
-            probe_pass(space, state.candidates[:3])  # (its kernel, as a server warms up)
+            if space.size <= LIVE_OPTIMAL_CODES:  # (its kernel, as a server warms up)
+                probe_pass(space, state.candidates[:3])
         for _game in range(4 if space.size < 10**6 else 1):
             secret = int(rng.integers(space.size))
             state = GameState.start(space)
@@ -983,7 +984,7 @@ def slowhints() -> tuple[list[dict], list[str]]:
     from keypeg.game import GameState
     from keypeg.hints import optimal_hint
     from keypeg.limits import HINT_OPTIMAL_SECONDS
-    from keypeg.solver.endgame import probe_pass
+    from keypeg.solver.endgame import PROBES_FIRST_WORK, probe_pass
     from keypeg.solver.search import solve_optimal
 
     rules = find_rules("mm-6-9")

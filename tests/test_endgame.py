@@ -255,7 +255,7 @@ def test_mm88_hints_are_exact_at_the_end_and_bounded_before(big):
     for seed in range(12):
         state, secret = _mm88_state(big, 600, seed)
         while state.count > 2:
-            bounds = candidate_bounds(big, state.candidates, every_code=True)
+            bounds = candidate_bounds(big, state.candidates)
             out = optimal_hint(state)
             if bounds.exact:
                 assert out.optimal is not None and out.optimal.guess == big.text(bounds.guess)

@@ -98,7 +98,9 @@ def candidate_bounds(space: CodeSpace, candidates: np.ndarray, *,
 
 #: The most answers `probe_pass` may compute (every code against every candidate): a
 #: third of a second on two cores for 600 of MM(6,9)'s candidates (`benchmarks/run.py
-#: slowhints`).
+#: slowhints`). Far slower per answer in a game of millions of codes (each code's own
+#: work, and a table of shared pegs out of cache: MM(8,8)'s 16.8 million codes took 0.7 s
+#: against 3 candidates), where the optimal strategy does not ask for it.
 PROBE_WORK = 320_000_000
 
 #: The most answers (candidates x codes) of a view (`space.CandidateView`) on which the
