@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import keypeg.solver.search as search_module
 from keypeg._kernels import feedback as kfb
 from keypeg._kernels import optimal as k_opt
 from keypeg.errors import LimitExceededError, TimeLimitError
@@ -213,8 +214,9 @@ def test_a_search_out_of_time_reports_the_candidates_tree_when_it_found_nothing(
 
 def test_a_search_on_a_big_view_bounds_every_code_first(no_book, monkeypatch):
     """Where the search's view is big (`PROBES_FIRST_WORK`, here every view), every code's
-    bound as the first guess comes before the search: a search out of time then reports
-    the pass's bound and tree where they beat the candidates' own."""
+    bound as the first guess comes before the search: with no time left for the search's
+    view (`VIEW_PER_PASS`) the hint answers with the pass's bound and tree, where they beat
+    the candidates' own, without a search; with time, the search runs on what is left."""
     rules = find_rules("bulls-and-cows")
     space = CodeSpace(rules, budget=4_000_000, disk_cache=False)  # no table (25 MB), views
     state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
@@ -224,10 +226,24 @@ def test_a_search_on_a_big_view_bounds_every_code_first(no_book, monkeypatch):
     lowest, guess, total = probe_pass(space, state.candidates)
     assert lowest > alone.lower  # (the pass tells more here)
     monkeypatch.setattr(endgame, "PROBES_FIRST_WORK", 0)
+    searched = []
+
+    def search(*args, **kwargs):
+        searched.append(kwargs["time_limit"])
+        return solve_optimal(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "solve_optimal", search)
+    # no time for the search's view after the pass: no search, the pass's guess and bound
     with pytest.raises(TimeLimitError) as info:
         OptimalStrategy(time_limit=1e-4).next_guess(state)
     error = info.value
     assert error.lower == lowest <= optimum <= error.best_total <= min(total, alone.total)
+    assert "takes longer to work out than the 0.0001 seconds" in str(error)
+    assert searched == []
+    # time enough: the search runs, with what the pass left of it, and finds the optimum
+    best = OptimalStrategy(time_limit=60).next_guess(state)
+    assert len(searched) == 1 and 59 < searched[0] < 60
+    assert best.index == solve_optimal(space, state=state).tree.first_guess
 
 
 @pytest.fixture(scope="module")

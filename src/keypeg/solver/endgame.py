@@ -114,6 +114,13 @@ PROBE_WORK = 320_000_000
 #: most 600 candidates) answer within a third of a second (`bighints`).
 PROBES_FIRST_WORK = 100_000_000
 
+#: How many times `probe_pass`'s time a search's view (`space.CandidateView`) of the same
+#: answers takes at least to build, with its columns: where the time a hint's search would
+#: have left is shorter, it is not started (MM(6,9)'s 551 candidates: the pass 0.3 s, the
+#: view and its columns 1.4-2 s on a process's first such view; 213 candidates: 0.15 s
+#: against about 0.5 s; ad-hoc runs, 2026-12-06).
+VIEW_PER_PASS = 3
+
 #: The codes of the least bounds whose trees (candidates below them) `probe_pass` writes
 #: out: about 3 ms each for MM(6,9)'s 551-candidate position of `slowhints`.
 PROBE_TREES = 32

@@ -119,7 +119,7 @@ class OptimalStrategy(Strategy):
         # from the candidates alone (unweighted): proven optimal when its bounds meet (most
         # small sets), else the best found where the search cannot run or finish
         endgame = weights is None and candidates.size <= ENDGAME_MAX_CODES
-        from ..solver.endgame import PROBES_FIRST_WORK, candidate_bounds
+        from ..solver.endgame import PROBES_FIRST_WORK, VIEW_PER_PASS, candidate_bounds
         if not space.has_table and too_big:
             if not endgame:
                 raise LimitExceededError(
@@ -142,13 +142,22 @@ class OptimalStrategy(Strategy):
         # from the candidates come first (a few hundredths of a second), and where the
         # view alone takes most of a hint's second, every code's bound as the first guess
         # too (`endgame.PROBES_FIRST_WORK`); the search has what is left of the time.
-        bounds, limit = None, self.time_limit
+        bounds, limit, hopeless = None, self.time_limit, False
         if endgame and limit is not None and not space.has_table:
             started = time.perf_counter()
             every = space.size * candidates.size > PROBES_FIRST_WORK
             bounds = candidate_bounds(space, candidates, every_code=every)
-            limit = max(0.01, limit - (time.perf_counter() - started))
+            spent = time.perf_counter() - started
+            if every and bounds.exact:
+                return bounds.guess  # (proven optimal: no search can beat it)
+            limit = max(0.01, limit - spent)
+            # The view computes the pass's answers again and holds them three ways: where
+            # that alone would outlast the time left, the search would find nothing, and
+            # the hint answers now with the pass's guess and bound.
+            hopeless = every and limit < VIEW_PER_PASS * spent
         try:
+            if hopeless:
+                raise TimeLimitError("no time left for the search's view")
             result = solve_optimal(space, state=state, time_limit=limit, weights=weights)
         except TimeLimitError as exc:
             if exc.kernels_loading:  # (compiling goes on in the background: later, it runs)
