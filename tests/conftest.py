@@ -12,6 +12,9 @@ os.environ.setdefault("KEYPEG_DB", str(Path(tempfile.mkdtemp(prefix="keypeg-test
 
 import pytest  # noqa: E402
 
+#: the optimal search's time in the tests of a hint out of time (`short_hints`)
+HINT_SECONDS = 0.02
+
 
 @pytest.fixture
 def no_book():
@@ -31,3 +34,16 @@ def parallel_root(monkeypatch):
     from keypeg.solver import search
 
     monkeypatch.setattr(search, "PARALLEL_ROOT_GUESSES", 10**9)
+
+
+@pytest.fixture
+def short_hints(monkeypatch):
+    """Give the web hints' optimal search `HINT_SECONDS` instead of its second, for tests
+    of a hint out of time: the search gets faster as keypeg does (and on faster machines),
+    so they give it far less time than it needs rather than count on it being slow."""
+    from functools import partial
+
+    from keypeg import hints
+    from keypeg.web import service
+
+    monkeypatch.setattr(service, "hint", partial(hints.hint, optimal_seconds=HINT_SECONDS))

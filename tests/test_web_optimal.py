@@ -1,7 +1,5 @@
 """POST /api/optimal: the optimal next guess searched for longer than a hint's second."""
 
-from functools import partial
-
 import pytest
 from fastapi.testclient import TestClient
 
@@ -15,14 +13,12 @@ BULLS = "bulls-and-cows"
 # The bulls-and-cows book answers these positions at once; the tests that need a search
 # past a hint's time hide it (`no_book`). The search gets faster as keypeg does, so the
 # tests out of time give it far less time than it needs rather than count on it being
-# slow: a hint gets `HINT_SECONDS` instead of its second.
+# slow: a hint gets `conftest.HINT_SECONDS` instead of its second (`short_hints`).
 #: 378 candidates: the optimal search took 1.7 s here, and on CI under a hint's second
 SLOW = [["3509", "0B1W"], ["7245", "0B1W"]]
 #: 504 candidates: 2.5 s here; within 0.5 s the search has a guess but no proof
 SLOWER = [["0124", "0B1W"], ["3567", "0B2W"]]
 SLOWER_SECONDS = 0.5
-#: the optimal search's time in the tests of a hint out of time
-HINT_SECONDS = 0.02
 
 
 @pytest.fixture(scope="module")
@@ -35,15 +31,6 @@ def _state(history):
     for guess, answer in history:
         state = state.after(guess, answer)
     return state
-
-
-@pytest.fixture
-def short_hints(monkeypatch):
-    """Give the hints' optimal search `HINT_SECONDS` instead of its second."""
-    from keypeg import hints
-    from keypeg.web import service
-
-    monkeypatch.setattr(service, "hint", partial(hints.hint, optimal_seconds=HINT_SECONDS))
 
 
 @pytest.mark.slow
