@@ -22,6 +22,7 @@ from keypeg.rules import find_rules
 from keypeg.solver.search import KERNELS_LOADING, _Watch, solve_optimal
 from keypeg.solver.search import _many_first_guesses as many
 from keypeg.space import get_space
+from tests.conftest import HINT_SECONDS
 
 
 class _Counters:
@@ -99,6 +100,8 @@ def test_an_optimum_proven_before_the_tree_is_rebuilt_is_reported_as_such():
 #: Bulls and cows after 0124 answered 0B1W: 1,440 candidates, whose search finds its first
 #: total within a second here and finishes in about six.
 POSITION = (("0124", "0B1W"),)
+#: the time limits tried on it, shortest first
+LIMITS = (0.3, 0.6, 1.2, 2.4, 4.8)
 
 
 @pytest.fixture(scope="module")
@@ -115,9 +118,15 @@ def bulls():
         small = small.after(guess, space.feedback(int(space.responses(space.index(guess),
                                                                       secret)[0])))
     solve_optimal(space, state=small)
-    reports: list[dict] = []
-    with pytest.raises(TimeLimitError) as info:
-        solve_optimal(space, state=state, time_limit=2.0, progress=reports.append)
+    # Its whole search took 4.4 s here and its first guess was finished by 0.4 s; a
+    # machine's speed moves both, so the limit doubles until a first guess is finished
+    # (a search that finishes within its limit fails the test: the position is too easy)
+    for limit in LIMITS:
+        reports: list[dict] = []
+        with pytest.raises(TimeLimitError) as info:
+            solve_optimal(space, state=state, time_limit=limit, progress=reports.append)
+        if info.value.best_guess is not None:
+            break
     optimum = solve_optimal(space, state=state).total - len(POSITION) * state.count
     return space, state, info.value, optimum, reports
 
@@ -125,7 +134,7 @@ def bulls():
 @pytest.mark.slow
 def test_the_best_found_is_a_real_tree_and_the_bound_holds(bulls):
     space, state, error, optimum, _ = bulls
-    assert error.best_guess is not None, "no first guess was finished within 2 s"
+    assert error.best_guess is not None, f"no first guess was finished within {LIMITS[-1]} s"
     # the total of the best tree after that first guess: the optimum of each of its parts
     g = space.code(error.best_guess)
     total = state.count
@@ -135,17 +144,17 @@ def test_the_best_found_is_a_real_tree_and_the_bound_holds(bulls):
             total += solve_optimal(space, state=part).total - len(part.history) * part.count
     assert optimum <= total <= error.best_total
     assert error.lower <= optimum
-    assert error.lower < error.best_total  # not proven within 2 s
+    assert error.lower < error.best_total  # not proven within its time
 
 
 @pytest.mark.slow
 def test_a_hint_shows_the_best_guess_found_in_its_time(bulls, no_book):
-    # 504 candidates: the search finds a first total within 0.2 s and takes about a second
-    # (3 to 4 s once: the hint's own second is no longer sure to run out), so the hint is
-    # given a third of a second
+    # 504 candidates: the search takes about a second (CI's machine found it within the
+    # hint's second), so the hint is given far less; the best found is then the
+    # candidates' own tree, or the search's first guess where it finished one
     space = bulls[0]
     state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
-    h = hint(state, optimal_seconds=0.35)
+    h = hint(state, optimal_seconds=HINT_SECONDS)
     assert h.optimal is None and h.best_found is not None
     found = h.to_dict()["best_found"]
     assert found["guess"] in h.optimal_note
@@ -158,7 +167,7 @@ def test_a_hint_shows_the_best_guess_found_in_its_time(bulls, no_book):
 def test_progress_names_the_best_first_guess_so_far(bulls):
     space, _state, error, _optimum, reports = bulls
     named = [r for r in reports if r["best_guess"] is not None]
-    assert named, "no report named a best first guess within 2 s"
+    assert named, "no report named a best first guess within the time limit"
     assert all(r["best"] > 0 for r in named)
     assert all(r["best_guess"] is None for r in reports if not r["best"])
     # the last one named is the one the error reports, or one it improved on since
