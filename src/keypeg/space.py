@@ -31,6 +31,7 @@ from .codes import Code, check_index, format_symbols, parse_symbols
 from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
 from .limits import SMALL_SPACE, bytes_text, check_count, check_flag, table_budget
+from .pages import small_pages
 from .rules import Rules, rules_name, rules_of
 
 TABLE_FORMAT_VERSION = 1
@@ -471,6 +472,7 @@ class CandidateView:
         """Return the answers ``[probe, candidate]`` (view indices)."""
         return self._table
 
+    @small_pages()
     def columns(self) -> np.ndarray:
         """Return the answers by candidate, in probe order (``[candidate, i]``: probe
         ``probe_order[i]``), made once and shared by the searches on this view. With
@@ -492,6 +494,7 @@ class CandidateView:
                 self._columns = columns
             return self._columns
 
+    @small_pages()
     def columns_by_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the answers by candidate again, with the probes grouped by multiset
         (`CodeSpace.multiset`; probe order within a multiset), for `_kernels.optimal.
