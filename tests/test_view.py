@@ -2,8 +2,6 @@
 code against the candidates only) gives the same answers, optima and trees as the full
 table, and the optimal hint works in games whose full table is over the budget."""
 
-import threading
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -543,54 +541,3 @@ def test_a_view_root_shared_without_scoring_it_gives_the_serial_tree(monkeypatch
     assert calls == ["shared"] and got.stats["workers"] == 2
     assert got.total == serial.total
     same_tree(got.tree, serial.tree)
-
-
-def test_small_pages_turn_numpy_huge_pages_off_until_the_last_thread_leaves():
-    from keypeg.pages import huge_pages_advised, small_pages
-
-    before = huge_pages_advised()
-    inside, release = threading.Event(), threading.Event()
-
-    def other():
-        with small_pages():
-            inside.set()
-            release.wait(10)
-
-    worker = threading.Thread(target=other)
-    with small_pages():
-        assert not huge_pages_advised()
-        worker.start()
-        assert inside.wait(10)
-    assert not huge_pages_advised()  # (the other thread is still inside)
-    release.set()
-    worker.join(10)
-    assert huge_pages_advised() == before
-
-
-def test_a_views_arrays_are_made_on_small_pages(monkeypatch):
-    """The arrays of a position's view (its answers, by probe and by candidate) are made
-    with numpy's advice for huge pages off (`keypeg.pages`: made afresh for each position,
-    their huge pages took most of a hint's second)."""
-    import keypeg.space as space_module
-    from keypeg.pages import huge_pages_advised
-
-    seen: dict[str, bool] = {}
-
-    def watched(name):
-        real = getattr(space_module.kpart, name)
-
-        def call(*args):
-            seen[name] = huge_pages_advised()
-            return real(*args)
-        return call
-
-    for name in ("distinct_rows", "gather_columns", "gather_along", "compact_rows"):
-        monkeypatch.setattr(space_module.kpart, name, watched(name))
-    before = huge_pages_advised()
-    space = get_space(Rules(pegs=4, colors=6))
-    state = GameState.from_clues(space, ["1123=1B1W", "3345=0B2W"])
-    full, viewed = solve_both(monkeypatch, space, state)
-    assert viewed.total == full.total
-    assert {"distinct_rows", "gather_columns", "gather_along"} <= seen.keys()
-    assert not any(seen.values()), seen
-    assert huge_pages_advised() == before

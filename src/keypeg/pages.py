@@ -1,23 +1,30 @@
-"""Small memory pages for the arrays of a search on a candidate view.
+"""Small memory pages for numpy's arrays: keypeg turns numpy's huge-page advice off.
 
 numpy asks Linux for transparent huge pages (2 MB) for every array of 4 MB or more
-(``madvise(MADV_HUGEPAGE)``). Where the kernel then has to compact memory to find each
-huge page, and zeroes 2 MB at each first touch, a position's search paid for it in its
-first second: at MM(6,9)'s 132-candidate position, a search stopped after 0.9 s on one
-worker had spent 1.36 s of system time and 0.43 s of its own (measured ad hoc,
-2026-12-06: `resource.getrusage` around `solve_optimal`), and 0.21 s and 0.83 s with
-numpy's huge pages off. A view's arrays (three of about 70 MB there, and the memo's) are
-made afresh for each position, so a hint, which has a second, lost most of it.
+(``madvise(MADV_HUGEPAGE)``). Where memory is fragmented, the kernel then compacts memory
+to find each huge page, and zeroes 2 MB at each first touch: keypeg's big arrays, made
+afresh for each game and position, paid for it many times over. Measured ad hoc on the
+2-core development machine (2026-12-06; wall time, and system time from `time`):
 
-`small_pages` turns numpy's advice off while the arrays of a view's search are made; the
-full tables of whole games keep theirs (their searches read them at random for minutes).
+- `keypeg optimal --rules codebreaker-1 --recompute`: 15.4 s (11.9 s system) with numpy's
+  advice, 4.3 s (0.7 s system) without;
+- MM(8,8)'s code space built cold: 3.1-4.0 s against 1.1-1.2 s, and its first hint
+  2.7-3.4 s against 0.85 s;
+- a search at MM(6,9)'s 132-candidate position stopped after 0.9 s on one worker: 1.36 s
+  of system time and 0.43 s of its own with the advice, 0.21 s and 0.83 s without (the
+  optimal hint has one second).
+
+Searches that read a table at random over a long time can gain a few per cent from huge
+pages, but no keypeg run measured here did. So importing `keypeg.space` (which every
+numeric part of keypeg does) turns numpy's advice off for the process; set
+``KEYPEG_HUGE_PAGES=1`` to keep numpy's own setting.
 """
 
 from __future__ import annotations
 
-import contextlib
+import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 try:  # (numpy 2; numpy 1.26 has it under numpy.core)
     from numpy._core.multiarray import _set_madvise_hugepage as _advise
@@ -29,29 +36,20 @@ except ImportError:  # pragma: no cover - numpy 1.x
 
 _advise_huge: Callable[[bool], bool] | None = _advise
 _lock = threading.Lock()
-_holders = 0  # threads inside `small_pages`
-_before = True  # numpy's setting when the first of them came in
+#: The environment variable that keeps numpy's own huge-page advice.
+HUGE_PAGES_ENV = "KEYPEG_HUGE_PAGES"
 
 
-@contextlib.contextmanager
-def small_pages() -> Iterator[None]:
-    """Make numpy's arrays in this block without asking for huge pages (restored when the
-    last thread inside leaves; arrays other threads make meanwhile get small pages too)."""
-    global _holders, _before
+def prefer_small_pages() -> bool:
+    """Turn numpy's huge-page advice off for this process, unless ``KEYPEG_HUGE_PAGES`` is
+    set to 1 (or numpy has no such switch). Returns whether it is off now."""
     if _advise_huge is None:  # pragma: no cover - a numpy without the switch
-        yield
-        return
+        return True
+    if os.environ.get(HUGE_PAGES_ENV, "").strip() == "1":
+        return not huge_pages_advised()
     with _lock:
-        if _holders == 0:
-            _before = _advise_huge(False)
-        _holders += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _holders -= 1
-            if _holders == 0:
-                _advise_huge(_before)
+        _advise_huge(False)
+    return True
 
 
 def huge_pages_advised() -> bool:

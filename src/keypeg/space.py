@@ -31,8 +31,12 @@ from .codes import Code, check_index, format_symbols, parse_symbols
 from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
 from .limits import SMALL_SPACE, bytes_text, check_count, check_flag, table_budget
-from .pages import small_pages
+from .pages import prefer_small_pages
 from .rules import Rules, rules_name, rules_of
+
+# (numpy's advice for huge pages cost keypeg's fresh big arrays more than it saved: see
+# keypeg.pages; KEYPEG_HUGE_PAGES=1 keeps it)
+prefer_small_pages()
 
 TABLE_FORMAT_VERSION = 1
 INDEX_DTYPE = np.int32
@@ -472,7 +476,6 @@ class CandidateView:
         """Return the answers ``[probe, candidate]`` (view indices)."""
         return self._table
 
-    @small_pages()
     def columns(self) -> np.ndarray:
         """Return the answers by candidate, in probe order (``[candidate, i]``: probe
         ``probe_order[i]``), made once and shared by the searches on this view. With
@@ -494,7 +497,6 @@ class CandidateView:
                 self._columns = columns
             return self._columns
 
-    @small_pages()
     def columns_by_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the answers by candidate again, with the probes grouped by multiset
         (`CodeSpace.multiset`; probe order within a multiset), for `_kernels.optimal.

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 import os
@@ -51,7 +50,6 @@ from ..limits import (
     usable_cores,
 )
 from ..onestep import OneStepStrategy, answer_marks, history_group, position_perms
-from ..pages import small_pages
 from ..rules import Rules, rules_name
 from ..space import (
     CandidateView,
@@ -272,11 +270,9 @@ class _Search:
         codes = min(MEMO_POOL, max(1 << 16, 65536 * n_max), int(0.63 * memo_bytes) // _CODE_BYTES)
         codes = max(codes, 4 * n_max + 1024)
         heads = 1 << int(np.log2(entries))  # at most one head per entry: within budget
-        # (a view's search, a position's, has small pages: see keypeg.pages)
-        with small_pages() if isinstance(space, CandidateView) else contextlib.nullcontext():
-            self.mheads = np.full(heads, -1, dtype=np.int64)
-            self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
-            self.mpool = np.empty(codes, np.int32)
+        self.mheads = np.full(heads, -1, dtype=np.int64)
+        self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
+        self.mpool = np.empty(codes, np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
         # the canonical probes remembered: 32 MiB, or half of what the memo leaves of its
         # share (a position's search needs a small memo, and the lists of a view's probes
@@ -866,10 +862,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     # the answers searched: the full table, or every code against the candidates only
     watch.phase = "preparing the feedback table"
     guesses = [c.guess.index for c in state.history]
-    view = None
-    if _use_view(space, state):
-        with small_pages():  # (see keypeg.pages: made afresh for each position)
-            view = CandidateView(space, state.candidates, guesses)
+    view = CandidateView(space, state.candidates, guesses) if _use_view(space, state) else None
     if view is None:
         space.table()
     first_index = -1
