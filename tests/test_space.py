@@ -217,3 +217,42 @@ def test_numpy_huge_pages_are_off_once_the_space_module_loads(env):
     default = out[0] == "True"  # (numpy's: on under Linux)
     assert out[1] == str(default if env == "1" else False)
     assert default or sys.platform != "linux"  # (the check above checked something)
+
+
+def test_a_full_table_is_made_on_huge_pages_and_other_arrays_are_not(monkeypatch):
+    """keypeg.pages: numpy's huge-page advice is on while a full table is built or loaded
+    (every search reads it at random: a warm MM(4,6) search took 46 ms with huge pages and
+    57 ms without), off again after it, and off meanwhile for another thread's arrays once
+    the table's thread has left."""
+    import threading
+
+    from keypeg.pages import huge_pages, huge_pages_advised
+
+    seen = []
+    real = CodeSpace._load_or_build_table
+
+    def watched(self):
+        seen.append(huge_pages_advised())
+        return real(self)
+
+    monkeypatch.setattr(CodeSpace, "_load_or_build_table", watched)
+    assert not huge_pages_advised()
+    space = CodeSpace(Rules(pegs=3, colors=4), disk_cache=False)
+    assert space.table() is not None and seen == [True]
+    assert not huge_pages_advised()
+    # two threads inside: the advice stays on until the last one leaves
+    inside, release = threading.Event(), threading.Event()
+
+    def other():
+        with huge_pages():
+            inside.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=other)
+    with huge_pages():
+        worker.start()
+        assert inside.wait(10)
+    assert huge_pages_advised()
+    release.set()
+    worker.join(10)
+    assert not huge_pages_advised()

@@ -31,7 +31,7 @@ from .codes import Code, check_index, format_symbols, parse_symbols
 from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
 from .limits import SMALL_SPACE, bytes_text, check_count, check_flag, table_budget
-from .pages import prefer_small_pages
+from .pages import huge_pages, prefer_small_pages
 from .rules import Rules, rules_name, rules_of
 
 # (numpy's advice for huge pages cost keypeg's fresh big arrays more than it saved: see
@@ -227,7 +227,8 @@ class CodeSpace:
         if self._table is None and self.fits_table:
             with self._table_lock:  # threads share spaces: build it once
                 if self._table is None:
-                    self._table = self._load_or_build_table()
+                    with huge_pages():  # (read at random by every search: keypeg.pages)
+                        self._table = self._load_or_build_table()
         return self._table
 
     def build_table(self) -> np.ndarray:

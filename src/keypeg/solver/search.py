@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
@@ -50,6 +51,7 @@ from ..limits import (
     usable_cores,
 )
 from ..onestep import OneStepStrategy, answer_marks, history_group, position_perms
+from ..pages import huge_pages
 from ..rules import Rules, rules_name
 from ..space import (
     CandidateView,
@@ -270,9 +272,12 @@ class _Search:
         codes = min(MEMO_POOL, max(1 << 16, 65536 * n_max), int(0.63 * memo_bytes) // _CODE_BYTES)
         codes = max(codes, 4 * n_max + 1024)
         heads = 1 << int(np.log2(entries))  # at most one head per entry: within budget
-        self.mheads = np.full(heads, -1, dtype=np.int64)
-        self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
-        self.mpool = np.empty(codes, np.int32)
+        # (a full table's search keeps huge pages for its memo, a position's view does not:
+        # see keypeg.pages)
+        with huge_pages() if isinstance(space, CodeSpace) else contextlib.nullcontext():
+            self.mheads = np.full(heads, -1, dtype=np.int64)
+            self.ment = np.empty((entries, slots.ENTRY_COLUMNS), dtype=np.int64)
+            self.mpool = np.empty(codes, np.int32)
         self.mmeta = np.zeros(4, dtype=np.int64)
         # the canonical probes remembered: 32 MiB, or half of what the memo leaves of its
         # share (a position's search needs a small memo, and the lists of a view's probes
