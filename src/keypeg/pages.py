@@ -19,10 +19,10 @@ off for the process; set ``KEYPEG_HUGE_PAGES=1`` to keep numpy's own setting. A 
 feedback table and the memo of a search on it are the exception (`huge_pages`): searches
 read them at random, and huge pages made warm searches faster (MM(4,6) 46 ms against
 57 ms, MM(4,7) on one worker 1.48 s against 1.60 s); there the cost is paid once per
-table, though for codebreaker-1's 914 MB table the whole command still took 5.8-9.5 s
-against 4.1-4.3 s with small pages everywhere (the compaction's cost varies with the
-machine's memory). A position's candidate view and its memo, made afresh for each
-position, get small pages.
+table, though for codebreaker-1's 914 MB table the whole command still took 5.3-9.5 s in
+three runs, against 4.1-4.3 s with small pages everywhere and 5.8-15.4 s with numpy's
+advice everywhere (the compaction's cost varies with the state of the machine's memory).
+A position's candidate view and its memo, made afresh for each position, get small pages.
 """
 
 from __future__ import annotations
