@@ -98,7 +98,7 @@ def test_an_optimum_proven_before_the_tree_is_rebuilt_is_reported_as_such():
 
 # ----------------------------------------------------------------------------- live
 #: Bulls and cows after 0124 answered 0B1W: 1,440 candidates, whose search finds its first
-#: total within a second here and finishes in about six.
+#: total within a second here and finishes in 4-6 s.
 POSITION = (("0124", "0B1W"),)
 #: the time limits tried on it, shortest first
 LIMITS = (0.3, 0.6, 1.2, 2.4, 4.8)

@@ -48,16 +48,13 @@ _before = False  # numpy's setting when the first of them came in
 HUGE_PAGES_ENV = "KEYPEG_HUGE_PAGES"
 
 
-def prefer_small_pages() -> bool:
+def prefer_small_pages() -> None:
     """Turn numpy's huge-page advice off for this process, unless ``KEYPEG_HUGE_PAGES`` is
-    set to 1 (or numpy has no such switch). Returns whether it is off now."""
-    if _advise_huge is None:  # pragma: no cover - a numpy without the switch
-        return True
-    if os.environ.get(HUGE_PAGES_ENV, "").strip() == "1":
-        return not huge_pages_advised()
+    set to 1 (or numpy has no such switch)."""
+    if _advise_huge is None or os.environ.get(HUGE_PAGES_ENV, "").strip() == "1":
+        return
     with _lock:
         _advise_huge(False)
-    return True
 
 
 def huge_pages_advised() -> bool:
