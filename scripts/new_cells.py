@@ -17,9 +17,11 @@ codes only, MM*), proven the same two ways.
 and the second on this machine.
 
 A long cell: --checkpoint DB writes the first search's finished root parts to SQLite, so
-the same command resumes a killed run; --second-proof TEXT --second-total N records an
-earlier complete search with other options (say, an older version of the search) as the
-second proof instead of running the second search, and checks that it found the same total.
+the same command resumes a killed run; the second search then records its own parts in
+DB's sibling (`m74.sqlite` -> `m74.second.sqlite`), so it resumes too. --second-proof
+TEXT --second-total N records an earlier complete search with other options (say, an older
+version of the search) as the second proof instead of running the second search, and
+checks that it found the same total.
 """
 
 from __future__ import annotations
@@ -169,7 +171,8 @@ def main() -> None:
             proofs = ["the tree replayed over every secret", args.second_proof]
             second_total = args.second_total
         else:
-            again, second = _second_search(rules)
+            again, second = _second_search(rules, **_second_recorded(args.checkpoint, rules,
+                                                                     label))
             if args.cluster is not None:  # the first was the parallel root, on the cluster
                 second = f"{second} on this machine (the first on a Ray cluster)"
             proofs = ["the tree replayed over every secret", second]
@@ -192,6 +195,8 @@ def main() -> None:
               f"second search {second_total:,}", flush=True)
         _write(done, missed, changed)
         spent.clear()  # (as the checkpoint's parts are, once the result is stored)
+        if args.checkpoint:
+            _Spent(_second_seconds(args.checkpoint, rules)).clear()
 
 
 class _Spent:
@@ -235,6 +240,36 @@ class _Spent:
     def total(self, seconds: float) -> float:
         """Return this run's `seconds` plus those of the earlier runs."""
         return seconds + sum(self._earlier().values())
+
+
+def second_checkpoint(checkpoint: str) -> str:
+    """Return the SQLite file of a checkpointed cell's second search: beside the first's
+    (`m74.sqlite` -> `m74.second.sqlite`), so neither search can take the other's parts,
+    and each file is carried (`carry_checkpoint.py`) on its own."""
+    path = Path(checkpoint)
+    return str(path.with_name(f"{path.stem}.second{path.suffix}"))
+
+
+def _second_seconds(checkpoint: str, rules: Rules) -> Path:
+    return Path(second_checkpoint(checkpoint) + f".cell-{rules.key}.seconds.json")
+
+
+def _second_recorded(checkpoint: str | None, rules: Rules, label: str) -> dict[str, Any]:
+    """The options that make a long cell's second search resumable (with --checkpoint DB):
+    its parts recorded in `second_checkpoint(DB)`, under a key of its own, its seconds
+    counted over its runs and where it stands printed every minute, as the first's are; a
+    killed run goes on from there when the same command is run again (the first search
+    then resumes from its own record, every root part of it held, and writes its tree
+    again). Nothing without a checkpoint."""
+    if checkpoint is None:
+        return {}
+    from keypeg.solver.resume import Checkpoint
+    from keypeg.store import Store
+
+    spent = _Spent(_second_seconds(checkpoint, rules), f"{label} second search")
+    return {"checkpoint": Checkpoint(Store(second_checkpoint(checkpoint)),
+                                     f"cell-second:{rules.key}"),
+            "progress": spent.progress}
 
 
 def _second_search(rules: Rules, **options: Any) -> tuple[Any, str]:

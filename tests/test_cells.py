@@ -266,6 +266,43 @@ def test_a_resumed_cell_counts_the_seconds_of_its_earlier_runs(tmp_path):
     assert spent_cls(None).total(3.0) == 3.0
 
 
+def test_a_long_cells_second_search_resumes_from_a_record_of_its_own(tmp_path, capsys,
+                                                                      monkeypatch):
+    """`new_cells.py --checkpoint DB`: the second search (serial) records its parts in DB's
+    sibling under a key of its own, so it resumes when run again, and takes nothing the
+    first search recorded. MM(4,6) (made a game whose searches record): the first search
+    recorded in DB; the second then solves every part itself, and run again takes them
+    from its own record; both find Koyama and Lai's 5,625."""
+    from keypeg.solver import search as search_module
+    from keypeg.solver.resume import Checkpoint
+    from keypeg.store import Store
+
+    monkeypatch.setattr(search_module, "PARALLEL_MIN_CODES", 100)  # (record MM(4,6) too)
+    script = load_script("new_cells")
+    monkeypatch.setattr(script, "PARALLEL_MIN_CODES", 100)  # (its second: the serial one)
+    monkeypatch.setattr(script._Spent, "EVERY", 0.0)
+    monkeypatch.setattr(script._Spent, "SAY_EVERY", 0.0)
+    rules = Rules(pegs=4, colors=6)
+    total = published()["optimal"]["classic"]["total"]
+    db = str(tmp_path / "m46.sqlite")
+    assert script.second_checkpoint(db) == str(tmp_path / "m46.second.sqlite")
+    first = solve_optimal(rules, checkpoint=Checkpoint(Store(db), f"cell:{rules.key}"))
+    assert first.total == total and first.stats["parts_solved"] > 0
+    runs = []
+    for _ in range(2):
+        result, what = script._second_search(
+            rules, **script._second_recorded(db, rules, "MM(4,6)"))
+        runs.append(result.stats)
+        assert result.total == total and what == "the serial search"
+    assert runs[0]["parts_resumed"] == 0 and runs[0]["parts_solved"] > 0
+    assert runs[1]["parts_resumed"] == runs[0]["parts_solved"]
+    assert runs[1]["parts_solved"] == 0
+    # where it stands is said, and its seconds counted over its runs
+    assert "MM(4,6) second search: " in capsys.readouterr().out
+    seconds = tmp_path / f"m46.second.sqlite.cell-{rules.key}.seconds.json"
+    assert len(json.loads(seconds.read_text())) >= 1
+
+
 def test_w_by_caps_out_of_time_keeps_the_caps_proven_empty(monkeypatch):
     """A W search past its time is noted with the largest cap proven to hold no tree: MM(4,6)
     has none within 4 guesses (proven by two searches; five are needed, Knuth); the search
