@@ -264,10 +264,13 @@ def _mm88_state(space, count_at_most: int, seed: int) -> tuple[GameState, object
 
 @pytest.mark.slow
 def test_mm88_hints_are_exact_at_the_end_and_bounded_before(big):
-    """MM(8,8): no search can run (16.8 million codes), yet the hint names the optimal
-    guess where the candidates' bounds meet, and the best guess found with its bounds
-    elsewhere (at most 600 candidates), saying it is not proven."""
-    exact = bounded = 0
+    """MM(8,8): no search for the optimum can run (16.8 million codes), yet the hint
+    names the optimal guess where the candidates' bounds meet, and elsewhere (at most 600
+    candidates) the best guess found with its bounds, saying it is not proven: the
+    candidates' own tree's, or a better one found by the search among the candidates and a
+    few other codes (`search.solve_among`), which beat it in some positions (and, where its
+    total met the bound, proved its first guess optimal). The bound is the candidates'."""
+    exact = bounded = better = 0
     for seed in range(12):
         state, secret = _mm88_state(big, 600, seed)
         while state.count > 2:
@@ -276,15 +279,23 @@ def test_mm88_hints_are_exact_at_the_end_and_bounded_before(big):
             if bounds.exact:
                 assert out.optimal is not None and out.optimal.guess == big.text(bounds.guess)
                 exact += 1
+            elif out.optimal is not None:  # the search among found a tree meeting the bound
+                better += 1
             else:
-                assert out.optimal is None and not out.timed_out
+                assert not out.timed_out
                 found = out.found
-                assert found is not None and found.guess == big.text(bounds.guess)
-                assert (found.total, found.lower) == (bounds.total, bounds.lower)
-                assert "from the candidates alone" in out.note and found.guess in out.note
+                assert found is not None and found.lower == bounds.lower
+                assert bounds.lower < found.total <= bounds.total and found.guess in out.note
+                if found.total < bounds.total:
+                    assert (f"found by a search among the candidates and "
+                            f"{endgame.AMONG_PROBES} other codes") in out.note
+                    better += 1
+                else:
+                    assert found.guess == big.text(bounds.guess)
+                    assert "from the candidates alone" in out.note
                 bounded += 1
             state = state.play(big.code(bounds.guess), secret)
-    assert exact and bounded, (exact, bounded)
+    assert exact and bounded and better, (exact, bounded, better)
 
 
 @pytest.mark.slow

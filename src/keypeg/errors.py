@@ -29,12 +29,15 @@ class LimitExceededError(KeypegError):
     An optimal guess out of reach may say what was found instead: `best_guess`, the code
     index of the first guess of the best tree found, `best_total`, that tree's total, and
     `lower`, a proven lower bound on the optimal total (both counted from the position, its
-    next guess included, the guesses already played not); all None otherwise.
+    next guess included, the guesses already played not); all None otherwise. `found_how`
+    says how that tree was found where the message does not (None: from the candidates
+    alone, or by the search stopped).
     """
 
     best_guess: int | None = None
     best_total: int | None = None
     lower: int | None = None
+    found_how: str | None = None
 
     def found(self, other: LimitExceededError) -> LimitExceededError:
         """Return self with what `other` found (when re-raised in other words)."""

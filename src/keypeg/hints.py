@@ -299,8 +299,8 @@ def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS) -> 
         found = _best_found(state, exc)
         if found is None:
             return OptimalOutcome(note=str(exc))
-        return OptimalOutcome(note=_found_note(exc, found, "from the candidates alone"),
-                              found=found)
+        how = exc.found_how or "from the candidates alone"
+        return OptimalOutcome(note=_found_note(exc, found, how), found=found)
 
 
 def _found_note(exc: LimitExceededError, found: BestFound, how: str) -> str:

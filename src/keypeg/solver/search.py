@@ -750,6 +750,35 @@ def solve_optimal(
     return result
 
 
+def solve_among(space: CodeSpace, state: GameState, probes: np.ndarray, *,
+                time_limit: float | None = None) -> OptimalResult:
+    """Return the tree of least total over the candidates of `state` whose guesses are
+    the candidates and `probes` (codes of `space`) only: a tree, so its total is at least
+    the optimum (`solve_optimal`'s), which a guess outside them may beat. The search reads
+    a view of those codes only (`CandidateView` with `probes`), so it needs neither the
+    full table nor a pass over every code (MM(8,8)'s 16.8 million), and runs without
+    symmetry (the probes need not hold a code of each class); an unweighted search from a
+    position that trusts its answers. Raises `TimeLimitError` past `time_limit` seconds,
+    with the best first guess found by then and its total where there is one, and no lower
+    bound (the search's holds only among these probes)."""
+    if state.count < 1 or not state.trusted or not state.belief.uniform:
+        raise KeypegError("solve_among searches an unweighted position that trusts its "
+                          "answers and has a candidate left.")
+    probes = np.asarray(probes, dtype=np.int64)
+    if probes.size and (probes.min() < 0 or probes.max() >= space.size):
+        raise KeypegError(f"probes must be codes of the space (0 to {space.size - 1:,}).")
+    watch = _Watch(time_limit, None)
+    try:
+        return watch.run(lambda: _solve(
+            watch, space, state, None, False, None, "total", False, False, None, memo_budget(),
+            probes=probes))
+    except TimeLimitError as exc:
+        error = TimeLimitError(f"the search among {probes.size:,} codes and the candidates "
+                               f"did not finish within {plural(time_limit or 0, 'second')}.")
+        error.best_guess, error.best_total = exc.best_guess, exc.best_total
+        raise error from None
+
+
 def _state_weights(state: GameState, weights: Any) -> Any:
     """Return the weights to search with from `state`: those given, else the state's
     prior over its candidates (the optimum `OptimalStrategy.next_guess` plays there; it was
@@ -860,14 +889,17 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
            max_guesses: int | None, possible_only: bool, first: str | Code | None,
            objective: str, symmetry: bool, trace: bool, workers: int | None,
            memo_bytes: int, given: np.ndarray | None = None, *, cluster: Any = None,
-           checkpoint: Any = None) -> OptimalResult:
-    """The body of `solve_optimal`, run under `watch` (which may stop it)."""
+           checkpoint: Any = None, probes: np.ndarray | None = None) -> OptimalResult:
+    """The body of `solve_optimal` (and of `solve_among`, with `probes`), run under
+    `watch` (which may stop it)."""
     space = rules if isinstance(rules, CodeSpace) else get_space(rules)
     state = state or GameState.start(space)
-    # the answers searched: the full table, or every code against the candidates only
+    # the answers searched: the full table, or every code against the candidates only (or
+    # the probes given only)
     watch.phase = "preparing the feedback table"
     guesses = [c.guess.index for c in state.history]
-    view = CandidateView(space, state.candidates, guesses) if _use_view(space, state) else None
+    view = (CandidateView(space, state.candidates, guesses, probes=probes)
+            if probes is not None or _use_view(space, state) else None)
     if view is None:
         space.table()
     first_index = -1
@@ -887,8 +919,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     S_in, guesses_in, first_in, weights_in = S, guesses, first_index, weights
     if view is not None:
         S_in = np.arange(S.size, dtype=np.int32)
-        guesses_in = view.inverse[guesses].tolist()
-        first_in = -1 if first_index < 0 else int(view.inverse[first_index])
+        guesses_in = view.indices(guesses).tolist()
+        first_in = -1 if first_index < 0 else int(view.indices([first_index])[0])
         weights_in = None if weights is None else weights[view.order]
     # With a cap or the worst case to minimise, one-step trees (Kooi's, entropy's and
     # maxsize's) give an upper bound to prune with from the start and tell whether the cap

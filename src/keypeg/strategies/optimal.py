@@ -119,7 +119,12 @@ class OptimalStrategy(Strategy):
         # from the candidates alone (unweighted): proven optimal when its bounds meet (most
         # small sets), else the best found where the search cannot run or finish
         endgame = weights is None and candidates.size <= ENDGAME_MAX_CODES
-        from ..solver.endgame import PROBES_FIRST_WORK, VIEW_PER_PASS, candidate_bounds
+        from ..solver.endgame import (
+            AMONG_PROBES,
+            PROBES_FIRST_WORK,
+            VIEW_PER_PASS,
+            candidate_bounds,
+        )
         if not space.has_table and too_big:
             if not endgame:
                 raise LimitExceededError(
@@ -128,13 +133,27 @@ class OptimalStrategy(Strategy):
             # (every code bounded first only where a search could run but its view does
             # not fit: the pass over MM(8,8)'s 16.8 million codes took 0.7 s for 3
             # candidates and 2.5 s for 19, ad-hoc, 2026-12-06)
+            started = time.perf_counter()
             bounds = candidate_bounds(space, candidates,
                                       every_code=space.size <= LIVE_OPTIMAL_CODES)
             if bounds.exact:
                 return bounds.guess
-            raise LimitExceededError(
+            guess, total, how = bounds.guess, bounds.total, None
+            if self.time_limit is not None:  # (a better tree, where time is given)
+                seconds = min(AMONG_SECONDS,
+                              self.time_limit - (time.perf_counter() - started))
+                among = _among(space, candidates, guesses, seconds)
+                if among is not None and among[1] < total:
+                    guess, total = among
+                    how = (f"by a search among the candidates and {AMONG_PROBES:,} other "
+                           "codes")
+            if total == bounds.lower:  # (proven optimal after all)
+                return guess
+            error = LimitExceededError(
                 f"the best possible guess among {candidates.size:,} codes is out of reach "
-                "in a game this size.").with_best(bounds.guess, bounds.total, bounds.lower)
+                "in a game this size.").with_best(guess, total, bounds.lower)
+            error.found_how = how
+            raise error
         from ..solver.search import KERNELS_WHY, solve_optimal
 
         state = _state(space, candidates, guesses)
@@ -215,6 +234,37 @@ def _stored(key: str) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
     edges = (tree.parent[nodes].astype(np.int64) << _ANSWER_BITS) | tree.response[nodes]
     order = np.argsort(edges, kind="stable")
     return tree, edges[order], nodes[order]
+
+
+#: The most seconds the optimal strategy spends searching among the candidates and a few
+#: other codes (`_among`) where no search for the optimum can run (MM(8,8)): most of a
+#: hint's second, which the candidates' bounds start (the gain past it is small).
+AMONG_SECONDS = 0.8
+
+
+def _among(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int],
+           seconds: float) -> tuple[int, int] | None:
+    """Return (first guess, total) of the best tree among the candidates and the codes of
+    `endgame.among_probes` (`search.solve_among`), found within `seconds`, or None when no
+    first guess was finished by then (or no time is left)."""
+    from ..solver.endgame import among_probes
+    from ..solver.search import solve_among
+
+    started = time.perf_counter()
+    if seconds <= 0:
+        return None
+    probes = among_probes(space, candidates)
+    left = seconds - (time.perf_counter() - started)
+    if left <= 0:
+        return None
+    state = _state(space, candidates, guesses)
+    try:
+        result = solve_among(space, state, probes, time_limit=left)
+    except TimeLimitError as exc:
+        if exc.best_guess is None or exc.best_total is None:
+            return None
+        return int(exc.best_guess), int(exc.best_total)
+    return result.tree.first_guess, result.total - len(guesses) * int(candidates.size)
 
 
 def _state(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> GameState:
