@@ -246,12 +246,15 @@ def _among(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int],
            seconds: float) -> tuple[int, int] | None:
     """Return (first guess, total) of the best tree among the candidates and the codes of
     `endgame.among_probes` (`search.solve_among`), found within `seconds`, or None when no
-    first guess was finished by then (or no time is left)."""
-    from ..solver.endgame import among_probes
+    first guess was finished by then (or no time is left, or its view of m x (m + those
+    codes) answers would pass the table budget)."""
+    from ..solver.endgame import AMONG_PROBES, among_probes
     from ..solver.search import solve_among
 
     started = time.perf_counter()
-    if seconds <= 0:
+    m = int(candidates.size)
+    rows = m + AMONG_PROBES + len(guesses)
+    if seconds <= 0 or rows * m * np.dtype(space.alphabet.dtype).itemsize > space.budget:
         return None
     probes = among_probes(space, candidates)
     left = seconds - (time.perf_counter() - started)
