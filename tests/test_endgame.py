@@ -246,6 +246,34 @@ def test_a_search_on_a_big_view_bounds_every_code_first(no_book, monkeypatch):
     assert best.index == solve_optimal(space, state=state).tree.first_guess
 
 
+def test_with_no_time_for_the_view_a_search_among_a_few_codes_betters_the_pass(
+        no_book, monkeypatch):
+    """Where the search's view would not fit in the time left (`VIEW_PER_PASS`, here never),
+    the hint's second goes to the search among the candidates and a few other codes
+    (`search.solve_among`) instead: a tree cheaper than the pass's and the candidates'
+    own, not below the optimum, with the pass's bound, and no search for the optimum."""
+    rules = find_rules("bulls-and-cows")
+    space = CodeSpace(rules, budget=4_000_000, disk_cache=False)  # no table (25 MB), views
+    state = GameState.start(space).after("0124", "0B2W").after("3567", "0B1W")
+    optimum = solve_optimal(space, state=state).total - 2 * state.count
+    alone = candidate_bounds(space, state.candidates)
+    lowest, _, total = probe_pass(space, state.candidates)
+    monkeypatch.setattr(endgame, "PROBES_FIRST_WORK", 0)
+    monkeypatch.setattr(endgame, "VIEW_PER_PASS", 10**9)
+    searched = []
+    monkeypatch.setattr(search_module, "solve_optimal",
+                        lambda *a, **kw: searched.append(kw) or solve_optimal(*a, **kw))
+    with pytest.raises(TimeLimitError) as info:
+        OptimalStrategy(time_limit=5).next_guess(state)
+    error = info.value
+    assert error.lower == lowest <= optimum <= error.best_total < min(total, alone.total)
+    assert error.found_how == "by a search among the candidates and a few other codes"
+    assert searched == []
+    out = optimal_hint(state, seconds=5)
+    assert out.found is not None and out.found.total == error.best_total
+    assert "found by a search among the candidates and a few other codes" in out.note
+
+
 @pytest.fixture(scope="module")
 def big():
     return get_space(find_rules("mm-8-8"))
@@ -287,8 +315,8 @@ def test_mm88_hints_are_exact_at_the_end_and_bounded_before(big):
                 assert found is not None and found.lower == bounds.lower
                 assert bounds.lower < found.total <= bounds.total and found.guess in out.note
                 if found.total < bounds.total:
-                    assert (f"found by a search among the candidates and "
-                            f"{endgame.AMONG_PROBES} other codes") in out.note
+                    assert ("found by a search among the candidates and a few other "
+                            "codes") in out.note
                     better += 1
                 else:
                     assert found.guess == big.text(bounds.guess)

@@ -41,6 +41,7 @@ class LimitExceededError(KeypegError):
 
     def found(self, other: LimitExceededError) -> LimitExceededError:
         """Return self with what `other` found (when re-raised in other words)."""
+        self.found_how = other.found_how
         return self.with_best(other.best_guess, other.best_total, other.lower)
 
     def with_best(self, guess: int | None, total: int | None,

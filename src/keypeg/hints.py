@@ -293,8 +293,8 @@ def optimal_hint(state: GameState, *, seconds: float = HINT_OPTIMAL_SECONDS) -> 
         if found.total == found.lower:  # proven: the tree was being written out
             return OptimalOutcome(StrategyHint("optimal", found.guess, found.largest_part,
                                                found.possible))
-        return OptimalOutcome(note=_found_note(exc, found, "in that time"), found=found,
-                              timed_out=True)
+        return OptimalOutcome(note=_found_note(exc, found, exc.found_how or "in that time"),
+                              found=found, timed_out=True)
     except LimitExceededError as exc:
         found = _best_found(state, exc)
         if found is None:

@@ -119,12 +119,7 @@ class OptimalStrategy(Strategy):
         # from the candidates alone (unweighted): proven optimal when its bounds meet (most
         # small sets), else the best found where the search cannot run or finish
         endgame = weights is None and candidates.size <= ENDGAME_MAX_CODES
-        from ..solver.endgame import (
-            AMONG_PROBES,
-            PROBES_FIRST_WORK,
-            VIEW_PER_PASS,
-            candidate_bounds,
-        )
+        from ..solver.endgame import PROBES_FIRST_WORK, VIEW_PER_PASS, candidate_bounds
         if not space.has_table and too_big:
             if not endgame:
                 raise LimitExceededError(
@@ -144,9 +139,7 @@ class OptimalStrategy(Strategy):
                               self.time_limit - (time.perf_counter() - started))
                 among = _among(space, candidates, guesses, seconds)
                 if among is not None and among[1] < total:
-                    guess, total = among
-                    how = (f"by a search among the candidates and {AMONG_PROBES:,} other "
-                           "codes")
+                    (guess, total), how = among, _AMONG_HOW
             if total == bounds.lower:  # (proven optimal after all)
                 return guess
             error = LimitExceededError(
@@ -162,8 +155,8 @@ class OptimalStrategy(Strategy):
         # view alone takes most of a hint's second, every code's bound as the first guess
         # too (`endgame.PROBES_FIRST_WORK`); the search has what is left of the time.
         bounds, limit, hopeless = None, self.time_limit, False
+        started = time.perf_counter()
         if endgame and limit is not None and not space.has_table:
-            started = time.perf_counter()
             every = space.size * candidates.size > PROBES_FIRST_WORK
             bounds = candidate_bounds(space, candidates, every_code=every)
             spent = time.perf_counter() - started
@@ -195,6 +188,14 @@ class OptimalStrategy(Strategy):
                 guess, total = ((bounds.guess, bounds.total) if ours
                                 else (exc.best_guess, exc.best_total))
                 lower = max(bounds.lower, exc.lower or 0)
+                if hopeless and self.time_limit is not None:
+                    # the time the view would have taken: a search among a few codes
+                    # (MM(6,9)'s 551-candidate position of `slowhints`: 1,931 -> 1,922)
+                    seconds = min(AMONG_SECONDS,
+                                  self.time_limit - (time.perf_counter() - started))
+                    among = _among(space, candidates, guesses, seconds)
+                    if among is not None and among[1] < total:
+                        (guess, total), error.found_how = among, _AMONG_HOW
                 if total == lower:  # proven optimal after all
                     return int(guess)
                 error.with_best(guess, total, lower)
@@ -240,6 +241,8 @@ def _stored(key: str) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
 #: other codes (`_among`) where no search for the optimum can run (MM(8,8)): most of a
 #: hint's second, which the candidates' bounds start (the gain past it is small).
 AMONG_SECONDS = 0.8
+#: How a best guess found by `_among` was found (`LimitExceededError.found_how`).
+_AMONG_HOW = "by a search among the candidates and a few other codes"
 
 
 def _among(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int],
