@@ -5,6 +5,8 @@ same guesses allowed, and the probes it is given (`endgame.among_probes`)."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -114,25 +116,30 @@ def test_among_probes_are_the_least_bounded_of_a_seeded_draw(monkeypatch):
     assert (np.diff(every[whole_draw]) >= 0).all()
 
 
-def test_the_strategy_s_search_among_keeps_within_the_table_budget():
+def test_the_strategy_s_search_among_keeps_within_the_table_budget(monkeypatch):
     """`strategies.optimal._among`: a better tree than the candidates' (classic after 1122 =
     1B0W, where none is proven from them alone), and none at all when its view (m x (m +
     the codes given) answers) would pass the space's table budget."""
     from keypeg.space import CodeSpace
+    from keypeg.strategies import optimal as strategy
     from keypeg.strategies.optimal import _among
+
+    monkeypatch.setattr(strategy, "AMONG_SECONDS", 30.0)  # (each search to its end)
 
     rules = Rules(pegs=4, colors=6)
     space = get_space(rules)
     state = GameState.start(space).play("1122", "1344")
     theirs = endgame.candidate_bounds(space, state.candidates)
-    guess, total = _among(space, state.candidates, [state.history[0].guess.index], 30.0)
+    guess, total = _among(space, state.candidates, [state.history[0].guess.index], 30.0,
+                          time.perf_counter())
     assert total < theirs.total and total >= solve_optimal(space, state=state).total - 256
     m = state.count
     tight = (m + endgame.AMONG_PROBES + 1) * m  # bytes of its view's answers
     small = CodeSpace(rules, budget=tight - 1, disk_cache=False)
     on_small = GameState.start(small).play("1122", "1344")
-    assert _among(small, on_small.candidates, [on_small.history[0].guess.index], 30.0) is None
+    assert _among(small, on_small.candidates, [on_small.history[0].guess.index], 30.0,
+                  time.perf_counter()) is None
     roomy = CodeSpace(rules, budget=tight, disk_cache=False)
     on_roomy = GameState.start(roomy).play("1122", "1344")
     assert _among(roomy, on_roomy.candidates, [on_roomy.history[0].guess.index],
-                  30.0) == (guess, total)
+                  30.0, time.perf_counter()) == (guess, total)

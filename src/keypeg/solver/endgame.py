@@ -144,26 +144,36 @@ def among_probes(space: CodeSpace, S: np.ndarray) -> np.ndarray:
     of `AMONG_SAMPLE` of them drawn at random in a bigger game, the draw seeded by S, so
     that a position always gets the same ones. Reads those codes and S's only."""
     S = np.asarray(S, dtype=np.int64)
-    m = int(S.size)
     if space.size <= AMONG_SAMPLE:
         drawn = np.arange(space.size, dtype=np.int64)
+        bounds = _first_guess_bounds(space, S)
     else:
         seed = int.from_bytes(hashlib.blake2b(np.sort(S).tobytes(), digest_size=8).digest(),
                               "little")
         drawn = np.sort(np.random.default_rng(seed).choice(space.size, AMONG_SAMPLE,
                                                            replace=False))
-    at = np.concatenate([drawn, S])  # the codes read, the candidates last
+        bounds = _first_guess_bounds(space, S, drawn)
+    return drawn[np.argsort(bounds, kind="stable")[:AMONG_PROBES]]
+
+
+def _first_guess_bounds(space: CodeSpace, S: np.ndarray,
+                        codes: np.ndarray | None = None) -> np.ndarray:
+    """Return `probe_pass`'s bound on the trees over S starting with each of `codes`
+    (indices; every code of the space by default), reading those codes and S's only."""
+    S = np.asarray(S, dtype=np.int64)
     R = space.n_responses
-    part_least = np.ascontiguousarray(k_opt.bound_tables(m, R, False)[0][R])
+    part_least = np.ascontiguousarray(k_opt.bound_tables(int(S.size), R, False)[0][R])
     pegs = space.rules.pegs
     positional = space.rules.feedback == "positional"
     keys = 3 ** pegs if positional else (pegs + 1) ** 2
-    common = space.common
-    bounds = kfb.probe_bounds(np.ascontiguousarray(space.codes[at]), space.counts[at],
-                              space.multiset[at], common, space.packed[at], positional,
-                              np.arange(drawn.size, at.size, dtype=np.int64), keys,
-                              part_least, 1 << 12)[:drawn.size]
-    return drawn[np.argsort(bounds, kind="stable")[:AMONG_PROBES]]
+    if codes is None:
+        return kfb.probe_bounds(space.codes, space.counts, space.multiset, space.common,
+                                space.packed, positional, S, keys, part_least, 1 << 12)
+    at = np.concatenate([codes, S])  # the codes read, the candidates last
+    return kfb.probe_bounds(np.ascontiguousarray(space.codes[at]), space.counts[at],
+                            space.multiset[at], space.common, space.packed[at], positional,
+                            np.arange(codes.size, at.size, dtype=np.int64), keys,
+                            part_least, 1 << 12)[:codes.size]
 
 
 def probe_pass(space: CodeSpace, S: np.ndarray,
@@ -179,14 +189,8 @@ def probe_pass(space: CodeSpace, S: np.ndarray,
     m = int(S.size)
     if answers is None:
         answers = space.block(S, S)
-    R, win = space.n_responses, space.win
-    part_least = np.ascontiguousarray(k_opt.bound_tables(m, R, False)[0][R])
-    pegs = space.rules.pegs
-    positional = space.rules.feedback == "positional"
-    keys = 3 ** pegs if positional else (pegs + 1) ** 2
-    bounds = kfb.probe_bounds(space.codes, space.counts, space.multiset, space.common,
-                              space.packed, positional, S.astype(np.int64), keys,
-                              part_least, 1 << 12)
+    win = space.win
+    bounds = _first_guess_bounds(space, S)
     where = {int(c): i for i, c in enumerate(S)}
     best_total, best_code = -1, -1
     for g in np.argsort(bounds, kind="stable")[:PROBE_TREES]:

@@ -135,9 +135,7 @@ class OptimalStrategy(Strategy):
                 return bounds.guess
             guess, total, how = bounds.guess, bounds.total, None
             if self.time_limit is not None:  # (a better tree, where time is given)
-                seconds = min(AMONG_SECONDS,
-                              self.time_limit - (time.perf_counter() - started))
-                among = _among(space, candidates, guesses, seconds)
+                among = _among(space, candidates, guesses, self.time_limit, started)
                 if among is not None and among[1] < total:
                     (guess, total), how = among, _AMONG_HOW
             if total == bounds.lower:  # (proven optimal after all)
@@ -191,9 +189,7 @@ class OptimalStrategy(Strategy):
                 if hopeless and self.time_limit is not None:
                     # the time the view would have taken: a search among a few codes
                     # (MM(6,9)'s 551-candidate position of `slowhints`: 1,931 -> 1,922)
-                    seconds = min(AMONG_SECONDS,
-                                  self.time_limit - (time.perf_counter() - started))
-                    among = _among(space, candidates, guesses, seconds)
+                    among = _among(space, candidates, guesses, self.time_limit, started)
                     if among is not None and among[1] < total:
                         (guess, total), error.found_how = among, _AMONG_HOW
                 if total == lower:  # proven optimal after all
@@ -246,15 +242,17 @@ _AMONG_HOW = "by a search among the candidates and a few other codes"
 
 
 def _among(space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int],
-           seconds: float) -> tuple[int, int] | None:
+           time_limit: float, since: float) -> tuple[int, int] | None:
     """Return (first guess, total) of the best tree among the candidates and the codes of
-    `endgame.among_probes` (`search.solve_among`), found within `seconds`, or None when no
-    first guess was finished by then (or no time is left, or its view of m x (m + those
-    codes) answers would pass the table budget)."""
+    `endgame.among_probes` (`search.solve_among`), found within what is left of
+    `time_limit` seconds counted from `since` (a `time.perf_counter()`; at most
+    `AMONG_SECONDS`), or None when no first guess was finished by then (or no time is
+    left, or its view of m x (m + those codes) answers would pass the table budget)."""
     from ..solver.endgame import AMONG_PROBES, among_probes
     from ..solver.search import solve_among
 
     started = time.perf_counter()
+    seconds = min(AMONG_SECONDS, time_limit - (started - since))
     m = int(candidates.size)
     rows = m + AMONG_PROBES + len(guesses)
     if seconds <= 0 or rows * m * np.dtype(space.alphabet.dtype).itemsize > space.budget:
