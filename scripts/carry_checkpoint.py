@@ -28,8 +28,9 @@ CELLS = Path(__file__).resolve().parent.parent / "cells"
 
 
 #: What `new_cells.py` names the files it writes beside a checkpoint DB: DB + one of these
-#: + the cell's key (a cell's first search; its W by caps) + one of `SIDE_ENDS`.
-SIDE_KINDS = (".cell-", ".w-")
+#: + the cell's key (a cell's first search; its W by caps) + one of `SIDE_ENDS`
+#: (`big_walks.py`: the seconds of a strategy's walk).
+SIDE_KINDS = (".cell-", ".w-", ".walk-")
 SIDE_ENDS = (".seconds.json", ".json.gz")
 
 

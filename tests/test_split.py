@@ -95,3 +95,52 @@ def test_parts_solved_elsewhere_join_into_the_same_tree():
     assert sum(seen) == space.size - 1  # every secret but the first guess
     for name in ("guess", "parent", "response", "depth", "size"):
         assert np.array_equal(getattr(joined, name), getattr(whole, name)), name
+
+
+def test_a_recorded_walk_resumes_from_its_record(tmp_path, monkeypatch):
+    """`split_tree(record=...)` keeps each part's subtree as it is finished: a walk killed
+    midway (here: made to fail at its fifth part that fits the budget) and started again
+    takes the parts done from the record, walks only the others, and gives the tree the
+    full table gives; a third walk walks nothing. Another strategy has a record of its own."""
+    from keypeg.onestep import OneStepStrategy, SplitRecord
+    from keypeg.store import Store
+
+    rules = Rules(pegs=4, colors=6)
+    space = get_space(rules)
+    strategy = find_strategy("entropy")
+    whole = strategy.tree(space)
+    store = Store(tmp_path / "split.db")
+    walked = []  # the parts walked whole (those that fit the budget), run by run
+    real = OneStepStrategy.tree
+    kill_at = [None]
+
+    def counted(self, rules_, state=None):
+        walked.append(state)
+        if len(walked) == kill_at[0]:
+            raise RuntimeError("killed")
+        return real(self, rules_, state)
+
+    monkeypatch.setattr(OneStepStrategy, "tree", counted)
+    budget = space.size * 40
+    split_tree(strategy, space, budget=budget)  # unrecorded: how many parts a walk walks
+    every = len(walked)
+    assert every > 10
+    walked.clear()
+    kill_at[0] = 5
+    with pytest.raises(RuntimeError, match="killed"):
+        split_tree(strategy, space, budget=budget, record=SplitRecord(store, strategy, rules))
+    walked.clear()
+    kill_at[0] = None
+    record = SplitRecord(store, strategy, rules)
+    assert record.count() >= 4  # the four parts walked (and any part they finished)
+    resumed = split_tree(strategy, space, budget=budget, record=record)
+    assert 0 < len(walked) <= every - 4 and record.taken >= 1
+    for name in ("guess", "parent", "response", "depth", "size"):
+        assert np.array_equal(getattr(resumed, name), getattr(whole, name)), name
+    assert resumed.strategy == whole.strategy
+    walked.clear()
+    done = SplitRecord(store, strategy, rules)
+    third = split_tree(strategy, space, budget=budget, record=done)
+    assert walked == [] and done.taken > 0  # nothing walked: all from the record
+    assert np.array_equal(third.depths(space), whole.depths(space))
+    assert SplitRecord(store, find_strategy("maxsize"), rules).count() == 0

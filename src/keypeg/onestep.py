@@ -18,6 +18,7 @@ import functools
 import itertools
 import zlib
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -356,11 +357,48 @@ def scoring_work(state: GameState) -> int:
     return int(canonical_probes(state).size) * int(state.candidates.size)
 
 
+class SplitRecord:
+    """The subtrees a `split_tree` walk has finished, kept in SQLite (a `store.Store`) as
+    each is done, so that a killed walk, started again with the same record, takes them
+    instead of walking them again (MM(6,9)'s 531,441 codes take hours on one core). A
+    subtree is keyed by the game, the strategy (its label and answer order) and the clues
+    that lead to it; it is the tree the walk would give again."""
+
+    def __init__(self, store: Any, strategy: OneStepStrategy, rules: Rules) -> None:
+        order = getattr(strategy, "order", None)
+        how = "" if order is None else f"|order {zlib.crc32(order.tobytes())}"
+        self.store = store
+        self.context = f"split|{rules.key}|{strategy.label}{how}"
+        self.taken = 0  # subtrees taken from the record by this object
+
+    @staticmethod
+    def _digest(state: GameState) -> str:
+        return ";".join(str(clue) for clue in state.history)
+
+    def get(self, state: GameState) -> DecisionTree | None:
+        row = self.store.get_part(self.context, self._digest(state), 0)
+        if row is None or row[3] is None:
+            return None
+        rows = np.frombuffer(zlib.decompress(row[3]), dtype=np.int32).reshape(5, -1)
+        self.taken += 1
+        return DecisionTree(state.rules, "", *(rows[i].copy() for i in range(5)))
+
+    def put(self, state: GameState, tree: DecisionTree) -> None:
+        rows = np.stack([tree.guess, tree.parent, tree.response, tree.depth,
+                         tree.size]).astype(np.int32)
+        self.store.put_part(self.context, self._digest(state), 0, int(rows.shape[1]), True,
+                            0, zlib.compress(rows.tobytes(), 6))
+
+    def count(self) -> int:
+        """How many subtrees the record holds for this game and strategy."""
+        return len(self.store.part_keys(self.context))
+
+
 def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | None = None,
                *, budget: int | None = None,
                on_part: Callable[[int, int], None] | None = None,
-               parts: Callable[[list[GameState]], list[DecisionTree]] | None = None
-               ) -> DecisionTree:
+               parts: Callable[[list[GameState]], list[DecisionTree]] | None = None,
+               record: SplitRecord | None = None) -> DecisionTree:
     """Return `strategy`'s exact whole tree from `state` (the start by default) without the
     game's full feedback table: while the answers of every code against the candidates
     would exceed `budget` bytes (`KEYPEG_TABLE_BUDGET`), the strategy's guess is played and
@@ -368,8 +406,26 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
     subtrees are joined. The tree is the one the full table would give (the same guesses,
     as the same kernels choose them). `on_part(done, total)` reports the root's parts.
     `parts`, when given, solves the root's parts (their states, in answer order) instead,
-    for instance on a cluster (`solver.cluster.Cluster.split_tree`)."""
+    for instance on a cluster (`solver.cluster.Cluster.split_tree`). With a `record`
+    (`SplitRecord`), every part's subtree is kept as it is finished, and a part the record
+    holds is taken from it instead of walked: a killed walk resumes."""
     state = state or GameState.start(space)
+    if record is None or not state.history:  # (the root is the whole walk)
+        return _split_walk(strategy, space, state, budget, on_part, parts, record)
+    held = record.get(state)
+    if held is not None:
+        return DecisionTree(space.rules, strategy.label, held.guess, held.parent,
+                            held.response, held.depth, held.size)
+    tree = _split_walk(strategy, space, state, budget, on_part, parts, record)
+    record.put(state, tree)
+    return tree
+
+
+def _split_walk(strategy: OneStepStrategy, space: CodeSpace, state: GameState,
+                budget: int | None, on_part: Callable[[int, int], None] | None,
+                parts: Callable[[list[GameState]], list[DecisionTree]] | None,
+                record: SplitRecord | None) -> DecisionTree:
+    """`split_tree`'s walk from `state` (its parts through `split_tree`, recorded)."""
     budget = table_budget() if budget is None else budget
     itemsize = np.dtype(space.alphabet.dtype).itemsize
     if state.count < space.size and space.size * state.count * itemsize <= budget:
@@ -392,7 +448,7 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
         elif parts is not None:
             sub = solved[r]
         else:
-            sub = split_tree(strategy, space, children[r], budget=budget)
+            sub = split_tree(strategy, space, children[r], budget=budget, record=record)
         if on_part is not None:
             on_part(i + 1, len(answers))
         if sub is None:
