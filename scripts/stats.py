@@ -595,7 +595,8 @@ def render_genetic(stats: dict[str, Any]) -> str:
     exact = sec["exact_classic"]
     onestep = {"classic": stats["evaluation"]["classic"]["all_probes"],
                "super": stats["mm58"]["rows"],
-               "codebreaker-4": stats.get("codebreaker_big", {}).get("rows", [])}
+               "codebreaker-4": stats.get("codebreaker_big", {}).get("rows", []),
+               "MM(6,9)": big_walks(find_rules("mm-6-9"))}
     out = ["| game | secrets | genetic: mean | 95% interval | worst seen | exact one-step "
            "means (all secrets) | per decision |", "|---|---|---|---|---|---|---|"]
     out.append(f"| classic | all 1,296 (exact) | {exact['mean']:.4f} | - | {exact['worst']} | "
@@ -613,6 +614,9 @@ def render_genetic(stats: dict[str, Any]) -> str:
     classic = next(r for r in sec["sampled"] if r["game"] == "classic")
     inside = classic["ci95"][0] <= exact["mean"] <= classic["ci95"][1]
     mm58 = next(r for r in sec["sampled"] if r["game"] == "super")
+    mm69 = next((r for r in sec["sampled"] if r["game"] == "MM(6,9)"), None)
+    on_mm69 = (f"; on MM(6,9) {_compare(mm69, onestep['MM(6,9)'])}"
+               if mm69 is not None and onestep["MM(6,9)"] else "")
     return ("\n".join(out) + f"\n\nThe sampled classic interval "
             f"{'contains' if inside else 'MISSES'} the exact mean {exact['mean']:.4f}. "
             f"In Codebreaker's 8, 7 and 6 rows (levels 4, 5, 6) the genetic algorithm lost "
@@ -621,9 +625,17 @@ def render_genetic(stats: dict[str, Any]) -> str:
             f"{_names(r for r in onestep['classic'] if r['mean'] > exact['mean'])} and loses "
             f"to {_names(r for r in onestep['classic'] if r['mean'] < exact['mean'])}; on "
             f"MM(5,8) {_compare(mm58, onestep['super'])}; on Codebreaker 4-6 "
-            f"{_compare(cb, onestep['codebreaker-4'])}. "
+            f"{_compare(cb, onestep['codebreaker-4'])}{on_mm69}. "
             f"It scores only the codes it found consistent (at most 60), not every probe; its "
             f"worth is that it needs no code space at all, so it plays where nothing else can.")
+
+
+def big_walks(rules: Rules) -> list[dict[str, Any]]:
+    """The one-step strategies' exact whole trees that `scripts/big_walks.py` has finished
+    for `rules` (src/keypeg/data/big_walks.json), in `TABLE_STRATEGIES` order."""
+    path = ROOT / "src" / "keypeg" / "data" / "big_walks.json"
+    done = json.loads(path.read_text()).get(rules.key, {}) if path.is_file() else {}
+    return [done[name] for name in TABLE_STRATEGIES if name in done]
 
 
 def _names(rows: Any) -> str:
