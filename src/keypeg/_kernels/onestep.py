@@ -139,6 +139,20 @@ def _all_singletons(counts):  # pragma: no cover - compiled
 
 
 @jit
+def _tells_apart(table, g, cands):  # pragma: no cover - compiled
+    """Whether probe g (row g of `table`) gives every code of `cands` (columns) a different
+    answer (answers below 256)."""
+    seen = np.zeros(4, dtype=np.uint64)
+    for j in range(cands.shape[0]):
+        r = np.int64(table[g, cands[j]])
+        bit = np.uint64(1) << np.uint64(r & 63)
+        if seen[r >> 6] & bit:
+            return False
+        seen[r >> 6] |= bit
+    return True
+
+
+@jit
 def _sorted_sizes(counts):  # pragma: no cover - compiled
     return np.sort(counts)
 
@@ -264,6 +278,18 @@ def choose(table, table_t, probe_ids, ids, cands, history, is_cand, code_set,
         # with two candidates any candidate splits them: it is best under every score
         return ids[cands[m - 1]] if tie_last else ids[cands[0]]
     R = order.shape[0]
+    rows = table.shape[0]
+    if (kind != FLOAT_ENTROPY and m <= R and R <= 256 and 8 * m * m <= rows
+            and rows == codes.shape[0]):
+        # Every code a probe (row g is code g: a whole walk), few candidates: a candidate
+        # that tells the others apart is looked for before the scan of every probe, which
+        # would stop at the first of them anyway (below); it is canonical, as the first of
+        # its class is a candidate that tells the others apart as well
+        for jj in range(m):
+            j = m - 1 - jj if tie_last else jj
+            g = ids[cands[j]]
+            if _tells_apart(table, g, cands):
+                return g
     for j in range(m):
         is_cand[ids[cands[j]]] = True
     is_free, is_zero, free_list, n_free, zero_list, n_zero = colour_classes(
@@ -274,7 +300,6 @@ def choose(table, table_t, probe_ids, ids, cands, history, is_cand, code_set,
     # pruning bound early), then the rest, each in tie order. The winner is the same as in
     # one pass: a later probe replaces the best only when strictly better, or when it is a
     # candidate tying a non-candidate.
-    rows = table.shape[0]
     todo = np.empty(rows, dtype=np.int64)
     n_todo = 0
     canon = np.ones(rows, dtype=np.bool_)
@@ -343,9 +368,10 @@ def choose(table, table_t, probe_ids, ids, cands, history, is_cand, code_set,
             best_fkey = fkey
             best_ikey = ikey
             best_counts[:] = counts
-            if cand and kind != FLOAT_ENTROPY and m <= R and _all_singletons(counts):
+            if kind != FLOAT_ENTROPY and m <= R and _all_singletons(counts):
                 # every part of size one is the best cut under every score, and no later
-                # probe can beat a candidate that is lexically earlier
+                # probe can beat a candidate that is lexically earlier; nor, once every
+                # candidate is scored (they come first), a non-candidate earlier than it
                 break
     for j in range(m):
         is_cand[ids[cands[j]]] = False
