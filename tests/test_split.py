@@ -144,3 +144,23 @@ def test_a_recorded_walk_resumes_from_its_record(tmp_path, monkeypatch):
     assert walked == [] and done.taken > 0  # nothing walked: all from the record
     assert np.array_equal(third.depths(space), whole.depths(space))
     assert SplitRecord(store, find_strategy("maxsize"), rules).count() == 0
+
+
+def test_big_walks_script_writes_replayed_totals_and_resumes(tmp_path):
+    """`scripts/big_walks.py`: a walk's summary (the published classic total), its seconds
+    beside the record, and a second run taking the root's parts from the record."""
+    import json
+
+    from tests.scripts import load_script
+
+    script = load_script("big_walks")
+    db = tmp_path / "walks.sqlite"
+    row = script.walk(db, "classic", "expsize")
+    pub = published()["evaluate"]["classic"]["all_probes"]["expsize"]
+    assert (row["total"], row["histogram"]) == (pub["total"], pub["histogram"])
+    assert row["replayed_total"] == pub["total"] and row["taken_from_record"] == 0
+    side = script.seconds_file(db, "p4-c6", "expsize")
+    assert len(json.loads(side.read_text())) == 1
+    again = script.walk(db, "classic", "expsize")
+    assert again["total"] == pub["total"] and again["taken_from_record"] > 0
+    assert again["runs"] == 2
