@@ -164,3 +164,49 @@ def test_big_walks_script_writes_replayed_totals_and_resumes(tmp_path):
     again = script.walk(db, "classic", "expsize")
     assert again["total"] == pub["total"] and again["taken_from_record"] > 0
     assert again["runs"] == 2
+
+
+@pytest.mark.parametrize("rules", GAMES[:2], ids=lambda r: r.key)
+def test_parts_walked_on_threads_join_into_the_same_tree(rules, tmp_path):
+    """`split_tree(workers=2)`: the first guess's parts walked on two threads (biggest
+    first, recorded) join into the tree one thread gives, node for node."""
+    from keypeg.onestep import SplitRecord
+    from keypeg.store import Store
+
+    space = get_space(rules)
+    strategy = find_strategy("parts")
+    whole = strategy.tree(space)
+    reported = []
+    record = SplitRecord(Store(tmp_path / "r.db"), strategy, rules)
+    threaded = split_tree(strategy, space, budget=space.size * 40, workers=2, record=record,
+                          on_part=lambda done, total: reported.append((done, total)))
+    for name in ("guess", "parent", "response", "depth", "size"):
+        assert np.array_equal(getattr(threaded, name), getattr(whole, name)), name
+    parts = len(reported)
+    assert parts > 2 and reported[-1] == (parts, parts)
+    assert record.count() >= parts
+
+
+def test_one_strategy_past_the_budget_walks_on_every_worker(monkeypatch):
+    """evaluate() of one strategy in a game past the table budget: its first guess's parts
+    go to the worker threads (the published classic total still)."""
+    import keypeg.onestep as onestep
+    from keypeg.space import CodeSpace
+
+    monkeypatch.setenv("KEYPEG_TABLE_BUDGET", str(1024 * 1024))
+    shared = []
+    real = onestep._parts_on_threads
+
+    def spy(*args, **kwargs):
+        shared.append(args[2])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(onestep, "_parts_on_threads", spy)
+    space = CodeSpace(Rules(pegs=4, colors=6), disk_cache=False)
+    (tree,) = evaluate([find_strategy("maxsize")], space, workers=2)
+    pub = published()["evaluate"]["classic"]["all_probes"]["maxsize"]
+    assert (tree.total, tree.histogram) == (pub["total"], pub["histogram"])
+    assert shared == [2]
+    shared.clear()
+    evaluate([find_strategy("maxsize"), find_strategy("entropy")], space, workers=2)
+    assert shared == []  # (two strategies: a thread each)

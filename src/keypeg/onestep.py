@@ -398,7 +398,7 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
                *, budget: int | None = None,
                on_part: Callable[[int, int], None] | None = None,
                parts: Callable[[list[GameState]], list[DecisionTree]] | None = None,
-               record: SplitRecord | None = None) -> DecisionTree:
+               record: SplitRecord | None = None, workers: int = 1) -> DecisionTree:
     """Return `strategy`'s exact whole tree from `state` (the start by default) without the
     game's full feedback table: while the answers of every code against the candidates
     would exceed `budget` bytes (`KEYPEG_TABLE_BUDGET`), the strategy's guess is played and
@@ -408,8 +408,13 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
     `parts`, when given, solves the root's parts (their states, in answer order) instead,
     for instance on a cluster (`solver.cluster.Cluster.split_tree`). With a `record`
     (`SplitRecord`), every part's subtree is kept as it is finished, and a part the record
-    holds is taken from it instead of walked: a killed walk resumes."""
+    holds is taken from it instead of walked: a killed walk resumes. `workers` threads walk
+    the first guess's parts at once (biggest first; the compiled walks release the GIL),
+    each within its share of the budget; the tree is the same."""
     state = state or GameState.start(space)
+    if workers > 1 and parts is None:
+        parts = _parts_on_threads(strategy, space, workers, budget, on_part, record)
+        on_part = None  # (reported as each part finishes)
     if record is None or not state.history:  # (the root is the whole walk)
         return _split_walk(strategy, space, state, budget, on_part, parts, record)
     held = record.get(state)
@@ -419,6 +424,36 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
     tree = _split_walk(strategy, space, state, budget, on_part, parts, record)
     record.put(state, tree)
     return tree
+
+
+def _parts_on_threads(strategy: OneStepStrategy, space: CodeSpace, workers: int,
+                      budget: int | None, on_part: Callable[[int, int], None] | None,
+                      record: SplitRecord | None
+                      ) -> Callable[[list[GameState]], list[DecisionTree]]:
+    """`split_tree`'s `parts` for `workers` threads: each part walked by `split_tree` with
+    the budget shared out, the biggest parts first, returned in the order given."""
+    share = (table_budget() if budget is None else budget) // workers
+
+    def walk_all(states: list[GameState]) -> list[DecisionTree]:
+        from concurrent.futures import ThreadPoolExecutor, as_completed
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            order = sorted(range(len(states)), key=lambda i: -states[i].count)
+            futures = {pool.submit(split_tree, strategy, space, states[i], budget=share,
+                                   record=record): i for i in order}
+            trees: list[DecisionTree | None] = [None] * len(states)
+            try:
+                for done, future in enumerate(as_completed(futures), start=1):
+                    trees[futures[future]] = future.result()
+                    if on_part is not None:
+                        on_part(done, len(states))
+            except BaseException:
+                for future in futures:  # (the parts not started yet are not walked)
+                    future.cancel()
+                raise
+        return trees  # type: ignore[return-value]
+
+    return walk_all
 
 
 def _split_walk(strategy: OneStepStrategy, space: CodeSpace, state: GameState,

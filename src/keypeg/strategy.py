@@ -76,7 +76,9 @@ def evaluate(
     on_done: Callable[[int, DecisionTree], None] | None = None,
 ) -> list[DecisionTree]:
     """Return the decision tree of each strategy, in the order given, computed on `workers`
-    threads (the compiled walks release the GIL). `on_done(i, tree)` is called, in this
+    threads (the compiled walks release the GIL; one strategy walked part by part, in a
+    game past the table budget, shares its first guess's parts among them instead:
+    `onestep.split_tree`'s `workers`). `on_done(i, tree)` is called, in this
     thread, as each finishes. Raises `LimitExceededError` at once, from the sizes, when a
     whole-tree evaluation does not fit the memory budget.
 
@@ -106,6 +108,16 @@ def evaluate(
     done: queue.SimpleQueue[tuple[int, DecisionTree | None, BaseException | None]] = (
         queue.SimpleQueue())
 
+    # one strategy walked part by part: the threads share its first guess's parts instead
+    alone = split and state is None and len(walks) == 1 and workers > 1
+
+    def walk(strategy: Strategy) -> DecisionTree:
+        if alone and strategy is walks[0]:
+            from .onestep import split_tree
+
+            return split_tree(strategy, space, workers=workers)  # type: ignore[arg-type]
+        return strategy.tree(space, state)
+
     def work() -> None:
         while True:
             try:
@@ -113,7 +125,7 @@ def evaluate(
             except queue.Empty:
                 return
             try:
-                done.put((i, strategies[i].tree(space, state), None))
+                done.put((i, walk(strategies[i]), None))
             except BaseException as exc:  # noqa: BLE001 - re-raised by the caller
                 done.put((i, None, exc))
 
