@@ -1,6 +1,6 @@
 """Walk one-step strategies' exact whole trees in games too big for one session, resumably.
 
-    python scripts/big_walks.py --checkpoint DB [--rules mm-6-9] entropy [maxsize ...]
+    python scripts/big_walks.py --checkpoint DB [--rules mm-6-9] [--workers N] entropy [maxsize ...]
 
 Each strategy's tree over every secret is walked part by part (`onestep.split_tree`, as
 `keypeg evaluate` does for Codebreaker's 100,000 codes), every part's subtree kept in DB
@@ -33,7 +33,7 @@ def seconds_file(db: Path, rules_key: str, strategy: str) -> Path:
     return db.parent / f"{db.name}.walk-{rules_key}-{strategy}.seconds.json"
 
 
-def walk(db: Path, rules_name: str, name: str) -> dict:
+def walk(db: Path, rules_name: str, name: str, workers: int = 1) -> dict:
     from keypeg.onestep import SplitRecord, split_tree
     from keypeg.rules import find_rules
     from keypeg.space import CodeSpace
@@ -72,7 +72,7 @@ def walk(db: Path, rules_name: str, name: str) -> dict:
     reporter = threading.Thread(target=report, daemon=True)
     reporter.start()
     try:
-        tree = split_tree(strategy, space, on_part=on_part, record=record)
+        tree = split_tree(strategy, space, on_part=on_part, record=record, workers=workers)
     finally:
         stop.set()
         save_seconds()
@@ -91,10 +91,13 @@ def main() -> None:
     parser.add_argument("strategies", nargs="+")
     parser.add_argument("--rules", default="mm-6-9")
     parser.add_argument("--checkpoint", type=Path, required=True)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="threads sharing the first guess's parts (each within its share "
+                             "of the table budget)")
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON the results go to")
     args = parser.parse_args()
     for name in args.strategies:
-        row = walk(args.checkpoint, args.rules, name)
+        row = walk(args.checkpoint, args.rules, name, args.workers)
         from keypeg.rules import find_rules
 
         key = find_rules(args.rules).key

@@ -155,7 +155,7 @@ def test_big_walks_script_writes_replayed_totals_and_resumes(tmp_path):
 
     script = load_script("big_walks")
     db = tmp_path / "walks.sqlite"
-    row = script.walk(db, "classic", "expsize")
+    row = script.walk(db, "classic", "expsize", workers=2)
     pub = published()["evaluate"]["classic"]["all_probes"]["expsize"]
     assert (row["total"], row["histogram"]) == (pub["total"], pub["histogram"])
     assert row["replayed_total"] == pub["total"] and row["taken_from_record"] == 0
