@@ -148,6 +148,9 @@ class OneStepStrategy(Strategy):
         only too: one candidate per symmetry class is scored at the root)."""
         return True
 
+    def split_whole_tree(self, space: CodeSpace, workers: int) -> DecisionTree:
+        return split_tree(self, space, workers=workers)
+
     def __init__(
         self,
         name: str,

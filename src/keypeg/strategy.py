@@ -35,6 +35,11 @@ class Strategy(ABC):
     #: part, answers computed on the fly), so `evaluate` need not refuse big games.
     splits: bool = False
 
+    def split_whole_tree(self, space: CodeSpace, workers: int) -> DecisionTree:
+        """The whole game's tree walked part by part, the first guess's parts on `workers`
+        threads (strategies that `splits`)."""
+        raise NotImplementedError(f"{self.name} is not walked part by part.")
+
     def stored_whole_tree(self, rules: Rules) -> bool:
         """Whether `tree` of the whole game of `rules` is read from a tree that ships with
         keypeg (no walk, no table)."""
@@ -113,9 +118,7 @@ def evaluate(
 
     def walk(strategy: Strategy) -> DecisionTree:
         if alone and strategy is walks[0]:
-            from .onestep import split_tree
-
-            return split_tree(strategy, space, workers=workers)  # type: ignore[arg-type]
+            return strategy.split_whole_tree(space, workers)
         return strategy.tree(space, state)
 
     def work() -> None:
