@@ -153,6 +153,7 @@ def main() -> None:
             first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint,
                                   cluster=args.cluster, progress=spent.progress)
         except LimitExceededError:
+            spent.save(time.perf_counter() - started)
             missed[label] = {"label": label, "rules": spec, "seconds": args.limit}
             changed.add(label)
             print(f"{label}: not within {args.limit:g} s", flush=True)
@@ -229,8 +230,15 @@ class _Spent:
             print(f"{self.label}: {progress_text(info)}", flush=True)
         if self.path is None or info["elapsed"] - self.written < self.EVERY:
             return
-        self.written = info["elapsed"]
-        runs = self._earlier() | {str(self.started): round(info["elapsed"], 1)}
+        self.save(info["elapsed"])
+
+    def save(self, elapsed: float) -> None:
+        """Write this run's `elapsed` seconds now (as a run ends out of time too, so that
+        its last seconds since the last write count)."""
+        if self.path is None:
+            return
+        self.written = elapsed
+        runs = self._earlier() | {str(self.started): round(elapsed, 1)}
         self.path.write_text(json.dumps(runs))
 
     def clear(self) -> None:
@@ -371,6 +379,7 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
                 "progress": progress}
 
     def out_of_time(cap: int) -> dict[str, Any]:
+        spent.save(time.perf_counter() - started)
         return {"seconds": limit, **({"none_within": cap - 1} if cap > lowest else {})}
 
     def second_search(cap: int) -> tuple[Any, str]:
