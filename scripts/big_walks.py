@@ -8,7 +8,8 @@ Each strategy's tree over every secret is walked part by part (`onestep.split_tr
 included) and the same command resumes it, taking the parts done from DB. MM(6,9)'s
 531,441 codes take hours per strategy on one core. The seconds of each run are kept beside
 DB (`DB.walk-KEY.seconds.json`, KEY the game and the strategy), so a result counts every
-run; `scripts/carry_checkpoint.py save DB` carries both between machines.
+run (wall seconds, a run paused counting its pause, and CPU seconds, all threads);
+`scripts/carry_checkpoint.py save DB` carries both between machines.
 
 A finished walk is written to `src/keypeg/data/big_walks.json` (the game's key, then the
 strategy: its summary, the seconds over all runs and how many runs), with its tree checked
@@ -24,6 +25,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "src" / "keypeg" / "data" / "big_walks.json"
@@ -31,6 +33,16 @@ OUT = ROOT / "src" / "keypeg" / "data" / "big_walks.json"
 
 def seconds_file(db: Path, rules_key: str, strategy: str) -> Path:
     return db.parent / f"{db.name}.walk-{rules_key}-{strategy}.seconds.json"
+
+
+def _wall(run: Any) -> float:
+    return float(run[0] if isinstance(run, list) else run)
+
+
+def _cpu(run: Any) -> float:
+    """A run's CPU seconds (its wall seconds where only those were written: a run of a
+    single thread, its pauses included)."""
+    return float(run[1] if isinstance(run, list) else run)
 
 
 def walk(db: Path, rules_name: str, name: str, workers: int = 1) -> dict:
@@ -47,15 +59,18 @@ def walk(db: Path, rules_name: str, name: str, workers: int = 1) -> dict:
         raise SystemExit(f"{name} cannot be walked part by part; use a one-step strategy.")
     record = SplitRecord(Store(db), strategy, rules)
     side = seconds_file(db, rules.key, name)
-    runs: dict[str, float] = json.loads(side.read_text()) if side.is_file() else {}
+    # per run: [wall seconds, CPU seconds] (an earlier format: wall seconds alone)
+    runs: dict[str, Any] = json.loads(side.read_text()) if side.is_file() else {}
     run_key = f"{time.time():.3f}"
     started = time.perf_counter()
+    cpu_started = time.process_time()
     held = record.count()
     parts = [0, 0]
     stop = threading.Event()
 
     def save_seconds() -> None:
-        runs[run_key] = round(time.perf_counter() - started, 1)
+        runs[run_key] = [round(time.perf_counter() - started, 1),
+                         round(time.process_time() - cpu_started, 1)]
         side.write_text(json.dumps(runs))
 
     def report() -> None:
@@ -81,7 +96,8 @@ def walk(db: Path, rules_name: str, name: str, workers: int = 1) -> dict:
         raise SystemExit(f"{name}: the tree does not replay to its own total.")
     row = {**tree.summary(), "strategy": name, "secrets": int(rules.size),
            "replayed_total": int(depths.sum()), "worst_replayed": int(depths.max()),
-           "seconds": round(sum(runs.values()), 1), "runs": len(runs),
+           "seconds": round(sum(_wall(r) for r in runs.values()), 1),
+           "cpu_seconds": round(sum(_cpu(r) for r in runs.values()), 1), "runs": len(runs),
            "taken_from_record": record.taken}
     return row
 
@@ -105,7 +121,8 @@ def main() -> None:
         data.setdefault(key, {})[name] = row
         args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         print(f"{args.rules} {name}: total {row['total']:,} (mean {row['mean']:.4f}, worst "
-              f"{row['worst']}) in {row['seconds']:.0f} s over {row['runs']} run(s); "
+              f"{row['worst']}) in {row['seconds']:.0f} s ({row['cpu_seconds']:.0f} CPU "
+              f"seconds) over {row['runs']} run(s); "
               f"written to {args.out}", flush=True)
 
 
