@@ -55,7 +55,7 @@ def walk(db: Path, rules_name: str, name: str, workers: int = 1) -> dict:
     rules = find_rules(rules_name)
     space = CodeSpace(rules)
     strategy = find_strategy(name)
-    if not hasattr(strategy, "splits") or not strategy.splits:
+    if not strategy.splits:
         raise SystemExit(f"{name} cannot be walked part by part; use a one-step strategy.")
     record = SplitRecord(Store(db), strategy, rules)
     side = seconds_file(db, rules.key, name)

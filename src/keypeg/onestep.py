@@ -378,13 +378,14 @@ class SplitRecord:
     def _digest(state: GameState) -> str:
         return ";".join(str(clue) for clue in state.history)
 
-    def get(self, state: GameState) -> DecisionTree | None:
+    def get(self, state: GameState, label: str) -> DecisionTree | None:
+        """The subtree recorded for `state` (as the strategy `label`'s), or None."""
         row = self.store.get_part(self.context, self._digest(state), 0)
         if row is None or row[3] is None:
             return None
         rows = np.frombuffer(zlib.decompress(row[3]), dtype=np.int32).reshape(5, -1)
         self.taken += 1
-        return DecisionTree(state.rules, "", *(rows[i].copy() for i in range(5)))
+        return DecisionTree(state.rules, label, *(rows[i].copy() for i in range(5)))
 
     def put(self, state: GameState, tree: DecisionTree) -> None:
         rows = np.stack([tree.guess, tree.parent, tree.response, tree.depth,
@@ -420,10 +421,9 @@ def split_tree(strategy: OneStepStrategy, space: CodeSpace, state: GameState | N
         on_part = None  # (reported as each part finishes)
     if record is None or not state.history:  # (the root is the whole walk)
         return _split_walk(strategy, space, state, budget, on_part, parts, record)
-    held = record.get(state)
+    held = record.get(state, strategy.label)
     if held is not None:
-        return DecisionTree(space.rules, strategy.label, held.guess, held.parent,
-                            held.response, held.depth, held.size)
+        return held
     tree = _split_walk(strategy, space, state, budget, on_part, parts, record)
     record.put(state, tree)
     return tree
