@@ -3,6 +3,8 @@ with each part's answers computed on the fly, a one-step strategy's tree is the 
 full table gives, checked on games where both fit, and against the published totals
 with a table budget too small for the table."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -211,3 +213,122 @@ def test_one_strategy_past_the_budget_walks_on_every_worker(monkeypatch):
     shared.clear()
     evaluate([find_strategy("maxsize"), find_strategy("entropy")], space, workers=2)
     assert shared == []  # (two strategies: a thread each)
+
+
+def test_evaluate_with_a_checkpoint_walks_past_the_split_limit_and_resumes(tmp_path,
+                                                                          monkeypatch):
+    """`evaluate(checkpoint=...)`: a game past the walks made on request (here classic, with
+    the limit lowered below its 1,296 codes and a table budget below its table) is walked
+    part by part with every part kept in the checkpoint, to the published totals, the first
+    guess's parts reported; started again, it takes every part from the checkpoint (no
+    part is walked: walking one fails)."""
+    import keypeg.strategy as strategy_module
+    from keypeg.errors import KeypegError, LimitExceededError
+    from keypeg.game import GameState
+    from keypeg.onestep import OneStepStrategy
+    from keypeg.space import CodeSpace
+
+    monkeypatch.setenv("KEYPEG_TABLE_BUDGET", str(1024 * 1024))
+    monkeypatch.setattr(strategy_module, "SPLIT_MAX_CODES", 1000)
+    space = CodeSpace(Rules(pegs=4, colors=6), disk_cache=False)
+    names = ["entropy", "maxsize"]
+    with pytest.raises(LimitExceededError, match="full feedback table"):
+        evaluate([find_strategy(n) for n in names], space)
+    db = tmp_path / "walks.sqlite"
+    reported: dict[int, list[tuple[int, int]]] = {0: [], 1: []}
+    trees = evaluate([find_strategy(n) for n in names], space, checkpoint=db,
+                     on_part=lambda i, done, total: reported[i].append((done, total)))
+    pub = published()["evaluate"]["classic"]["all_probes"]
+    for name, tree in zip(names, trees, strict=True):
+        assert (tree.total, tree.histogram) == (pub[name]["total"], pub[name]["histogram"])
+    for i in (0, 1):
+        assert len(reported[i]) > 2 and reported[i][-1] == (len(reported[i]),) * 2
+
+    def killed(self, rules, state=None):
+        raise RuntimeError("a part was walked again")
+
+    monkeypatch.setattr(OneStepStrategy, "tree", killed)
+    again = evaluate([find_strategy(n) for n in names], space, checkpoint=str(db))
+    for name, tree in zip(names, again, strict=True):
+        assert tree.total == pub[name]["total"]
+        assert np.array_equal(tree.depths(space),
+                              trees[names.index(name)].depths(space))
+    with pytest.raises(RuntimeError, match="walked again"):  # (the patch bites elsewhere)
+        evaluate([find_strategy("parts")], space, checkpoint=db)
+    # what a checkpoint cannot keep
+    with pytest.raises(KeypegError, match="state"):
+        evaluate([find_strategy("entropy")], space, state=GameState.start(space),
+                  checkpoint=db)
+    with pytest.raises(KeypegError, match="random .* not walked part by part"):
+        evaluate([find_strategy("random")], space, checkpoint=db)
+    with pytest.raises(KeypegError, match="checkpoint must be the path"):
+        evaluate([find_strategy("entropy")], space, checkpoint=42)
+    monkeypatch.setattr(strategy_module, "CHECKPOINT_SPLIT_MAX_CODES", 1000)
+    with pytest.raises(LimitExceededError, match="1,296 codes is too big"):
+        evaluate([find_strategy("entropy")], space, checkpoint=db)
+
+
+def test_exact_walks_recorded_ahead_of_time_are_told_as_recorded():
+    """MM(6,9)'s entropy walk (hours) ships as a summary: `recorded_walk` gives it for the
+    strategy with its default options only, and `keypeg evaluate` prints it (labelled
+    recorded) instead of refusing; its histogram counts every secret once and sums to its
+    total, the replayed one."""
+    from typer.testing import CliRunner
+
+    from keypeg.cli import app
+    from keypeg.onestep import recorded_walk
+
+    mm69 = find_rules("mm-6-9")
+    row = recorded_walk(find_strategy("entropy"), mm69)
+    assert row is not None
+    assert sum(row["histogram"]) == mm69.size == 9**6
+    total = sum((i + 1) * n for i, n in enumerate(row["histogram"]))
+    assert total == row["total"] == row["replayed_total"] and row["worst"] == 9
+    assert row["mean"] == round(total / 9**6, 4)
+    for other in (find_strategy("entropy", possible_only=True),
+                  find_strategy("entropy", tie="last"), find_strategy("random")):
+        assert recorded_walk(other, mm69) is None
+    assert recorded_walk(find_strategy("entropy"), find_rules("classic")) is None
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "entropy", "--json"])
+    assert result.exit_code == 0, result.output
+    (out,) = json.loads(result.stdout)
+    assert (out["total"], out["histogram"], out["first_guess"]) == (
+        row["total"], row["histogram"], row["first_guess"])
+    assert out["recorded"]["replayed_total"] == total
+    shown = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "entropy"])
+    assert shown.exit_code == 0 and "as recorded" in shown.stdout
+    assert f"{total:,}" in shown.stdout
+    refused = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "entropy",
+                                  "--possible-only"])
+    assert refused.exit_code == 2 and "--checkpoint FILE" in refused.output
+    saved = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "entropy",
+                                "--save-tree", "t.json"])
+    assert saved.exit_code == 2 and "not kept" in saved.output
+
+
+def test_evaluate_command_checkpoint(tmp_path):
+    """`keypeg evaluate --checkpoint FILE`: the published total, kept in FILE (parts in
+    its table); clear refusals for what it cannot do."""
+    import sqlite3
+
+    from typer.testing import CliRunner
+
+    from keypeg.cli import app
+
+    runner = CliRunner()
+    db = tmp_path / "walk.sqlite"
+    result = runner.invoke(app, ["evaluate", "-s", "expsize", "--checkpoint", str(db),
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    pub = published()["evaluate"]["classic"]["all_probes"]["expsize"]
+    assert json.loads(result.stdout)[0]["total"] == pub["total"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM parts").fetchone()[0] > 10
+    for args, words in ((["--sample", "5"], "leave out --sample"),
+                        (["--prior", "pin"], "leave out --prior"),
+                        (["--rules", "mm-8-8"], "too big to walk part by part")):
+        bad = runner.invoke(app, ["evaluate", "-s", "entropy", "--checkpoint", str(db),
+                                  *args])
+        assert bad.exit_code == 2 and words in bad.output, (args, bad.output)

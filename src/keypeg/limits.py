@@ -29,6 +29,10 @@ MAX_SYMBOLS = 35
 #: Most codes a game may have for a whole-tree evaluation without its full feedback table
 #: (one-step strategies walked part by part, `onestep.split_tree`): Codebreaker's 100,000.
 SPLIT_MAX_CODES = 100_000
+#: ... and with a checkpoint (each part's subtree kept on disk as it is finished, so a walk
+#: of hours resumes): MM(6,9)'s 531,441 took hours per strategy on one core, and MM(8,8)
+#: is 32 times bigger.
+CHECKPOINT_SPLIT_MAX_CODES = 600_000
 #: Default bytes for one game's full feedback table (``KEYPEG_TABLE_BUDGET`` overrides).
 DEFAULT_TABLE_BUDGET = 2 * 1024**3
 #: Default bytes for the optimal search's memo over all workers (``KEYPEG_MEMO_BUDGET``).

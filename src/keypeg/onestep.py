@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import zlib
 from collections.abc import Callable, Sequence
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -148,8 +150,15 @@ class OneStepStrategy(Strategy):
         only too: one candidate per symmetry class is scored at the root)."""
         return True
 
-    def split_whole_tree(self, space: CodeSpace, workers: int) -> DecisionTree:
-        return split_tree(self, space, workers=workers)
+    def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: object = None,
+                         on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
+        record = None
+        if checkpoint is not None:
+            from .store import Store
+
+            store = checkpoint if isinstance(checkpoint, Store) else Store(checkpoint)  # type: ignore[arg-type]
+            record = SplitRecord(store, self, space.rules)
+        return split_tree(self, space, workers=workers, record=record, on_part=on_part)
 
     def __init__(
         self,
@@ -358,6 +367,30 @@ def scoring_work(state: GameState) -> int:
     """Return how many (probe, candidate) pairs a one-step strategy scores in `state`:
     the probes left after the symmetry of the history, times the candidates."""
     return int(canonical_probes(state).size) * int(state.candidates.size)
+
+
+#: The summaries of exact whole trees keypeg walked part by part ahead of time, in games
+#: whose walk takes hours (`scripts/big_walks.py`): by game key, then strategy.
+BIG_WALKS_FILE = "data/big_walks.json"
+
+
+@functools.cache
+def _big_walks() -> dict[str, dict[str, dict[str, Any]]]:
+    path = resources.files("keypeg").joinpath(BIG_WALKS_FILE)
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def recorded_walk(strategy: Strategy, rules: Rules) -> dict[str, Any] | None:
+    """The summary of `strategy`'s exact whole tree over every secret of `rules` as keypeg's
+    own walk part by part found it ahead of time (data/big_walks.json: its first guess,
+    total, mean, worst case and histogram, the tree replayed over every secret, and the
+    wall and CPU seconds of its runs), or None. Only the walks of one-step strategies with
+    their default options are recorded."""
+    if (not isinstance(strategy, OneStepStrategy) or strategy.label != strategy.name
+            or strategy.order is not None):
+        return None
+    row = _big_walks().get(rules.key, {}).get(strategy.name)
+    return None if row is None else dict(row)
 
 
 class SplitRecord:

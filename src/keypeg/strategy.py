@@ -7,7 +7,10 @@ played so far, which code (probe, from the allowed probes G) does it play next? 
 
 from __future__ import annotations
 
+import functools
+import os
 import queue
+import sqlite3
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -17,7 +20,14 @@ import numpy as np
 from .codes import Code
 from .errors import KeypegError, LimitExceededError
 from .game import GameState
-from .limits import MAX_GUESSES_PER_GAME, SPLIT_MAX_CODES, check_count, shown, table_budget
+from .limits import (
+    CHECKPOINT_SPLIT_MAX_CODES,
+    MAX_GUESSES_PER_GAME,
+    SPLIT_MAX_CODES,
+    check_count,
+    shown,
+    table_budget,
+)
 from .rules import Rules
 from .space import CodeSpace, as_rules, as_space, require_table, table_bytes
 from .tree import DecisionTree
@@ -35,9 +45,12 @@ class Strategy(ABC):
     #: part, answers computed on the fly), so `evaluate` need not refuse big games.
     splits: bool = False
 
-    def split_whole_tree(self, space: CodeSpace, workers: int) -> DecisionTree:
+    def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: object = None,
+                         on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
         """The whole game's tree walked part by part, the first guess's parts on `workers`
-        threads (strategies that `splits`)."""
+        threads (strategies that `splits`); with a `checkpoint` (an SQLite file) every
+        part's subtree is kept there as it is finished, and taken from there by a walk that
+        starts again. `on_part(done, total)` reports the first guess's parts."""
         raise NotImplementedError(f"{self.name} is not walked part by part.")
 
     def stored_whole_tree(self, rules: Rules) -> bool:
@@ -79,6 +92,8 @@ def evaluate(
     state: GameState | None = None,
     workers: int = 2,
     on_done: Callable[[int, DecisionTree], None] | None = None,
+    checkpoint: object = None,
+    on_part: Callable[[int, int, int], None] | None = None,
 ) -> list[DecisionTree]:
     """Return the decision tree of each strategy, in the order given, computed on `workers`
     threads (the compiled walks release the GIL; one strategy walked part by part, in a
@@ -90,18 +105,28 @@ def evaluate(
     `strategies` may also be one strategy (and, through `keypeg.strategies.evaluate`,
     names `find_strategy` reads).
 
+    `checkpoint` (an SQLite file, or a `store.Store`) walks each strategy part by part
+    with every part's subtree kept there as it is finished (`onestep.SplitRecord`), in
+    games up to `CHECKPOINT_SPLIT_MAX_CODES` codes (MM(6,9): hours per strategy): the same
+    call, after a crash or a kill, takes the parts done from it. Whole games only, and
+    strategies that `splits`. `on_part(i, done, total)` reports strategy i's first-guess
+    parts as a walk part by part finishes them.
+
     The threads are daemons: a caller that gives up (a time limit, Ctrl-C) does not wait
     for a walk to finish, and neither does the process as it exits."""
     strategies = _strategies_of(strategies)
     check_count("workers", workers)
-    if on_done is not None and not callable(on_done):
-        raise KeypegError(f"on_done must be a function or None, not {shown(on_done)}.")
+    for what, given in (("on_done", on_done), ("on_part", on_part)):
+        if given is not None and not callable(given):
+            raise KeypegError(f"{what} must be a function or None, not {shown(given)}.")
     # (the rules first, the space once the sizes allow it: MM(8,8)'s took 3 s to refuse)
     plain = as_rules(rules)
     fits = table_bytes(plain) <= table_budget()
     # the strategies that walk the game (not those whose whole tree ships with keypeg)
     walks = [s for s in strategies if state is not None or not s.stored_whole_tree(plain)]
-    split = (not fits and plain.size <= SPLIT_MAX_CODES and all(s.splits for s in walks))
+    store = None if checkpoint is None else _checkpoint_store(checkpoint, state, walks, plain)
+    most = SPLIT_MAX_CODES if store is None else CHECKPOINT_SPLIT_MAX_CODES
+    split = (not fits and plain.size <= most and all(s.splits for s in walks))
     if state is None and walks and not split:
         require_table(plain, "a whole-tree evaluation")
     space = as_space(rules, state)
@@ -116,9 +141,12 @@ def evaluate(
     # one strategy walked part by part: the threads share its first guess's parts instead
     alone = split and state is None and len(walks) == 1 and workers > 1
 
-    def walk(strategy: Strategy) -> DecisionTree:
-        if alone and strategy is walks[0]:
-            return strategy.split_whole_tree(space, workers)
+    def walk(i: int) -> DecisionTree:
+        strategy = strategies[i]
+        if (alone and strategy is walks[0]) or (store is not None and strategy in walks):
+            report = None if on_part is None else functools.partial(on_part, i)
+            return strategy.split_whole_tree(space, workers if alone else 1, checkpoint=store,
+                                             on_part=report)
         return strategy.tree(space, state)
 
     def work() -> None:
@@ -128,7 +156,7 @@ def evaluate(
             except queue.Empty:
                 return
             try:
-                done.put((i, walk(strategies[i]), None))
+                done.put((i, walk(i), None))
             except BaseException as exc:  # noqa: BLE001 - re-raised by the caller
                 done.put((i, None, exc))
 
@@ -143,6 +171,35 @@ def evaluate(
         if on_done is not None:
             on_done(i, tree)  # type: ignore[arg-type]
     return trees  # type: ignore[return-value]
+
+
+def _checkpoint_store(checkpoint: object, state: GameState | None, walks: list[Strategy],
+                      rules: Rules) -> object:
+    """`evaluate`'s checkpoint as an open `store.Store`, or a sentence on why it cannot
+    keep these walks."""
+    from .store import Store
+
+    if state is not None:
+        raise KeypegError("a checkpoint keeps walks of the whole game; leave out the state "
+                          "or the checkpoint.")
+    for s in walks:
+        if not s.splits:
+            raise KeypegError(f"{s.label} is not walked part by part, so a checkpoint cannot "
+                              "keep its walk; give one-step strategies only.")
+    if rules.size > CHECKPOINT_SPLIT_MAX_CODES:
+        raise LimitExceededError(
+            f"a game of {rules.size:,} codes is too big to walk part by part, even with a "
+            f"checkpoint (at most {CHECKPOINT_SPLIT_MAX_CODES:,} codes).")
+    if isinstance(checkpoint, Store):
+        return checkpoint
+    if not isinstance(checkpoint, (str, os.PathLike)):
+        raise KeypegError("checkpoint must be the path of an SQLite file or a Store, not "
+                          f"{shown(checkpoint)}.")
+    try:
+        return Store(checkpoint)
+    except (OSError, sqlite3.Error) as exc:
+        raise KeypegError(f"cannot open the checkpoint {os.fspath(checkpoint)!r}: "
+                          f"{exc}.") from None
 
 
 def _strategies_of(given: object) -> list[Strategy]:

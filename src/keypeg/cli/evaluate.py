@@ -87,6 +87,11 @@ def evaluate_command(
     cluster: Annotated[str | None, typer.Option(
         "--cluster", help="Walk the parts of each one-step strategy's first guess on a Ray "
                           "cluster: local, auto or an address. Needs keypeg\\[cluster].")] = None,
+    checkpoint: Annotated[Path | None, typer.Option(
+        "--checkpoint", help="Walk each one-step strategy part by part, keeping every "
+        "part's subtree in this SQLite file as it is finished: games past the full feedback "
+        "table, up to MM(6,9), walk in hours, and the same command resumes a killed walk.",
+        show_default=False)] = None,
     prior: PriorOption = None,
     noise: NoiseOption = None,
 ) -> None:
@@ -99,6 +104,9 @@ def evaluate_command(
 
     given = _given(strategy)
     if prior is not None or noise is not None:
+        if checkpoint is not None:
+            raise KeypegError("--checkpoint walks every secret alike; leave out --prior and "
+                              "--noise, or --checkpoint.")
         if possible_only or first is not None or tie != "first" or entropy != "exact":
             raise KeypegError("--possible-only, --first, --tie and --entropy do not combine "
                               "with --prior or --noise.")
@@ -108,6 +116,9 @@ def evaluate_command(
     if cluster is not None and (sample is not None or prior is not None or noise is not None):
         raise KeypegError("--cluster evaluates exactly, over every secret; leave out "
                           "--sample, --prior and --noise, or --cluster.")
+    if checkpoint is not None and (sample is not None or cluster is not None):
+        raise KeypegError("--checkpoint keeps an exact walk on this machine; leave out "
+                          "--sample and --cluster, or --checkpoint.")
     if sample_seed is not None and sample is None:
         raise KeypegError("--sample-seed seeds the secrets --sample draws; give --sample N "
                           "too, or leave it out.")
@@ -146,6 +157,11 @@ def evaluate_command(
         from ..codes import Code
 
         Code.parse(first, rules)  # a bad --first is reported before any work
+    recorded = ([] if checkpoint is not None or cluster is not None
+                else _recorded(strategies, rules))
+    if recorded and all(r is not None for r in recorded):
+        _print_recorded(rules, names, recorded, save_tree, as_json)
+        return
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=err_console, transient=True,
@@ -156,17 +172,21 @@ def evaluate_command(
             progress.update(tasks[i], completed=1,
                             description=f"{strategies[i].label}: {tree.total:,}")
 
+        def part(i: int, finished: int, total: int) -> None:
+            progress.update(tasks[i], description=f"{strategies[i].label}: the first "
+                            f"guess's parts, {finished}/{total} walked")
+
         if cluster is None:
             try:
-                trees = evaluate(strategies, rules, on_done=done)
+                trees = evaluate(strategies, rules, on_done=done, checkpoint=checkpoint,
+                                 on_part=part)
             except TimeLimitError:  # (only the optimal strategy's search has a time limit)
                 raise optimal_tree_late(rules, OPTIMAL_TREE_SECONDS,
                                         "'keypeg tree verify FILE' to evaluate") from None
             except LimitExceededError as exc:
                 # (the library's message says what is too big; the CLI knows the way out)
                 raise LimitExceededError(
-                    f"{exc} Or estimate it from a sample of the secrets: "
-                    "--sample N --seed S.") from exc
+                    f"{exc}{_ways_out(rules, names, recorded, checkpoint)}") from exc
         else:
             trees, info = _on_cluster(strategies, rules, cluster, done)
     seconds = time.perf_counter() - started
@@ -192,6 +212,71 @@ def evaluate_command(
         table.add_row(tree.strategy, str(row["first_guess"]), f"{tree.total:,}",
                       f"{tree.mean:.3f}", str(tree.worst), histogram_text(tree.histogram))
     console.print(table)
+
+
+def _recorded(strategies: list[Any], rules: Rules) -> list[dict[str, Any] | None]:
+    """Each strategy's exact whole tree as keypeg recorded it ahead of time
+    (`onestep.recorded_walk`), where the game is past the walks made on request (no full
+    table, more codes than `SPLIT_MAX_CODES`); else nothing."""
+    from ..limits import SPLIT_MAX_CODES, table_budget
+    from ..onestep import recorded_walk
+    from ..space import table_bytes
+
+    if table_bytes(rules) <= table_budget() or rules.size <= SPLIT_MAX_CODES:
+        return []
+    return [recorded_walk(s, rules) for s in strategies]
+
+
+def _ways_out(rules: Rules, names: list[str], recorded: list[dict[str, Any] | None],
+              checkpoint: Path | None) -> str:
+    """What `evaluate` can do instead of a refused whole-tree evaluation."""
+    from ..limits import CHECKPOINT_SPLIT_MAX_CODES
+
+    out = ""
+    held = [n for n, r in zip(names, recorded, strict=False) if r is not None]
+    if held:
+        out += (f" keypeg holds the exact result of {', '.join(held)} "
+                f"(keypeg evaluate --rules {rules_name(rules)} -s {','.join(held)}).")
+    if checkpoint is None and rules.size <= CHECKPOINT_SPLIT_MAX_CODES:
+        out += (" A one-step strategy can be walked part by part with --checkpoint FILE "
+                "(hours in a game this size; the same command resumes a killed walk).")
+    return out + " Or estimate it from a sample of the secrets: --sample N --seed S."
+
+
+def _print_recorded(rules: Rules, names: list[str], recorded: list[dict[str, Any]],
+                    save_tree: Path | None, as_json: bool) -> None:
+    """Print exact results keypeg recorded ahead of time (no tree ships with them)."""
+    if save_tree is not None:
+        raise KeypegError(f"the trees of {rules_name(rules)} are not kept, only their "
+                          "results; walk them again with --checkpoint FILE to save them.")
+    rows = []
+    for name, row in zip(names, recorded, strict=True):
+        rows.append({"strategy": name, "label": row["strategy"],
+                     "first_guess": row["first_guess"], "total": row["total"],
+                     "mean": row["mean"], "worst": row["worst"],
+                     "histogram": row["histogram"],
+                     "recorded": {"seconds": row["seconds"],
+                                  "cpu_seconds": row["cpu_seconds"], "runs": row["runs"],
+                                  "replayed_total": row["replayed_total"]}})
+    if as_json:
+        print(json.dumps(rows))
+        return
+    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; "
+                        f"{recorded[0]['secrets']:,} secrets, exact, as recorded")
+    for col, justify in (("strategy", "left"), ("first guess", "left"), ("total", "right"),
+                         ("mean", "right"), ("worst", "right"),
+                         ("found on guess 1 / 2 / 3 / ...", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for row in rows:
+        table.add_row(str(row["label"]), str(row["first_guess"]), f"{row['total']:,}",
+                      f"{row['mean']:.3f}", str(row["worst"]),
+                      histogram_text(row["histogram"]))  # type: ignore[arg-type]
+    console.print(table)
+    how = ", ".join(f"{r['strategy']} {r['seconds']:,.0f} s over {plural(r['runs'], 'run')}"
+                    for r in recorded)
+    console.print(escape(f"Recorded by keypeg's own walks part by part ({how}; each tree "
+                         "replayed over every secret). Walk one again with --checkpoint "
+                         "FILE."))
 
 
 def _on_cluster(strategies: list[Any], rules: Rules, address: str,
