@@ -332,3 +332,23 @@ def test_evaluate_command_checkpoint(tmp_path):
         bad = runner.invoke(app, ["evaluate", "-s", "entropy", "--checkpoint", str(db),
                                   *args])
         assert bad.exit_code == 2 and words in bad.output, (args, bad.output)
+
+
+def test_the_sampled_lab_names_the_exact_walks_recorded_ahead_of_time():
+    """The page's Lab of MM(6,9) is sampled (a request cannot walk it), and says the exact
+    means keypeg walked ahead of time, as rows of their own and in its note; a game
+    without such walks is left as it was."""
+    from keypeg.labs import with_recorded
+    from keypeg.onestep import recorded_walk
+
+    mm69 = find_rules("mm-6-9")
+    sampled = {"exact": False, "rows": [{"strategy": n} for n in TABLE_STRATEGIES],
+               "note": "approximate: each strategy played 5 random secrets."}
+    lab = with_recorded(sampled, mm69)
+    entropy = recorded_walk(find_strategy("entropy"), mm69)
+    assert {"strategy": "entropy", "total": entropy["total"]}.items() <= {
+        k: v for row in lab["recorded"] if row["strategy"] == "entropy"
+        for k, v in row.items()}.items()
+    assert f"entropy {entropy['mean']:.4f}" in lab["note"] and "531,441" in lab["note"]
+    assert lab["exact"] is False and lab["rows"] == sampled["rows"]
+    assert with_recorded(sampled, find_rules("codebreaker-4")) == sampled
