@@ -352,3 +352,31 @@ def test_the_sampled_lab_names_the_exact_walks_recorded_ahead_of_time():
     assert f"entropy {entropy['mean']:.4f}" in lab["note"] and "531,441" in lab["note"]
     assert lab["exact"] is False and lab["rows"] == sampled["rows"]
     assert with_recorded(sampled, find_rules("codebreaker-4")) == sampled
+
+
+def test_a_checkpointed_evaluation_shows_the_subtrees_kept(tmp_path, monkeypatch):
+    """`keypeg evaluate --checkpoint`'s progress counts each strategy's subtrees in the
+    checkpoint every few seconds (a strategy that does not split has none)."""
+    import time
+
+    import keypeg.cli.evaluate as command
+    from keypeg.onestep import SplitRecord
+    from keypeg.store import Store
+
+    rules = Rules(pegs=4, colors=6)
+    space = get_space(rules)
+    strategy = find_strategy("entropy")
+    db = tmp_path / "w.sqlite"
+    record = SplitRecord(Store(db), strategy, rules)
+    split_tree(strategy, space, budget=space.size * 40, record=record)
+    assert record.count() > 10
+    monkeypatch.setattr(command, "CHECKPOINT_WATCH_SECONDS", 0.05)
+    kept = ["", ""]
+    shown: list[int] = []
+    with command._watch_checkpoint(db, [strategy, find_strategy("random")], rules, kept,
+                                   shown.append):
+        deadline = time.monotonic() + 10
+        while not shown and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert kept == [f"{record.count():,} subtrees kept in w.sqlite", ""]
+    assert 0 in shown and 1 not in shown

@@ -1,8 +1,10 @@
 """`keypeg evaluate`: play strategies against every secret at once and tabulate them."""
 
+import contextlib
 import json
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -27,6 +29,9 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..tree import DecisionTree
+
+#: Seconds between two counts of the subtrees a checkpointed walk has kept.
+CHECKPOINT_WATCH_SECONDS = 5.0
 
 
 def evaluation_rows(trees: list["DecisionTree"], names: list[str]) -> list[dict[str, object]]:
@@ -172,14 +177,22 @@ def evaluate_command(
             progress.update(tasks[i], completed=1,
                             description=f"{strategies[i].label}: {tree.total:,}")
 
+        parts = ["" for _ in strategies]  # the first guess's parts walked, as reported
+        kept = ["" for _ in strategies]  # the subtrees in the checkpoint
+
+        def show(i: int) -> None:
+            progress.update(tasks[i], description=f"{strategies[i].label}: "
+                            + ", ".join(x for x in (parts[i], kept[i]) if x))
+
         def part(i: int, finished: int, total: int) -> None:
-            progress.update(tasks[i], description=f"{strategies[i].label}: the first "
-                            f"guess's parts, {finished}/{total} walked")
+            parts[i] = f"the first guess's parts {finished}/{total} walked"
+            show(i)
 
         if cluster is None:
             try:
-                trees = evaluate(strategies, rules, on_done=done, checkpoint=checkpoint,
-                                 on_part=part)
+                with _watch_checkpoint(checkpoint, strategies, rules, kept, show):
+                    trees = evaluate(strategies, rules, on_done=done, checkpoint=checkpoint,
+                                     on_part=part)
             except TimeLimitError:  # (only the optimal strategy's search has a time limit)
                 raise optimal_tree_late(rules, OPTIMAL_TREE_SECONDS,
                                         "'keypeg tree verify FILE' to evaluate") from None
@@ -212,6 +225,39 @@ def evaluate_command(
         table.add_row(tree.strategy, str(row["first_guess"]), f"{tree.total:,}",
                       f"{tree.mean:.3f}", str(tree.worst), histogram_text(tree.histogram))
     console.print(table)
+
+
+@contextlib.contextmanager
+def _watch_checkpoint(checkpoint: Path | None, strategies: list[Any], rules: Rules,
+                      kept: list[str], show: Callable[[int], None]) -> Iterator[None]:
+    """While a checkpointed walk runs, count the subtrees each strategy has kept every few
+    seconds (into `kept`, then `show(i)`); nothing without a checkpoint."""
+    if checkpoint is None:
+        yield
+        return
+    stop = threading.Event()
+
+    def watch() -> None:
+        from ..onestep import SplitRecord
+        from ..store import Store
+
+        try:
+            records = [SplitRecord(Store(checkpoint), s, rules) if s.splits else None
+                       for s in strategies]
+        except Exception:  # noqa: BLE001 - the walk itself reports a checkpoint it cannot open
+            return
+        while not stop.wait(CHECKPOINT_WATCH_SECONDS):
+            for i, record in enumerate(records):
+                if record is not None:
+                    kept[i] = f"{record.count():,} subtrees kept in {checkpoint.name}"
+                    show(i)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
 
 
 def _recorded(strategies: list[Any], rules: Rules) -> list[dict[str, Any] | None]:
