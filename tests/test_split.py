@@ -352,6 +352,13 @@ def test_the_sampled_lab_names_the_exact_walks_recorded_ahead_of_time():
     assert f"entropy {entropy['mean']:.4f}" in lab["note"] and "531,441" in lab["note"]
     assert lab["exact"] is False and lab["rows"] == sampled["rows"]
     assert with_recorded(sampled, find_rules("codebreaker-4")) == sampled
+    from keypeg.labs import lab as preset_lab  # the page's: MM(6,9)'s sampled lab ships
+
+    shipped = preset_lab(mm69)
+    assert shipped["exact"] is False and shipped["shipped"] is True
+    assert f"entropy {entropy['mean']:.4f}" in shipped["note"]
+    assert {r["strategy"]: r["total"] for r in shipped["recorded"]}["entropy"] == (
+        entropy["total"])
 
 
 def test_a_checkpointed_evaluation_shows_the_subtrees_kept(tmp_path, monkeypatch):
