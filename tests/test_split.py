@@ -387,3 +387,18 @@ def test_a_checkpointed_evaluation_shows_the_subtrees_kept(tmp_path, monkeypatch
             time.sleep(0.02)
     assert kept == [f"{record.count():,} subtrees kept in w.sqlite", ""]
     assert 0 in shown and 1 not in shown
+
+
+def test_the_big_walk_check_compares_nodes_with_the_naive_chooser(tmp_path):
+    """`scripts/check_big_walk.py` (run on MM(6,9)'s trees, rebuilt from a walk's
+    checkpoint): on classic, entropy's tree agrees with the naive chooser at every node it
+    draws, and maxsize's tree checked as entropy's is caught."""
+    from tests.scripts import load_script
+
+    script = load_script("check_big_walk")
+    space = get_space(find_rules("classic"))
+    for name in ("entropy", "maxsize"):
+        find_strategy(name).tree(space).save(tmp_path / f"{name}.json")
+    assert script.check(tmp_path / "entropy.json", "classic", "entropy", 6, seed=1) == [
+        True] * 6
+    assert not all(script.check(tmp_path / "maxsize.json", "classic", "entropy", 6, seed=1))
