@@ -464,3 +464,19 @@ def test_an_optimal_tree_keypeg_does_not_ship_is_searched_for_a_bounded_time(mon
     result = run(["tree", "show", "MM(6,5)"])
     assert result.exit_code == 3
     assert "not found within 0.5 s" in result.output and "--save FILE" in result.output
+
+
+def test_tree_show_walks_past_the_full_table_part_by_part(monkeypatch):
+    """`keypeg tree show --strategy NAME` in a game whose full table is over the budget
+    (Codebreaker 4-6; here classic under a 1 MB budget) walks the tree part by part, as
+    `keypeg evaluate` does: the published total. Past the walks made on request (MM(6,9))
+    it refuses, naming the checkpointed walk instead."""
+    monkeypatch.setenv("KEYPEG_TABLE_BUDGET", str(1024 * 1024))  # classic needs 1.6 MB
+    result = runner.invoke(app, ["tree", "show", "--strategy", "maxsize", "--depth", "1"])
+    assert result.exit_code == 0, result.output
+    total = published()["evaluate"]["classic"]["all_probes"]["maxsize"]["total"]
+    assert f"total {total:,}" in result.stdout
+    refused = runner.invoke(app, ["tree", "show", "--rules", "mm-6-9", "--strategy",
+                                  "entropy"])
+    assert refused.exit_code == 2
+    assert "--checkpoint FILE --save-tree TREE" in refused.output

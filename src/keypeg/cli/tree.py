@@ -18,7 +18,7 @@ import typer
 from rich.markup import escape
 
 from ..catalog import STRATEGY_NAMES, TREE_EXPORT_FORMATS, TREE_IMPORT_FORMATS
-from ..errors import KeypegError, TimeLimitError
+from ..errors import KeypegError, LimitExceededError, TimeLimitError
 from ..limits import OPTIMAL_TREE_SECONDS, check_seed, plural, shorten
 from ..rules import Rules, rules_name
 from .common import RULE_PARAMETERS, build_rules, check_output_path, command, err_console, fail
@@ -121,7 +121,8 @@ def read_tree_file(file: Path, fmt: str, rules: Rules | None) -> "DecisionTree":
 
 def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
     """Return the whole tree of strategy `name` (the optimum for 'optimal')."""
-    from ..space import require_table
+    from ..limits import CHECKPOINT_SPLIT_MAX_CODES, SPLIT_MAX_CODES, table_budget
+    from ..space import get_space, require_table, table_bytes
     from ..strategies import find_strategy
 
     check_seed(seed)
@@ -134,14 +135,27 @@ def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
         strategy = find_strategy(name, seed=seed)
     else:
         strategy = find_strategy(name)
-    if key != "optimal":
-        require_table(rules, "a strategy's whole tree")
+    # a one-step strategy's tree past the full table is walked part by part (Codebreaker
+    # 4-6: as `keypeg evaluate` does, on both cores); past that, `evaluate --checkpoint`
+    split = (key != "optimal" and strategy.splits and table_bytes(rules) > table_budget()
+             and rules.size <= SPLIT_MAX_CODES)
+    if key != "optimal" and not split:
+        try:
+            require_table(rules, "a strategy's whole tree")
+        except LimitExceededError as exc:
+            if not (strategy.splits and rules.size <= CHECKPOINT_SPLIT_MAX_CODES):
+                raise
+            raise LimitExceededError(
+                f"{exc} Or walk it part by part, in hours: keypeg evaluate --rules "
+                f"{rules_name(rules)} -s {key} --checkpoint FILE --save-tree TREE, then "
+                "--from TREE.") from None
     searched = key == "optimal" and not strategy.stored_whole_tree(rules)
     what = (f"searching for the optimal tree (up to {OPTIMAL_TREE_SECONDS:g} s)" if searched
-            else f"the {strategy.label} tree")
+            else f"the {strategy.label} tree" + (", walked part by part" if split else ""))
     with err_console.status(escape(f"{rules_name(rules)}: {what}")):
         try:
-            tree = strategy.tree(rules)
+            tree = (strategy.split_whole_tree(get_space(rules), 2) if split
+                    else strategy.tree(rules))
         except TimeLimitError:
             if not searched:
                 raise
