@@ -630,6 +630,21 @@ def render_genetic(stats: dict[str, Any]) -> str:
             f"worth is that it needs no code space at all, so it plays where nothing else can.")
 
 
+def render_mm69_walks(stats: dict[str, Any]) -> str:
+    """MM(6,9)'s one-step strategies walked exactly (`scripts/big_walks.py`), as they
+    finish, and those still to walk."""
+    rows = big_walks(find_rules("mm-6-9"))
+    out = ["| strategy | first guess | total | mean | worst | found on guess 1 / 2 / ... | "
+           "seconds (runs) |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['strategy']} | {r['first_guess']} | {r['total']:,} | "
+                   f"{r['mean']:.4f} | {r['worst']} | {_hist(r['histogram'])} | "
+                   f"{r['seconds']:,.0f} ({r['runs']}) |")
+    done = {r["strategy"] for r in rows}
+    left = [n for n in TABLE_STRATEGIES if n not in done]
+    return "\n".join(out) + (f"\n\nStill to walk: {', '.join(left)}." if left else "")
+
+
 def big_walks(rules: Rules) -> list[dict[str, Any]]:
     """The one-step strategies' exact whole trees that `scripts/big_walks.py` has finished
     for `rules` (src/keypeg/data/big_walks.json), in `TABLE_STRATEGIES` order."""
@@ -662,6 +677,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
     "values": render_values,
     "genetic": render_genetic,
     "codebreaker-big": render_codebreaker_big,
+    "mm69-walks": render_mm69_walks,
     "evaluation": render_evaluation,
     "consistent-openings": render_consistent_openings,
     "entropy-study": render_entropy_study,
