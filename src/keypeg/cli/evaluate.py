@@ -281,11 +281,9 @@ def _ways_out(rules: Rules, names: list[str], recorded: list[dict[str, Any] | No
     out = ""
     held = [n for n, r in zip(names, recorded, strict=False) if r is not None]
     if held:
-        out += (f" keypeg holds the exact result of {', '.join(held)} "
-                f"(keypeg evaluate --rules {rules_name(rules)} -s {','.join(held)}).")
+        out += f" Known exactly: -s {','.join(held)}."
     if checkpoint is None and rules.size <= CHECKPOINT_SPLIT_MAX_CODES:
-        out += (" A one-step strategy can be walked part by part with --checkpoint FILE "
-                "(hours in a game this size; the same command resumes a killed walk).")
+        out += " Walk a one-step strategy part by part, resumably: --checkpoint FILE (hours)."
     return out + " Or estimate it from a sample of the secrets: --sample N --seed S."
 
 
