@@ -9,10 +9,10 @@ from keypeg.solver.roots import PartWorker
 
 def unhurried_until(monkeypatch, lent: list[bool]):
     """Make the parts of the parts split by one worker (the first to split one) wait a
-    little (up to 50 ms each) until a worker was borrowed (a True in `lent`), so that its split is still
-    running when the other worker has nothing left at the root, however loaded the
-    machine or fast the search (otherwise whether a loan happens at all is down to timing:
-    with both slowed, both splits could end together); return the real
+    little (up to 50 ms each) until a worker was borrowed (a True in `lent`), so that its
+    split is still running when the other worker has nothing left at the root, however
+    loaded the machine or fast the search (otherwise whether a loan happens at all is down
+    to timing: with both slowed, both splits could end together); return the real
     `PartWorker.run_part`."""
     run_part = PartWorker.run_part
     slowed: list[PartWorker] = []
