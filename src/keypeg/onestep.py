@@ -150,14 +150,9 @@ class OneStepStrategy(Strategy):
         only too: one candidate per symmetry class is scored at the root)."""
         return True
 
-    def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: object = None,
+    def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: Any = None,
                          on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
-        record = None
-        if checkpoint is not None:
-            from .store import Store
-
-            store = checkpoint if isinstance(checkpoint, Store) else Store(checkpoint)  # type: ignore[arg-type]
-            record = SplitRecord(store, self, space.rules)
+        record = None if checkpoint is None else SplitRecord(checkpoint, self, space.rules)
         return split_tree(self, space, workers=workers, record=record, on_part=on_part)
 
     def __init__(

@@ -14,6 +14,7 @@ import sqlite3
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -45,12 +46,12 @@ class Strategy(ABC):
     #: part, answers computed on the fly), so `evaluate` need not refuse big games.
     splits: bool = False
 
-    def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: object = None,
+    def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: Any = None,
                          on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
         """The whole game's tree walked part by part, the first guess's parts on `workers`
-        threads (strategies that `splits`); with a `checkpoint` (an SQLite file) every
-        part's subtree is kept there as it is finished, and taken from there by a walk that
-        starts again. `on_part(done, total)` reports the first guess's parts."""
+        threads (strategies that `splits`); with a `checkpoint` (an open `store.Store`)
+        every part's subtree is kept there as it is finished, and taken from there by a
+        walk that starts again. `on_part(done, total)` reports the first guess's parts."""
         raise NotImplementedError(f"{self.name} is not walked part by part.")
 
     def stored_whole_tree(self, rules: Rules) -> bool:
@@ -196,7 +197,7 @@ def _checkpoint_store(checkpoint: object, state: GameState | None, walks: list[S
         raise KeypegError("checkpoint must be the path of an SQLite file or a Store, not "
                           f"{shown(checkpoint)}.")
     try:
-        return Store(checkpoint)
+        return Store(os.fspath(checkpoint))
     except (OSError, sqlite3.Error) as exc:
         raise KeypegError(f"cannot open the checkpoint {os.fspath(checkpoint)!r}: "
                           f"{exc}.") from None

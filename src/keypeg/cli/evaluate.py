@@ -164,8 +164,9 @@ def evaluate_command(
         Code.parse(first, rules)  # a bad --first is reported before any work
     recorded = ([] if checkpoint is not None or cluster is not None
                 else _recorded(strategies, rules))
-    if recorded and all(r is not None for r in recorded):
-        _print_recorded(rules, names, recorded, save_tree, as_json)
+    held = [r for r in recorded if r is not None]
+    if recorded and len(held) == len(recorded):
+        _print_recorded(rules, names, held, save_tree, as_json)
         return
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -215,15 +216,23 @@ def evaluate_command(
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; "
-                  f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)")
+    _print_table(f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)", rules,
+                 [(tree.strategy, str(row["first_guess"]), tree.total, tree.mean, tree.worst,
+                   tree.histogram) for row, tree in zip(rows, trees, strict=True)])
+
+
+def _print_table(what: str, rules: Rules,
+                 rows: list[tuple[str, str, int, float, int, list[int]]]) -> None:
+    """Print an evaluation's table: per strategy (label, first guess, total, mean, worst,
+    histogram), under a title naming the game and `what` was evaluated."""
+    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {what}")
     for col, justify in (("strategy", "left"), ("first guess", "left"), ("total", "right"),
                          ("mean", "right"), ("worst", "right"),
                          ("found on guess 1 / 2 / 3 / ...", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for row, tree in zip(rows, trees, strict=True):
-        table.add_row(tree.strategy, str(row["first_guess"]), f"{tree.total:,}",
-                      f"{tree.mean:.3f}", str(tree.worst), histogram_text(tree.histogram))
+    for label, first, total, mean, worst, histogram in rows:
+        table.add_row(label, first, f"{total:,}", f"{mean:.3f}", str(worst),
+                      histogram_text(histogram))
     console.print(table)
 
 
@@ -305,17 +314,9 @@ def _print_recorded(rules: Rules, names: list[str], recorded: list[dict[str, Any
     if as_json:
         print(json.dumps(rows))
         return
-    table = Table(title=f"{shown_name(rules)}: {rules.describe()}; "
-                        f"{recorded[0]['secrets']:,} secrets, exact, as recorded")
-    for col, justify in (("strategy", "left"), ("first guess", "left"), ("total", "right"),
-                         ("mean", "right"), ("worst", "right"),
-                         ("found on guess 1 / 2 / 3 / ...", "left")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for row in rows:
-        table.add_row(str(row["label"]), str(row["first_guess"]), f"{row['total']:,}",
-                      f"{row['mean']:.3f}", str(row["worst"]),
-                      histogram_text(row["histogram"]))  # type: ignore[arg-type]
-    console.print(table)
+    _print_table(f"{recorded[0]['secrets']:,} secrets, exact, as recorded", rules,
+                 [(r["strategy"], r["first_guess"], r["total"], r["mean"], r["worst"],
+                   r["histogram"]) for r in recorded])
     how = ", ".join(f"{r['strategy']} {r['seconds']:,.0f} s over {plural(r['runs'], 'run')}"
                     for r in recorded)
     console.print(escape(f"Recorded by keypeg's own walks part by part ({how}; each tree "
