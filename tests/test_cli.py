@@ -1042,15 +1042,27 @@ def test_terminal_sessions_as_a_player_meets_them(tmp_path, monkeypatch):
     assert "unknown symbol 'x'" in run(["play", "--seed", "2"], input="12x4\nquit\n").output
     out = run(["assist"], input="1122 0B1W\nlist\nquit\n").output
     assert "(the first 200 of 256; keypeg solve --json lists them all)" in out
-    out = run(["assist"], input="1122 0B0W\n3456 1B0W\n1111 0B0W\n1111 2B0W\nquit\n"
+    out = run(["assist"], input="1122 0B0W\n3456 1B0W\n1111 0B0W\n1111 2B0W\nhistory\n"
               "history\n").output
     assert "Clue 4 kept; 'fix 4 FEEDBACK' or 'drop 4' repairs it later." in out
-    assert "cannot read feedback 'quit'" not in out
+    assert "cannot read feedback 'history'" not in out
+    assert "4. 1111  2B0W" in out
+    # 'quit' at the correction prompt ends the session (it had been read as 'keep')
+    out = run(["assist"], input="1122 0B0W\n3456 1B0W\n1111 0B0W\n1111 2B0W\nquit\n"
+              "history\n").output
+    assert out.rstrip().endswith("Bye.") and "4. 1111" not in out
+    # 'drop' there drops the clue (it had been read as the command word 'drop': kept)
+    for drop in ("drop", "DROP 4"):
+        out = run(["assist"], input="1122 0B0W\n3456 1B0W\n1111 0B0W\n1111 2B0W\n"
+                  f"{drop}\nhistory\n").output
+        assert "kept" not in out and "3. 1111  0B0W" in out and "4. 1111" not in out, out
     out = run(["assist"], input="1234 4B0W\n").output
     assert "Solved in 1 guess: the secret is 1234." in out
     out = run(["assist"], input="1122 1B1W\ndrop 0\nfix 1\nquit\n").output
     assert "there is one clue: 'drop 1'." in out  # ('like drop 2' named no clue)
     assert "like 'fix 1 2B2W'" in out
+    out = run(["assist"], input="1122 1B1W\n1234 2B\nfix 9 1B\n").output
+    assert "like 'fix 2 2B2W'" in out  # (the example had no feedback)
     out = run(["match", "--seed", "2"], input="give up\nyes\n31427\nrandom\nhand\nquit\n"
               ).output
     assert "that secret is not a code of these rules: 4 symbols" in out

@@ -238,9 +238,13 @@ def _show_history(clues: list[Clue]) -> None:
         console.print(f"  {i}. {clue.guess}  {clue.feedback}")
 
 
+class _Quit(Exception):
+    """'quit' typed at a prompt inside a session's step: the session ends."""
+
+
 def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> bool:
     """Offer to correct or drop the suspect clue after a contradiction; return True when
-    the clues were changed."""
+    the clues were changed (raises `_Quit` on 'quit')."""
     console.print(f"[bold red]Contradiction:[/] {escape(str(exc))}")
     if len(exc.suspects) != 1:
         console.print("Use 'fix N FEEDBACK' or 'drop N' to repair the clues.")
@@ -252,17 +256,19 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             f"Correct clue {i + 1} ({clues[i]}): type its feedback ({options}), "
             "'drop' to remove it, or Enter to keep it: "
         )
-        if not answer or answer.lower() in QUIT_WORDS or answer.split()[0].lower() in (
-                ASSIST_COMMANDS):
-            # (kept: 'quit' or a command here was read as feedback, and the prompt came
-            # back until Enter; the contradiction stays until fixed or dropped)
+        words = answer.lower().split() if answer else []
+        if words in (["drop"], ["drop", str(i + 1)]):
+            del clues[i]
+            return True
+        if answer and answer.lower() in QUIT_WORDS:
+            raise _Quit
+        if not answer or words[0] in ASSIST_COMMANDS:
+            # (kept: a command here would have been read as feedback, and the prompt
+            # come back until Enter; the contradiction stays until fixed or dropped)
             if answer:
                 console.print(f"Clue {i + 1} kept; 'fix {i + 1} FEEDBACK' or 'drop {i + 1}' "
                               "repairs it later.")
             return False
-        if answer.lower() == "drop":
-            del clues[i]
-            return True
         try:
             clues[i] = Clue.make(clues[i].guess, answer, rules)
             return True
@@ -344,7 +350,11 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
         except KeypegError as exc:
             tell(exc)
             continue
-        state = _recompute(start, clues, rules)
+        try:
+            state = _recompute(start, clues, rules)
+        except _Quit:
+            console.print("Bye.")
+            return
         if state is not None:
             if state.solved:
                 played = plural(len(clues), "guess", "guesses")
@@ -393,9 +403,10 @@ def _still_contradictory(start: GameState, clues: list[Clue]) -> bool:
 
 def _clue_number(words: list[str], count: int, rules: Rules) -> int:
     if len(words) < 2 or not words[1].isdigit() or not 1 <= int(words[1]) <= count:
+        feedback = f" {example_answer(rules)}" if words[0].lower() == "fix" else ""
         raise KeypegError(
-            (f"give a clue number from 1 to {count}, like '{words[0]} {count}'." if count > 1
-             else f"there is one clue: '{words[0]} 1'.") if count
+            (f"give a clue number from 1 to {count}, like '{words[0]} {count}{feedback}'."
+             if count > 1 else f"there is one clue: '{words[0]} 1{feedback}'.") if count
             else "there are no clues yet."
         )
     if words[0].lower() == "fix" and len(words) < 3:
