@@ -240,3 +240,44 @@ def test_a_port_in_use_is_refused_before_serving():
     result = runner.invoke(app, ["serve", "--host", "no.such.host.invalid"])
     assert result.exit_code == 2 and "is not an address this machine can listen on" in (
         result.output)
+
+
+def test_an_unusable_store_is_refused_in_one_sentence(tmp_path, monkeypatch):
+    """KEYPEG_DB naming a file that is no SQLite database, a folder, or a path whose folder
+    cannot be made: every command that opens the store says so in one sentence, exit 2 (it
+    had been a traceback), and `serve` says it before claiming to serve (its workers had
+    died after that line)."""
+    from typer.testing import CliRunner
+
+    from keypeg.cli import app
+    from keypeg.errors import KeypegError
+    from keypeg.store import Store
+
+    def started(*args, **kwargs):
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr("uvicorn.run", started)
+    runner = CliRunner()
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database\n")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    for db, why in ((junk, "file is not a database"), (tmp_path, "a folder, not a file"),
+                    (blocked / "k.db", "")):
+        monkeypatch.setenv("KEYPEG_DB", str(db))
+        with socket.socket() as free:
+            free.bind(("127.0.0.1", 0))
+            port = free.getsockname()[1]
+        for args in (["optimal", "--rules", "mini"], ["match", "--rules", "mini"],
+                     ["serve", "--port", str(port)]):
+            result = runner.invoke(app, args, input="")
+            assert result.exit_code == 2, (args, result.output)
+            message = result.output.strip()
+            assert message.startswith(f"error: KEYPEG_DB {str(db)!r} cannot be used as "
+                                      "keypeg's SQLite database (" + why), message
+            assert message.count(". ") == 0 and len(message) < 400, message
+            assert "serving" not in result.output
+    with pytest.raises(KeypegError, match=r"^the store '.*junk.db' cannot be used .* point "
+                                          r"it at a writable file"):
+        Store(junk)
+    assert junk.read_text() == "not a database\n"  # (left as it was)

@@ -12,6 +12,7 @@ lives in the user's data directory, or at ``KEYPEG_DB``.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+
+from .errors import KeypegError
 
 SCHEMA_VERSION = 5
 _MIGRATIONS: dict[int, str] = {
@@ -107,10 +110,24 @@ class Store:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         self._write_lock = threading.Lock()
-        self._migrate(self._conn())
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.is_dir():
+                raise IsADirectoryError(errno.EISDIR, "a folder, not a file")
+            self._migrate(self._conn())
+        except (OSError, sqlite3.Error) as exc:
+            conn = getattr(self._local, "conn", None)
+            if conn is not None:
+                conn.close()
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            named = ("KEYPEG_DB" if path is None and os.environ.get("KEYPEG_DB")
+                     else "keypeg's store" if path is None else "the store")
+            raise KeypegError(f"{named} {str(self.path)!r} cannot be used as keypeg's SQLite "
+                              f"database ({reason}); point "
+                              + ("KEYPEG_DB" if path is None else "it")
+                              + " at a writable file that is new or a keypeg store.") from exc
 
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)

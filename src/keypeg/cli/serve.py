@@ -55,6 +55,9 @@ def serve(
     if not 0 < port < 65536:
         raise KeypegError(f"--port must be from 1 to 65535, not {port}.")
     check_port(host, port)
+    from ..store import Store
+
+    Store()  # (an unusable KEYPEG_DB is refused here, not after the server says it serves)
     console.print(f"keypeg is serving on [bold]http://{host}:{port}/[/] with {n} process"
                   f"{'es' if n > 1 else ''} (Ctrl-C stops it)")
     import uvicorn
