@@ -1148,3 +1148,43 @@ def test_evaluating_an_optimal_tree_keypeg_does_not_ship_is_bounded(monkeypatch)
     result = run(["evaluate", "-s", "optimal", "--pegs", "6", "--colors", "5"])
     assert result.exit_code == 3
     assert "not found within 0.5 s" in result.output and "keypeg tree verify" in result.output
+
+
+def test_evaluate_counts_the_secrets_beyond_the_boards_rows():
+    """--max-guesses (a board's rows) had been accepted and ignored; now each row counts
+    the secrets the strategy does not find within the rows (`beyond_rows`), in the table,
+    the JSON, sampled and recorded rows alike. Expected: the consistent player walked by
+    the naive scorer, each secret's guess counted."""
+    from tests.naive import all_codes, blackwhite
+
+    beyond = 0
+    stack = [(all_codes(4, 6), 1)]
+    while stack:
+        cands, depth = stack.pop()
+        guess = cands[0]
+        beyond += depth > 6 and guess in cands
+        parts: dict = {}
+        for s in cands:
+            parts.setdefault(blackwhite(s, guess), []).append(s)
+        stack.extend((p, depth + 1) for fb, p in parts.items() if fb != (4, 0))
+    assert beyond > 0
+    result = run(["evaluate", "--rules", "classic", "-s", "consistent", "--max-guesses", "6",
+                  "--json"])
+    (row,) = json.loads(result.stdout)
+    assert (row["max_guesses"], row["beyond_rows"]) == (6, beyond)
+    text = run(["evaluate", "--rules", "classic", "-s", "consistent", "--max-guesses",
+                "6"]).stdout
+    (line,) = [x for x in text.splitlines() if "consistent" in x]
+    assert "beyond" in text and line.split("│")[6].strip() == f"{beyond:,}", text
+    assert "Beyond 6 rows: the secrets not found on a board of 6 rows" in text
+    sampled = json.loads(run(["evaluate", "--rules", "classic", "-s", "consistent",
+                              "--max-guesses", "6", "--sample", "40", "--json"]).stdout)[0]
+    assert sampled["beyond_rows"] == sum(sampled["histogram"][6:])
+    # classic's board has 10 rows: none beyond them, no column; mini has no board
+    (row,) = json.loads(run(["evaluate", "--rules", "classic", "-s", "consistent",
+                             "--json"]).stdout)
+    assert (row["max_guesses"], row["beyond_rows"]) == (10, 0)
+    assert "beyond" not in run(["evaluate", "--rules", "classic", "-s", "consistent"]).stdout
+    (row,) = json.loads(run(["evaluate", "--rules", "mini", "-s", "consistent",
+                             "--json"]).stdout)
+    assert "beyond_rows" not in row and "max_guesses" not in row
