@@ -1027,6 +1027,10 @@ def test_evaluate_sample_seed_draws_the_secrets_apart_from_the_strategys_seed():
     assert row["histogram"] == want["histogram"]
     refused = run(["evaluate", "--rules", "mini", "--sample-seed", "1"])
     assert refused.exit_code == 2 and "give --sample N too" in refused.output
+    # a sampled run keeps no tree: --save-tree had written nothing, exit 0
+    refused = run(["evaluate", "--rules", "mini", "-s", "maxsize", "--sample", "10",
+                   "--save-tree", "never.json"])
+    assert refused.exit_code == 2 and "keeps no tree; leave out --save-tree" in refused.output
 
 
 def test_terminal_sessions_as_a_player_meets_them(tmp_path, monkeypatch):

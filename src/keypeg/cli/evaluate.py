@@ -151,6 +151,9 @@ def evaluate_command(
     if sample_seed is not None and sample is None:
         raise KeypegError("--sample-seed seeds the secrets --sample draws; give --sample N "
                           "too, or leave it out.")
+    if sample is not None and save_tree is not None:
+        raise KeypegError("--sample plays drawn secrets one game at a time and keeps no "
+                          "tree; leave out --save-tree, or --sample to walk every secret.")
     if sample is not None:
         _evaluate_sampled(rules, names, sample, seed, as_json,
                           seed if sample_seed is None else sample_seed)
