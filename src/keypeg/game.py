@@ -380,6 +380,13 @@ def _minimal_conflict(distinct: np.ndarray, h: int) -> tuple[int, ...]:
     return tuple(keep)
 
 
+#: Clues a contradiction names in full (guess and answer); past that, by number only, so
+#: that the sentence stays short (the error's fields hold every clue and correction).
+NAMED_CLUES = 3
+#: Clue numbers a contradiction lists; past that, the rest counted.
+LISTED_CLUES = 10
+
+
 def _diagnosis_text(
     clues: Sequence[Clue],
     conflict: tuple[int, ...],
@@ -389,18 +396,29 @@ def _diagnosis_text(
     def name(i: int) -> str:
         return f"clue {i + 1} ({clues[i]})"
 
+    def numbers(indices: Sequence[int]) -> str:  # 'clues 1, 2 and 3', the rest counted
+        shown = [str(i + 1) for i in indices[:LISTED_CLUES]]
+        if len(indices) > LISTED_CLUES:
+            return f"clues {', '.join(shown)} and {len(indices) - LISTED_CLUES} more"
+        return f"clues {', '.join(shown[:-1])} and {shown[-1]}"
+
     if len(conflict) == 1:
         text = f"no code fits these clues: {name(conflict[0])} is impossible on its own"
-    else:
+    elif len(conflict) <= NAMED_CLUES:
         names = ", ".join(name(i) for i in conflict[:-1]) + f" and {name(conflict[-1])}"
         text = f"no code fits these clues: {names} cannot all hold"
+    else:
+        text = f"no code fits these clues: {numbers(conflict)} cannot all hold"
     if not suspects:
         return text + "; no single wrong clue explains it, so at least two are wrong."
+    if len(suspects) > 2:  # (the first two named with their corrections)
+        a, b = suspects[:2]
+        return (text + f"; if one clue is wrong, it is one of {numbers(suspects)}: "
+                f"{name(a)} could have been {some_of(corrections[a], 3)}; {name(b)}, "
+                f"{some_of(corrections[b], 3)}; and so on.")
     parts = []
     for i in suspects:
-        options = corrections[i]
-        shown = some_of(options, 6)
-        parts.append(f"{name(i)}, which could have been {shown}")
+        parts.append(f"{name(i)}, which could have been {some_of(corrections[i], 6)}")
     if len(parts) == 1:
         return text + f"; if one clue is wrong, it is {parts[0]}."
     return text + "; if one clue is wrong, it is one of " + "; or ".join(parts) + "."
