@@ -397,6 +397,28 @@ def test_the_game_codemaker_says_what_to_do_when_its_value_is_out_of_reach(monke
     assert "0.3 s" in str(info.value) and str(info.value).count(". ") == 0
 
 
+def test_the_game_codemaker_refuses_a_big_game_at_once(tmp_path, monkeypatch):
+    """On super the CLI spent a minute before failing where the web API refused at once;
+    past `STORED_VALUE_CODES` it is refused from the size (MM(4,8)'s 4,096 codes had not
+    finished in 70 s)."""
+    import time
+
+    from keypeg.errors import LimitExceededError, TimeLimitError
+    from keypeg.value import STORED_VALUE_CODES
+    from tests.test_cli import run
+
+    assert 1_331 < STORED_VALUE_CODES < 4_096
+    started = time.perf_counter()
+    with pytest.raises(LimitExceededError, match=r"\(32,768 codes; keypeg ships it for "
+                                                 "smaller games and computes it up to") as info:
+        find_codemaker("game", find_rules("super"), seed=1)
+    assert not isinstance(info.value, TimeLimitError)
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "cli.db"))
+    out = run(["match", "--codemaker", "game", "--rules", "super"], input="")
+    assert out.exit_code == 2 and "is out of reach here (32,768 codes" in out.output
+    assert time.perf_counter() - started < 20
+
+
 @pytest.mark.parametrize("games", ["99999999999", "100", "3", "0"])
 def test_match_cli_says_the_range_of_games(games):
     """--games 99999999999 said "must be a positive even number", which it is."""

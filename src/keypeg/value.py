@@ -52,6 +52,10 @@ EXACT_WEIGHT = 2**30
 MAX_ROUNDS = 400
 #: Seconds `stored_value` may spend on a value keypeg does not ship.
 STORED_VALUE_SECONDS = 60
+#: The most codes of a game whose value `stored_value` tries to compute (within
+#: `STORED_VALUE_SECONDS`); bigger games are refused at once. On the 2-core machine of the
+#: benchmarks MM(3,11)'s 1,331 codes took 21 s and MM(4,8)'s 4,096 did not finish in 70.
+STORED_VALUE_CODES = 4_000
 
 
 @dataclass
@@ -449,6 +453,12 @@ def stored_value(rules: Rules) -> StoredValue:
     if data is not None:
         return StoredValue(Fraction(data["value"]),
                            tuple(Fraction(c["probability"]) for c in data["codemaker"]))
+    if rules.size > STORED_VALUE_CODES:
+        raise LimitExceededError(
+            f"the game value of {rules_name(rules)}, which the game codemaker draws its "
+            f"secrets by, is out of reach here ({rules.size:,} codes; keypeg ships it for "
+            f"smaller games and computes it up to {STORED_VALUE_CODES:,}); choose another "
+            "codemaker, such as uniform or adaptive.")
     try:
         v = game_value(rules, time_limit=STORED_VALUE_SECONDS)
     except TimeLimitError:
