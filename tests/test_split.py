@@ -303,6 +303,19 @@ def test_exact_walks_recorded_ahead_of_time_are_told_as_recorded():
     refused = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "entropy",
                                   "--possible-only"])
     assert refused.exit_code == 2 and "--checkpoint FILE" in refused.output
+    # every strategy walked: all five one-step strategies, each summing over every secret
+    names = ["consistent", "entropy", "expsize", "maxsize", "parts"]
+    for name in names:
+        row = recorded_walk(find_strategy(name), mm69)
+        assert row is not None and sum(row["histogram"]) == 9**6, name
+        assert sum((i + 1) * n for i, n in enumerate(row["histogram"])) == row["total"]
+    everything = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "--json"])
+    assert everything.exit_code == 0 and len(json.loads(everything.stdout)) == 5
+    # a strategy not recorded is refused, naming those that are (with default options)
+    refused = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "random"])
+    message = " ".join(refused.output.split())
+    assert refused.exit_code == 2 and len(message) < 400, message
+    assert f"Known exactly (default options): -s {','.join(names)}." in message
     saved = runner.invoke(app, ["evaluate", "--rules", "mm-6-9", "-s", "entropy",
                                 "--save-tree", "t.json"])
     assert saved.exit_code == 2 and "not kept" in saved.output

@@ -388,6 +388,12 @@ def recorded_walk(strategy: Strategy, rules: Rules) -> dict[str, Any] | None:
     return None if row is None else dict(row)
 
 
+def recorded_names(rules: Rules) -> list[str]:
+    """The one-step strategies (default options) whose walks over `rules` are recorded
+    (`recorded_walk`), in the record's order."""
+    return list(_big_walks().get(rules.key, {}))
+
+
 class SplitRecord:
     """The subtrees a `split_tree` walk has finished, kept in SQLite (a `store.Store`) as
     each is done, so that a killed walk, started again with the same record, takes them

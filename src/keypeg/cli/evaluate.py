@@ -318,13 +318,15 @@ def _ways_out(rules: Rules, names: list[str], recorded: list[dict[str, Any] | No
               checkpoint: Path | None) -> str:
     """What `evaluate` can do instead of a refused whole-tree evaluation."""
     from ..limits import CHECKPOINT_SPLIT_MAX_CODES
+    from ..onestep import recorded_names
 
     out = ""
     held = [n for n, r in zip(names, recorded, strict=False) if r is not None]
-    if held:
-        out += f" Known exactly: -s {','.join(held)}."
+    known = held or recorded_names(rules)  # (those asked for first, else all recorded)
+    if known:
+        out += f" Known exactly{'' if held else ' (default options)'}: -s {','.join(known)}."
     if checkpoint is None and rules.size <= CHECKPOINT_SPLIT_MAX_CODES:
-        out += " Walk a one-step strategy part by part, resumably: --checkpoint FILE (hours)."
+        out += " Walk one part by part, resumably: --checkpoint FILE (hours)."
     return out + " Or estimate it from a sample of the secrets: --sample N --seed S."
 
 
