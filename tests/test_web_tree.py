@@ -203,8 +203,18 @@ BAD = [
     ("/api/tree/path", 422, "the query parameter 'secret' is missing"),
     ("/api/tree/path?secret=1289", 422, "unknown symbol '8'"),
     ("/api/tree/path?secret=12345", 422, "5"),
-    ("/api/tree?rules=super&strategy=maxsize", 413, "too big to build in a web request"),
-    ("/api/tree?rules=codebreaker-4&strategy=expsize", 413, "too big to build in a web request"),
+    ("/api/tree?rules=super&strategy=maxsize", 413, "too big to build in a web request (at "
+     "most 8,192 codes); keypeg tree export --rules super --strategy maxsize writes it."),
+    ("/api/tree?rules=codebreaker-4&strategy=expsize", 413,
+     "; keypeg tree export --rules codebreaker-4 --strategy expsize writes it."),
+    # (not 'tree export writes it': that searches a minute for an optimum nobody knows)
+    ("/api/tree?rules=super&strategy=optimal", 413, "its optimum is not known: keypeg optimal "
+     "--rules super --save FILE searches for it for as long as it is given."),
+    ("/api/tree?rules=mm-6-9&strategy=entropy", 413, "keypeg evaluate --rules mm-6-9 -s "
+     "entropy --checkpoint FILE --save-tree TREE walks it part by part (hours)."),
+    ("/api/tree?rules=mm-8-8&strategy=optimal", 413, "its optimum is not known"),
+    ("/api/tree?rules=mm-8-8&strategy=parts", 413, "no whole tree of a game this size is "
+     "built here; play it with hints instead."),
     ("/api/openings?rules=super", 413, "first-guess table of super"),
     ("/api/openings?rules=chess", 422, "unknown rules 'chess'"),
 ]

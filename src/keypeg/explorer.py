@@ -84,10 +84,26 @@ def cli_rules(rules: Rules) -> str:
 
 
 def _too_big(rules: Rules, name: str) -> LimitExceededError:
+    """The 413 for a tree too big for a web request, with the way keypeg has to it (the
+    optimal tree of a game it does not ship had been said to be written by `tree export`,
+    which searches for a minute and gives up)."""
+    from .limits import CHECKPOINT_SPLIT_MAX_CODES, SPLIT_MAX_CODES, table_budget
+    from .space import table_bytes
+
+    cli = cli_rules(rules)
+    if name == "optimal":
+        way = (f"its optimum is not known: keypeg optimal {cli} --save FILE searches for it "
+               "for as long as it is given")
+    elif rules.size <= SPLIT_MAX_CODES or table_bytes(rules) <= table_budget():
+        way = f"keypeg tree export {cli} --strategy {name} writes it"
+    elif rules.size <= CHECKPOINT_SPLIT_MAX_CODES:
+        way = (f"keypeg evaluate {cli} -s {name} --checkpoint FILE --save-tree TREE walks "
+               "it part by part (hours)")
+    else:
+        way = "no whole tree of a game this size is built here; play it with hints instead"
     return LimitExceededError(
         f"the {name} tree of {rules_name(rules)} ({rules.size:,} codes) is too big to build "
-        f"in a web request (at most {EXACT_HINT_CODES:,} codes); keypeg tree export writes "
-        "it.")
+        f"in a web request (at most {EXACT_HINT_CODES:,} codes); {way}.")
 
 
 class TreeIndex:
