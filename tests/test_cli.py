@@ -1192,3 +1192,37 @@ def test_evaluate_counts_the_secrets_beyond_the_boards_rows():
     (row,) = json.loads(run(["evaluate", "--rules", "mini", "-s", "consistent",
                              "--json"]).stdout)
     assert "beyond_rows" not in row and "max_guesses" not in row
+
+
+def test_a_review_as_a_demanding_user_found(tmp_path):
+    """Messages that named the wrong mistake or Python's internals: an empty --strategy
+    spoke of commas, 'cut' with two codes asked for the guess it was given, a prior 'file'
+    that is a folder 'did not exist', a tree file's rules leaked Python's TypeError, and
+    --sample drew 100,000 secrets of mini's 256 and called the result approximate."""
+    from keypeg.tree import FORMAT
+
+    def flat(result):
+        return " ".join(one_sentence_error(result).split())
+
+    assert "needs a strategy name, such as entropy, or all" in flat(
+        run(["evaluate", "-s", ""]))
+    assert "between each pair of commas" in flat(run(["evaluate", "-s", "entropy,,parts"]))
+    out = run(["play", "--seed", "1"], input="cut 1122 3344\ncut\nquit\n").output
+    assert "cut takes one guess, like 'cut 1122'." in out
+    assert "give the guess to cut with, like 'cut 1122'." in out
+    assert "' is a folder, not a file." in flat(
+        run(["solve", "--prior", f"file:{tmp_path}", "1122=1B"]))
+    for rules, why in (('"nonsense"', 'its "rules" must be an object giving pegs and colors'),
+                       ('{"pegs": 4}', 'its "rules" must be an object giving pegs and colors'),
+                       ('{"pegs": -4, "colors": 6}', "not -4)."),
+                       ('{"pegs": 4, "colors": 6}', 'no "root" field).')):
+        path = tmp_path / "t.json"
+        root = ', "root": {}' if "-4" in rules or "nonsense" in rules else ""
+        path.write_text(f'{{"format": "{FORMAT}", "rules": {rules}{root}}}')
+        message = flat(run(["tree", "verify", str(path)]))
+        assert "has no readable rules and root (" in message and why in message, message
+        assert "__init__" not in message and ".)." not in message
+    assert "--sample 100,000 is more than the 256 secrets of mini; leave out --sample" in (
+        flat(run(["evaluate", "--rules", "mini", "-s", "entropy", "--sample", "100000"])))
+    assert run(["evaluate", "--rules", "mini", "-s", "entropy", "--sample", "256",
+                "--json"]).exit_code == 0

@@ -337,7 +337,8 @@ def _file_weights(space: CodeSpace, path: Path) -> np.ndarray:
     from .codes import Code
 
     if not path.is_file():
-        raise KeypegError(f"prior file {shorten(path)!r} does not exist.")
+        raise KeypegError(f"prior file {shorten(path)!r} "
+                          + ("is a folder, not a file." if path.is_dir() else "does not exist."))
     w = np.zeros(space.size, dtype=np.float64)
     try:
         with path.open(newline="", encoding="utf-8") as fh:

@@ -261,10 +261,18 @@ def read_json(text: str, rules: Rules | None = None, name: str = "the tree") -> 
         raise TreeFileError(f"{name} is not a keypeg tree (its JSON lacks "
                             f"\"format\": \"{JSON_FORMAT}\").")
     try:
+        if not isinstance(data.get("rules"), dict):
+            raise TypeError
         found = Rules(**data["rules"])
         root = data["root"]
     except (KeyError, TypeError, ValueError) as exc:
-        raise TreeFileError(f"{name} has no readable rules and root ({exc}).") from None
+        # (Python's own words, "Rules.__init__() missing 1 required positional argument",
+        # said nothing to the reader of a tree file)
+        why = ("its \"rules\" must be an object giving pegs and colors, and only the "
+               "rules' options" if isinstance(exc, TypeError)
+               else f"no \"{exc.args[0]}\" field" if isinstance(exc, KeyError)
+               else str(exc).rstrip("."))
+        raise TreeFileError(f"{name} has no readable rules and root ({why}).") from None
     use = _pick_rules(found, rules, name)
     first_depth = data.get("first_depth", 1)
     if first_depth != 1:

@@ -385,6 +385,8 @@ def _given(strategy: list[str] | None) -> list[str]:
     once): --strategy repeated or separated by commas; 'all' when none. A second
     --strategy used to replace the first without a word."""
     names = [n.strip().lower() for text in (strategy or ["all"]) for n in text.split(",")]
+    if names == [""]:
+        raise KeypegError("--strategy needs a strategy name, such as entropy, or all.")
     if "" in names:
         raise KeypegError("--strategy needs a strategy name between each pair of commas.")
     return names
@@ -489,6 +491,10 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
 
     check_seed(seed)
     check_seed(secrets_seed, "--sample-seed")
+    if n > rules.size:  # (it had drawn 100,000 of mini's 256 secrets, and said approximate)
+        raise KeypegError(f"--sample {n:,} is more than the {rules.size:,} secrets of "
+                          f"{rules_name(rules)}; leave out --sample to play every secret "
+                          "exactly.")
     strategies = []
     for name in names:
         key = find_strategy(name).name

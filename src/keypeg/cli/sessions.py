@@ -87,7 +87,10 @@ def print_belief(h: Hint, history: Sequence[Clue] = ()) -> None:
 def print_cut(state: GameState, words: list[str]) -> None:
     """Print how a guess would cut the candidates ('cut CODE')."""
     if len(words) != 2:
-        raise KeypegError(f"give the guess to cut with, like 'cut {example_code(state.rules)}'.")
+        raise KeypegError(
+            (f"cut takes one guess, like 'cut {example_code(state.rules)}'" if len(words) > 2
+             else f"give the guess to cut with, like 'cut {example_code(state.rules)}'")
+            + ".")
     guess = Code.parse(words[1], state.rules)  # (shown as the board writes it: rgby, 1234)
     parts = cut(state, guess)
     biggest = max(n for _, n in parts)
