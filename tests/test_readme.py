@@ -84,3 +84,19 @@ def test_the_library_block_gives_the_values_its_comments_say():
             exec(statement, namespace)  # noqa: S102 - our own README
         statement = ""
     assert checked >= 6
+
+
+def test_every_api_route_is_in_the_readmes_table():
+    """The README's API table had left out GET /api/watch/secret: every route the OpenAPI
+    document lists (but the documentation pages) has a row, and every row a route."""
+    from keypeg.web.app import create_app
+    from keypeg.store import Store
+
+    text = (ROOT / "README.md").read_text()
+    rows = {(m, re.sub(r"\{[^}]*\}", "{}", p)) for m, p in
+            re.findall(r"^\| `(GET|POST|PUT|DELETE) (/api/[^`?\s]*)", text, flags=re.M)}
+    app = create_app(Store(":memory:"))
+    routes = {(method.upper(), re.sub(r"\{[^}]*\}", "{}", path))
+              for path, ops in app.openapi()["paths"].items() if path.startswith("/api/")
+              for method in ops}
+    assert rows == routes, (sorted(routes - rows), sorted(rows - routes))
