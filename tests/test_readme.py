@@ -89,8 +89,8 @@ def test_the_library_block_gives_the_values_its_comments_say():
 def test_every_api_route_is_in_the_readmes_table():
     """The README's API table had left out GET /api/watch/secret: every route the OpenAPI
     document lists (but the documentation pages) has a row, and every row a route."""
-    from keypeg.web.app import create_app
     from keypeg.store import Store
+    from keypeg.web.app import create_app
 
     text = (ROOT / "README.md").read_text()
     rows = {(m, re.sub(r"\{[^}]*\}", "{}", p)) for m, p in
