@@ -377,6 +377,10 @@ def test_match_cli_says_there_are_no_hints(tmp_path, monkeypatch):
     (["--opponent", "nonsense"], "strategy"),
     (["--codemaker", "sometimes"], "codemaker"),
     (["--resume", "nope"], "no stored match"),
+    # (options beside --resume had been dropped without a word)
+    (["--resume", "nope", "--rules", "mini", "--games", "4"],
+     "--resume continues a match with its own rules and options; leave out --games, --rules."),
+    (["--resume", "nope", "--no-symmetrise"], "leave out --no-symmetrise."),
 ])
 def test_match_cli_bad_options(tmp_path, monkeypatch, args, message):
     monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "cli.db"))

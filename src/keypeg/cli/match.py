@@ -37,6 +37,7 @@ HELPER_WORDS = {"hint", "hints", "cut", "list"}
 
 @command
 def match(
+    ctx: typer.Context,
     rules: Rules,
     games: Annotated[int, typer.Option(
         "--games", "-n", help="Games in the match: a positive even number (each player makes "
@@ -70,6 +71,13 @@ def match(
     from ..match import MAX_GAMES, Match, Player, load_match, save_match
     from ..store import Store
 
+    if resume is not None:
+        given = [(p.secondary_opts or p.opts)[0] if ctx.params.get(p.name or "") is False
+                 else p.opts[0] for p in ctx.command.params if p.name != "resume"
+                 and getattr(ctx.get_parameter_source(p.name or ""), "name", "") == "COMMANDLINE"]
+        if given:  # (they had been dropped without a word)
+            raise KeypegError(f"--resume continues a match with its own rules and options; "
+                              f"leave out {', '.join(given)}.")
     store = Store()
     if resume is not None:
         found = load_match(store, resume.strip())
