@@ -896,6 +896,10 @@ def test_a_saved_file_is_named_as_given(tmp_path):
     result = run(["optimal", "--pegs", "2", "--colors", "3", "--save", str(path)])
     assert result.exit_code == 0 and path.exists()
     assert f"saved the optimal tree to {path}" in " ".join(result.output.split())
+    # evaluate's name for it works too (the review found --save here, --save-tree there)
+    other = tmp_path / "other.json"
+    assert run(["optimal", "--pegs", "2", "--colors", "3", "--save-tree", str(other)]
+               ).exit_code == 0 and other.read_text() == path.read_text()
 
 
 def test_help_lists_each_command_in_one_sentence():

@@ -112,7 +112,8 @@ def optimal_command(
                           "the worst case, then in all.")
     ] = "total",
     save: Annotated[
-        Path | None, typer.Option("--save", help="Write the optimal tree as JSON (.gz: gzip).")
+        Path | None, typer.Option("--save", "--save-tree", help="Write the optimal tree as "
+                                  "JSON (.gz: gzip); --save-tree, as evaluate names it.")
     ] = None,
     trace: Annotated[
         bool, typer.Option("--trace", help="Print how the search treats each first guess.")
