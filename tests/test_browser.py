@@ -1933,6 +1933,18 @@ def test_the_address_hash_switches_modes_and_unknown_rules_are_named(page: Page)
     page.evaluate("location.hash = '#nonsense'")  # an unknown mode is Play
     expect(page.locator("body")).to_have_attribute("data-mode", "play")
     expect(page).to_have_url(re.compile("#play$"))
+    # tabs chosen are steps of the history: Back returns to the tab before (it had left
+    # the page, each tab replacing the last)
+    page.click("#mode-watch")
+    page.click("#mode-match")
+    expect(page.locator("body")).to_have_attribute("data-mode", "match")
+    page.go_back()
+    expect(page.locator("body")).to_have_attribute("data-mode", "watch")
+    expect(page).to_have_url(re.compile("#watch$"))
+    page.go_back()
+    expect(page.locator("body")).to_have_attribute("data-mode", "play")
+    page.go_forward()
+    expect(page.locator("body")).to_have_attribute("data-mode", "watch")
 
     page.goto(f"{page.base_url}/?rules=nope#play")  # type: ignore[attr-defined]
     expect(page.locator("body")).to_have_attribute("data-ready", "true")

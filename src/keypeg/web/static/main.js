@@ -75,7 +75,9 @@ async function changeRules(name) {
   if (S.mode === "assist") refreshHints();
 }
 
-function setMode(mode) {
+/** Show `mode`'s panel; `push`: a tab the user chose, a step of the browser's history
+ * (Back returns to the tab before; it had left the page, each tab replacing the last). */
+function setMode(mode, push = false) {
   if (!MODES.includes(mode)) mode = "play";
   S.mode = mode;
   document.body.dataset.mode = mode;
@@ -84,7 +86,9 @@ function setMode(mode) {
     tab.tabIndex = tab.dataset.mode === mode ? 0 : -1;
   }
   for (const m of MODES) $(`#panel-${m}`).hidden = m !== mode;
-  history.replaceState(null, "", `${location.pathname}${location.search}#${mode}`);
+  const url = `${location.pathname}${location.search}#${mode}`;
+  if (push && location.hash !== `#${mode}`) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
   if (!S.rules) return;
   // the panel may stay shown between Play and Assist: its content is about the other mode
   $("#hints").hidden = true;
@@ -110,14 +114,14 @@ function onGlobalKey(e) {
 function bindTabs() {
   const tabs = [...document.querySelectorAll(".tab")];
   tabs.forEach((tab, i) => {
-    tab.addEventListener("click", () => setMode(tab.dataset.mode));
+    tab.addEventListener("click", () => setMode(tab.dataset.mode, true));
     tab.addEventListener("keydown", (e) => {
       const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
       if (!step) return;
       e.preventDefault();
       const next = tabs[(i + step + tabs.length) % tabs.length];
       next.focus();
-      setMode(next.dataset.mode);
+      setMode(next.dataset.mode, true);
     });
   });
 }
