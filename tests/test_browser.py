@@ -296,6 +296,11 @@ def test_hints_panel_matches_the_library(page: Page) -> None:
     for words in ("worst answer", "answer that wins"):
         expect(legend).to_contain_text(words)
     expect(bars.locator(".cut-row.largest").first).to_be_visible()
+    # every bar starts at one edge and is as long at full size (each row had sized its
+    # label column to its own label: the bars started 13 px apart)
+    edges = {(round(box["x"]), round(box["width"])) for box in
+             (t.bounding_box() for t in bars.locator(".bar-track").all()) if box}
+    assert len(edges) == 1, edges
     page.keyboard.press("Backspace")
     expect(page.locator("#guess-input")).to_have_value("123")
     expect(bars).to_have_attribute("data-guess", "")
