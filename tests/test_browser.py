@@ -954,6 +954,22 @@ def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
     expect(box).to_have_attribute("data-node", "0")
     expect(page.locator("#explorer-node .node-head")).to_have_attribute(
         "data-total", str(tree.total))
+    # on a phone's width an answer and "found on guess 2" stay inside their cell, one
+    # above the other (the answer's words had run under the words after them)
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.locator("#explorer-node tr[data-answer='1B1W'] .answer-open").click()
+    expect(box).to_have_attribute("data-state", "ready")
+    found = page.locator("#explorer-node .found")
+    cell = page.locator("#explorer-node tr.win td.c-answer")
+    label = found.locator(".fb-label-text")
+    f, c, t = found.bounding_box(), cell.bounding_box(), label.bounding_box()
+    held = found.locator(".fb-label").bounding_box()
+    assert f and c and t and held, (f, c, t, held)
+    assert t["x"] + t["width"] <= held["x"] + held["width"] + 0.5, (t, held)
+    assert f["x"] + f["width"] <= c["x"] + c["width"] + 0.5, (f, c)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.locator("#explorer-crumbs .crumb").first.click()
+    expect(box).to_have_attribute("data-node", "0")
     # the search box: the path of another secret, marked
     other = "6543"
     page.fill("#explorer-secret", other)
