@@ -2019,6 +2019,23 @@ def test_a_pasted_code_with_separators_is_read_whole(page: Page, text: str) -> N
         "data-feedback", re.compile("."))
 
 
+def test_watch_names_a_wrong_secret_in_its_own_words(page: Page) -> None:
+    """Play's typing hints had been borrowed ("this one is full: press Enter to play it",
+    which does nothing in Watch), a short secret "needed 4 colours" in a game of 4 pegs,
+    and the rules were named by their id (classic)."""
+    open_page(page)
+    page.click("#mode-watch")
+    for typed, said in (("1 2 3 4 5", "a code has 4 pegs, not 5."),
+                        ("12", "a code has 4 pegs, not 2."),
+                        ("1279", '"7" is not a colour of these rules')):
+        page.fill("#watch-secret", typed)
+        page.click("#watch-step")
+        expect(page.locator("#message-text")).to_contain_text(
+            f"The secret {typed} is not a code of Mastermind: {said}")
+        expect(page.locator("#message-text")).not_to_contain_text("press Enter")
+    expect(page.locator("#watch-board .row")).to_have_count(0)
+
+
 def test_give_up_asks_first(page: Page) -> None:
     """One click on Give up ended the game (in a match, conceding the most points a game
     can give) while New match asked first: both give-ups now ask, and No keeps playing."""

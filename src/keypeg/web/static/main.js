@@ -10,13 +10,11 @@ import { setupLab } from "./lab.js";
 import { setupMatch } from "./match.js";
 import { Notation } from "./notation.js";
 import { newGame, renderPlay, setupPlay } from "./play.js";
-import { S, current, modes } from "./state.js";
+import { S, current, modes, shortTitle } from "./state.js";
 import { setupWatch } from "./watch.js";
 
 const MODES = ["play", "watch", "lab", "assist", "match"];
 
-/** The name of a preset in the menu: its title up to the colon ("Mastermind"). */
-const shortTitle = (p) => (p.title || p.name).split(":")[0].trim();
 
 async function loadRules() {
   const select = $("#rules-select");

@@ -16,5 +16,8 @@ export const modes = {};
 
 export const current = () => modes[S.mode] || {};
 
+/** The name of a preset for people: its title up to the colon ("Mastermind"). */
+export const shortTitle = (p) => (p.title || p.name).split(":")[0].trim();
+
 /** The notation of the selected rules. */
 export const N = () => S.notation;

@@ -2,8 +2,8 @@
 
 import * as api from "./api.js";
 import { codeEl, rowEl } from "./board.js";
-import { $, clearMessage, count, delay, el, reportError, showMessage } from "./dom.js";
-import { N, S, modes } from "./state.js";
+import { $, clearMessage, count, delay, el, fmt, reportError, showMessage } from "./dom.js";
+import { N, S, modes, shortTitle } from "./state.js";
 
 const DELAY_MS = 220;
 const MAX_STEPS = 60;
@@ -85,9 +85,14 @@ async function step() {
   if (!w.history.length) {
     const raw = $("#watch-secret").value.trim();
     const { code, rejected } = n.read(raw);
-    if (code.length !== n.pegs || rejected.length) {
+    // (Play's typing hints had been borrowed: "this one is full: press Enter to play it",
+    // and "it needs 4 colours" for a code of 4 pegs)
+    const typed = [...raw].filter((ch) => !n.isSeparator(ch)).length;
+    const wrong = rejected.find((r) => !r.includes("this one is full"));
+    if (code.length !== n.pegs || wrong || typed !== n.pegs) {
+      const peg = n.digits ? "digit" : "peg";
       showMessage(raw
-        ? `the secret ${raw} is not a code of ${S.rules.name}: ${rejected[0] || `it needs ${count(n.pegs, n.kind)}.`} Type another or press Random.`
+        ? `the secret ${raw} is not a code of ${shortTitle(S.rules)}: ${wrong || `a code has ${count(n.pegs, peg)}, not ${fmt(typed)}.`} Type another or press Random.`
         : "type a secret or press Random first.", "error");
       return false;
     }
