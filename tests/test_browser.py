@@ -2036,6 +2036,23 @@ def test_watch_names_a_wrong_secret_in_its_own_words(page: Page) -> None:
     expect(page.locator("#watch-board .row")).to_have_count(0)
 
 
+def test_a_refused_guess_is_said_until_the_guess_is_changed(page: Page) -> None:
+    """The banner of a guess the server refused (played twice) stayed up beside newer
+    notes until a guess was accepted; it goes once the guess is changed."""
+    open_page(page)
+    page.locator("#guess-input").focus()
+    page.keyboard.type("1234")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .row[data-index='0']")).to_have_attribute("data-guess", "1234")
+    page.keyboard.type("1234")
+    page.keyboard.press("Enter")
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator("#message-text")).to_contain_text("Guess 1234 not played")
+    page.keyboard.press("Backspace")
+    expect(page.locator("#message")).to_be_hidden()
+    expect(page.locator("#guess-input")).to_have_value("123")
+
+
 def test_give_up_asks_first(page: Page) -> None:
     """One click on Give up ended the game (in a match, conceding the most points a game
     can give) while New match asked first: both give-ups now ask, and No keeps playing."""

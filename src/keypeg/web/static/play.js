@@ -25,12 +25,19 @@ function savedDraft(id) {
 }
 let gameSeq = 0;
 let entry = null;
+// a guess the server refused is said in the banner until the guess is changed (it had
+// stayed up beside newer notes until a guess was accepted)
+let refusedShown = false;
 
 export function setupPlay() {
   entry = new CodeEntry({
     input: $("#guess-input"), palette: $("#palette"), slots: $("#guess-slots"),
     note: $("#play-note"), prefix: "palette",
     onChange: () => {
+      if (refusedShown) {
+        refusedShown = false;
+        clearMessage();
+      }
       if (P.id && !P.over) saveDraft(P, entry.code);
       renderComposer();
       refreshCut();
@@ -185,6 +192,7 @@ async function submitGuess() {
     renderPlay();
     if (p.over) refreshHints();
     reportError(err, `guess ${guess} not played`);
+    refusedShown = true;
   }
 }
 
