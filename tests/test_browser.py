@@ -2053,6 +2053,31 @@ def test_a_refused_guess_is_said_until_the_guess_is_changed(page: Page) -> None:
     expect(page.locator("#guess-input")).to_have_value("123")
 
 
+def test_the_labs_button_is_there_after_a_failure(page: Page) -> None:
+    """"Recompute" had asked again for a lab that is the same each time (shipped, exact, or
+    sampled with a fixed seed); "Try again" shows only after a lab failed to load."""
+    failed = []
+
+    def fail_once(route) -> None:  # noqa: ANN001
+        if not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=503, content_type="application/json",
+                          body='{"detail": "the server is busy."}')
+        else:
+            route.continue_()
+
+    page.route("**/api/lab?*", fail_once)
+    open_page(page, mode="lab")
+    table = page.locator("#lab-table")
+    expect(table).to_have_attribute("data-state", "error")
+    expect(page.locator("#lab-run")).to_be_visible()
+    expect(page.locator("#lab-run")).to_have_text("Try again")
+    page.click("#lab-run")
+    expect(table).to_have_attribute("data-state", "ready")
+    expect(page.locator("#lab-run")).to_be_hidden()
+    assert failed
+
+
 def test_give_up_asks_first(page: Page) -> None:
     """One click on Give up ended the game (in a match, conceding the most points a game
     can give) while New match asked first: both give-ups now ask, and No keeps playing."""

@@ -76,10 +76,14 @@ async function loadLab(force = false) {
     const res = await api.lab(rules);
     if (s !== seq) return;
     cache.set(rules, res);
+    // (a lab is the same each time: shipped, exact, or sampled with a fixed seed, so the
+    // button, "Recompute", had given the same table again; it is there after a failure)
+    $("#lab-run").hidden = true;
     if (S.rules.name === rules) renderLab(res);
   } catch (err) {
     if (s !== seq) return;
     table.dataset.state = "error";
+    $("#lab-run").hidden = false;
     reportError(err, `no lab for ${rules}`);
   } finally {
     if (s === seq) {
