@@ -923,6 +923,10 @@ def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
     box = page.locator("#explorer")
     expect(box).to_have_attribute("data-node", "0")
     expect(box).to_have_attribute("data-state", "ready")
+    # the rules by their name (it had said "optimal on classic")
+    expect(page.locator("#explorer-summary")).to_contain_text(
+        f"optimal on Mastermind: first guess {space.text(int(tree.guess[0]))}, "
+        f"{tree.total:,} guesses")
     cands = space.all()
     for step in range(1, 20):
         head = page.locator("#explorer-node .node-head")

@@ -7,7 +7,7 @@
 import * as api from "./api.js";
 import { codeWithText, feedbackLabelEl } from "./board.js";
 import { $, count, el, fmt, sentence } from "./dom.js";
-import { N, S } from "./state.js";
+import { N, S, shortTitle } from "./state.js";
 
 const X = { rules: null, strategy: null, node: null, path: new Set(), secret: "" };
 const nodes = new Map(); // "rules|strategy|node" -> the server's answer
@@ -118,7 +118,10 @@ function render(res) {
   Object.assign(box.dataset, { state: "ready", rules: res.rules, strategy: res.strategy,
     node: String(res.node), secret: X.secret });
   const t = res.tree;
-  $("#explorer-summary").textContent = `${res.strategy} on ${res.rules}: first guess `
+  // (the rules by their name, not their id: "on Mastermind", not "on classic")
+  const preset = S.presets.find((p) => p.name === res.rules);
+  const shown = preset ? shortTitle(preset) : res.rules;
+  $("#explorer-summary").textContent = `${res.strategy} on ${shown}: first guess `
     + `${t.first_guess}, ${fmt(t.total)} guesses for all ${count(t.secrets, "secret")} `
     + `(mean ${t.mean.toFixed(4)}, worst ${t.worst}), ${count(t.nodes, "guess")} in the tree`;
   $("#explorer-crumbs").replaceChildren(...res.path.map((p, i) => el("button", {
