@@ -2082,6 +2082,38 @@ def test_the_labs_button_is_there_after_a_failure(page: Page) -> None:
     assert failed
 
 
+def test_watch_survives_a_reload(page: Page) -> None:
+    """A reload had lost the watched board, its secret and its strategy (Play, Assist and
+    Match keep theirs); Reset forgets it."""
+    open_page(page)
+    page.click("#mode-watch")
+    page.select_option("#watch-strategy", "maxsize")
+    page.fill("#watch-secret", "3456")
+    page.click("#watch-step")
+    board = page.locator("#watch-board")
+    expect(board).to_have_attribute("data-rows", "1")
+    page.click("#watch-step")
+    expect(board).to_have_attribute("data-rows", "2")
+    rows = [r.get_attribute("data-guess") for r in board.locator(".row").all()]
+    status = page.locator("#watch-status").inner_text()
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.click("#mode-watch")
+    expect(board).to_have_attribute("data-rows", "2")
+    assert [r.get_attribute("data-guess") for r in board.locator(".row").all()] == rows
+    expect(page.locator("#watch-strategy")).to_have_value("maxsize")
+    expect(page.locator("#watch-secret-view")).to_contain_text("3456")
+    expect(page.locator("#watch-status")).to_have_text(status)
+    page.click("#watch-step")  # and it goes on from there
+    expect(board).to_have_attribute("data-rows", "3")
+    page.click("#watch-reset")
+    expect(board).to_have_attribute("data-rows", "0")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    page.click("#mode-watch")
+    expect(board).to_have_attribute("data-rows", "0")
+
+
 def test_give_up_asks_first(page: Page) -> None:
     """One click on Give up ended the game (in a match, conceding the most points a game
     can give) while New match asked first: both give-ups now ask, and No keeps playing."""

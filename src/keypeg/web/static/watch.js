@@ -2,7 +2,7 @@
 
 import * as api from "./api.js";
 import { codeEl, rowEl } from "./board.js";
-import { $, clearMessage, count, delay, el, fmt, reportError, showMessage } from "./dom.js";
+import { $, clearMessage, count, delay, el, fmt, reportError, showMessage, store } from "./dom.js";
 import { N, S, modes, shortTitle } from "./state.js";
 
 const DELAY_MS = 220;
@@ -19,7 +19,8 @@ export function setupWatch() {
   $("#watch-play").addEventListener("click", play);
   $("#watch-reset").addEventListener("click", () => {
     clearMessage();
-    reset();
+    store.set(savedKey(), "");
+    restore();
   });
   $("#watch-random").addEventListener("click", randomSecret);
   $("#watch-secret").addEventListener("keydown", (e) => {
@@ -28,13 +29,41 @@ export function setupWatch() {
       play();
     }
   });
-  modes.watch = { reset };
+  modes.watch = { reset: restore };
 }
 
-function reset() {
+// The game watched is kept in the browser per rules, as Play, Assist and Match keep theirs
+// (a reload had lost the board, the secret and the strategy).
+const savedKey = () => `keypeg.watch.${S.rules.name}`;
+
+function save(w) {
+  store.set(savedKey(), JSON.stringify({ strategy: $("#watch-strategy").value,
+    secret: w.secret, history: w.history, solved: w.solved, candidates: w.candidates,
+    approximate: w.approximate }));
+}
+
+/** A fresh board for the rules, or the one watched last under them. */
+function restore() {
   W = fresh();
   if (!S.rules) return;
   $("#watch-secret").placeholder = `e.g. ${N().example()}`;
+  let saved = null;
+  try {
+    saved = JSON.parse(store.get(savedKey(), "") || "null");
+  } catch (_) {
+    saved = null;
+  }
+  const options = [...$("#watch-strategy").options].map((o) => o.value);
+  if (saved && typeof saved.secret === "string" && Array.isArray(saved.history)
+      && saved.history.length && options.includes(saved.strategy)
+      && saved.history.every((p) => Array.isArray(p) && p.length === 2
+        && p.every((x) => typeof x === "string"))) {
+    $("#watch-strategy").value = saved.strategy;
+    $("#watch-secret").value = saved.secret;
+    Object.assign(W, { secret: saved.secret, history: saved.history,
+      solved: Boolean(saved.solved), approximate: Boolean(saved.approximate),
+      candidates: Number.isFinite(saved.candidates) ? saved.candidates : null });
+  }
   render();
 }
 
@@ -129,7 +158,10 @@ async function step() {
     return false;
   } finally {
     w.busy = false;
-    if (W === w) render();
+    if (W === w) {
+      if (w.history.length) save(w);
+      render();
+    }
   }
 }
 
