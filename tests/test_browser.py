@@ -996,6 +996,20 @@ def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
     expect(page.locator("#explorer-note")).to_have_text(f"Write a secret, e.g. {example}.")
 
 
+def test_a_sampled_lab_names_no_best_strategy(page: Page) -> None:
+    """On a sample the Lab had marked a strategy "best strategy" (maxsize on MM(8,8), by
+    one guess over 30 secrets) and shown seconds to the thousandth; an exact lab keeps
+    its mark."""
+    open_page(page, "mm-6-9", "lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready", timeout=60_000)
+    expect(page.locator("#lab-meta")).to_have_text(re.compile(r"^approximate · "))
+    expect(page.locator("#lab-meta")).not_to_have_text(re.compile(r"\.\d{3} s"))
+    expect(page.locator("#lab-table .tag", has_text="best strategy")).to_have_count(0)
+    open_page(page, "classic", "lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready")
+    expect(page.locator("#lab-table .tag", has_text="best strategy")).to_have_count(1)
+
+
 def test_a_shipped_optimal_tree_of_a_big_game_is_explored_from_the_lab(page: Page) -> None:
     """Codebreaker 4-6 (100,000 codes): no one-step tree is built in a web request, but the
     optimal row (from the tree keypeg ships, a new cell) opens that tree in the explorer;
@@ -1006,7 +1020,7 @@ def test_a_shipped_optimal_tree_of_a_big_game_is_explored_from_the_lab(page: Pag
     open_page(page, "codebreaker-4", "lab")
     expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready", timeout=60_000)
     expect(page.locator("#lab-meta")).to_have_text(re.compile(
-        r"^exact · all 100,000 secrets · computed ahead in [\d.]+ s, shipped with keypeg$"))
+        r"^exact · all 100,000 secrets · computed ahead in [\d.,]+ s, shipped with keypeg$"))
     assert page.locator("#lab-table tr[data-strategy='entropy'] [data-explore]").count() == 0
     page.click("#lab-table tr[data-strategy='optimal'] [data-explore]")
     box = page.locator("#explorer")

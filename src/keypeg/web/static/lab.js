@@ -120,7 +120,9 @@ function renderLab(res) {
       "data-worst": r.worst, "data-first-guess": r.first_guess || "", class: cls || null },
     el("td", { class: "strat-name c-name", title: strategyInfo(r.strategy) }, r.strategy,
       optimal ? el("span", { class: "tag rec", text: "best possible" })
-        : cls === "best" ? el("span", { class: "tag", text: "best strategy" }) : null,
+        // (not on a sample: maxsize was "best" on MM(8,8) by 1 guess over 30 secrets)
+        : cls === "best" && res.exact ? el("span", { class: "tag", text: "best strategy" })
+          : null,
       treeButton(r, res)),
     el("td", { class: "c-first" }, r.first_guess ? codeWithText(r.first_guess) : "—"),
     el("td", { class: "num c-total", "data-label": "Total", text: fmt(r.total) }),
@@ -130,8 +132,9 @@ function renderLab(res) {
   }));
   const games = res.rows[0] && res.rows[0].games;
   // (a shipped lab's seconds are those it took when computed ahead of time, not now)
-  const took = res.shipped ? `computed ahead in ${res.seconds} s, shipped with keypeg`
-    : `${res.seconds} s`;
+  const s = res.seconds >= 100 ? fmt(Math.round(res.seconds))
+    : res.seconds.toFixed(res.seconds >= 10 ? 1 : 2); // (it had shown "482.359 s")
+  const took = res.shipped ? `computed ahead in ${s} s, shipped with keypeg` : `${s} s`;
   $("#lab-meta").textContent = res.exact
     ? `exact · all ${count(res.secrets, "secret")} · ${took}`
     : `approximate · ${games ? `${count(games, "sampled secret")} each, of ${fmt(res.secrets)}` : count(res.secrets, "secret")} · ${took}`;
