@@ -1318,6 +1318,22 @@ def wait_noisy_hints(page: Page, history: list[tuple[str, str]]) -> None:
     wait_hints(page, history)
 
 
+def test_assist_names_clues_equally_doubtful_together(page: Page) -> None:
+    """Three clues that cannot all hold, each as likely wrong as the others: the page had
+    named the first alone ("Clue 1 ... may be wrong: 35%")."""
+    clues = [("1122", "0B0W"), ("3344", "0B0W"), ("5566", "0B0W")]
+    state = GameState.from_clues(find_rules("classic"), [f"{g}={f}" for g, f in clues],
+                                 noise=NOISE)
+    doubts = state.doubts()
+    assert max(doubts) - min(doubts) < 1e-9 and 0.2 <= doubts[0] < 0.5, doubts
+    open_page(page, mode="assist")
+    page.locator("#assist-tolerate").check()
+    add_clues(page, clues)
+    wait_noisy_hints(page, clues)
+    expect(page.locator("#assist-suspect")).to_contain_text(
+        f"Clues 1, 2 and 3 may each be wrong: {round(100 * doubts[0])}% each.")
+
+
 def test_assist_tolerates_a_wrong_clue_and_finishes_the_game(pages: Pages) -> None:
     """With "Tolerate mistakes" on, a wrong clue among true ones does not block Assist: the
     page names it (the library's likeliest wrong clue), shows each clue's doubt and the

@@ -31,11 +31,20 @@ export function worstClue(doubts) {
   return doubts.reduce((best, d, i) => (d > doubts[best] ? i : best), 0);
 }
 
-/** What to say about the most doubtful clue, in one sentence. */
+/** What to say about the most doubtful clue, in one sentence (clues as doubtful as it
+ * named together: three clues at 35% each had named the first alone). */
 export function suspectSentence(doubts, clues) {
   const i = worstClue(doubts);
   if (i < 0 || !clues[i]) return "";
   const d = doubts[i];
+  const tied = doubts.map((x, j) => j).filter((j) => Math.abs(doubts[j] - d) < 1e-9);
+  if (tied.length > 1) {
+    const nums = tied.map((j) => String(j + 1));
+    const names = `Clues ${nums.slice(0, -1).join(", ")} and ${nums[nums.length - 1]}`;
+    if (d >= 0.5) return `${names} are each probably wrong: ${percent(d)} each.`;
+    if (d >= 0.2) return `${names} may each be wrong: ${percent(d)} each.`;
+    return `No clue looks wrong: the most doubtful, clues ${names.slice(6)}, are each wrong with ${percent(d)} chance.`;
+  }
   const name = `Clue ${i + 1} (${clues[i].guess} → ${clues[i].feedback})`;
   if (d >= 0.5) return `${name} is probably wrong: ${percent(d)}.`;
   if (d >= 0.2) return `${name} may be wrong: ${percent(d)}.`;
