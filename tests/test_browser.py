@@ -2144,6 +2144,23 @@ def test_watch_survives_a_reload(page: Page) -> None:
     expect(board).to_have_attribute("data-rows", "0")
 
 
+def test_the_guess_box_shows_its_whole_example(page: Page) -> None:
+    """MM(8,8)'s guess box cut its placeholder ("e.g. 12345678") short."""
+    for rules in ("classic", "mm-8-8"):
+        open_page(page, rules)
+        box = page.locator("#guess-input")
+        assert box.get_attribute("placeholder") == "e.g. " + "12345678"[:4 if rules ==
+                                                                       "classic" else 8]
+        room, need = box.evaluate("""e => {
+            const s = getComputedStyle(e);
+            const c = document.createElement("canvas").getContext("2d");
+            c.font = `${s.fontSize} ${s.fontFamily}`;
+            return [e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight),
+                    c.measureText(e.placeholder).width];
+        }""")
+        assert need <= room, (rules, need, room)
+
+
 def test_give_up_asks_first(page: Page) -> None:
     """One click on Give up ended the game (in a match, conceding the most points a game
     can give) while New match asked first: both give-ups now ask, and No keeps playing."""

@@ -34,6 +34,8 @@ export class CodeEntry {
     this.palette.replaceChildren(...paletteButtons(this.prefix, (s) => this.pick(s)));
     // no maxlength: it would cut a pasted "1 2 3 4" to "1 2 " before its separators go
     this.input.placeholder = `e.g. ${n.example()}`;
+    // wide enough for it (MM(8,8)'s "e.g. 12345678" had been cut)
+    this.input.style.minWidth = `calc(${this.input.placeholder.length + 1}ch + 22px)`;
     this.clearNote();
     this.set("", { quiet: true });
   }
