@@ -263,6 +263,9 @@ def test_evaluate_with_a_checkpoint_walks_past_the_split_limit_and_resumes(tmp_p
         evaluate([find_strategy("random")], space, checkpoint=db)
     with pytest.raises(KeypegError, match="checkpoint must be the path"):
         evaluate([find_strategy("entropy")], space, checkpoint=42)
+    with pytest.raises(KeypegError, match="cannot be used as keypeg's SQLite database \\(a "
+                                          "folder, not a file\\)"):
+        evaluate([find_strategy("entropy")], space, checkpoint=tmp_path)
     monkeypatch.setattr(strategy_module, "CHECKPOINT_SPLIT_MAX_CODES", 1000)
     with pytest.raises(LimitExceededError, match="1,296 codes is too big"):
         evaluate([find_strategy("entropy")], space, checkpoint=db)

@@ -87,16 +87,16 @@ def _too_big(rules: Rules, name: str) -> LimitExceededError:
     """The 413 for a tree too big for a web request, with the way keypeg has to it (the
     optimal tree of a game it does not ship had been said to be written by `tree export`,
     which searches for a minute and gives up)."""
-    from .limits import CHECKPOINT_SPLIT_MAX_CODES, SPLIT_MAX_CODES, table_budget
-    from .space import table_bytes
+    from .space import whole_tree_route
 
     cli = cli_rules(rules)
+    route = whole_tree_route(rules, splits=True)  # (the explorer's others are one-step)
     if name == "optimal":
         way = (f"its optimum is not known: keypeg optimal {cli} --save FILE searches for it "
                "for as long as it is given")
-    elif rules.size <= SPLIT_MAX_CODES or table_bytes(rules) <= table_budget():
+    elif route in ("table", "split"):
         way = f"keypeg tree export {cli} --strategy {name} writes it"
-    elif rules.size <= CHECKPOINT_SPLIT_MAX_CODES:
+    elif route == "checkpoint":
         way = (f"keypeg evaluate {cli} -s {name} --checkpoint FILE --save-tree TREE walks "
                "it part by part (hours)")
     else:

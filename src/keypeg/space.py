@@ -30,7 +30,15 @@ from ._kernels import partition as kpart
 from .codes import Code, check_index, format_symbols, parse_symbols
 from .errors import InvalidCodeError, InvalidRulesError, LimitExceededError
 from .feedback import Feedback, ResponseAlphabet, response_alphabet
-from .limits import SMALL_SPACE, bytes_text, check_count, check_flag, table_budget
+from .limits import (
+    CHECKPOINT_SPLIT_MAX_CODES,
+    SMALL_SPACE,
+    SPLIT_MAX_CODES,
+    bytes_text,
+    check_count,
+    check_flag,
+    table_budget,
+)
 from .pages import huge_pages, prefer_small_pages
 from .rules import Rules, rules_name, rules_of
 
@@ -80,6 +88,20 @@ def require_table(rules: Rules, job: str, budget: int | None = None) -> None:
             f"codes, {bytes_text(need)}), over the {bytes_text(budget)} budget "
             "(KEYPEG_TABLE_BUDGET); play it, or ask for hints, instead."
         )
+
+
+def whole_tree_route(rules: Rules, splits: bool) -> str:
+    """How keypeg builds a strategy's whole tree over `rules` (`splits`: a one-step
+    strategy, walked part by part where the table does not fit): "table" (the full
+    feedback table fits the budget), "split" (part by part, in memory: Codebreaker 4-6),
+    "checkpoint" (only by `keypeg evaluate --checkpoint`, hours: MM(6,9)) or "none"."""
+    if table_bytes(rules) <= table_budget():
+        return "table"
+    if splits and rules.size <= SPLIT_MAX_CODES:
+        return "split"
+    if splits and rules.size <= CHECKPOINT_SPLIT_MAX_CODES:
+        return "checkpoint"
+    return "none"
 
 
 class CodeSpace:

@@ -42,11 +42,11 @@ def evaluation_rows(trees: list["DecisionTree"], names: list[str], rules: Rules
         row: dict[str, object] = {"strategy": name, **tree.summary()}
         row["strategy"] = name
         row["label"] = tree.strategy
-        rows.append(with_rows(row, rules))
+        rows.append(with_beyond_rows(row, rules))
     return rows
 
 
-def with_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
+def with_beyond_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """Add to an evaluation's row, for a board of `rules.max_guesses` rows, how many of
     its secrets take more guesses than the board has (`beyond_rows`): its totals count
     every game played on to the end."""
@@ -56,17 +56,22 @@ def with_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return row
 
 
-def beyond_shown(rules: Rules, histograms: list[list[int]]) -> bool:
-    """Whether a table shows the 'beyond N rows' column: some secret is beyond them."""
-    return rules.max_guesses is not None and any(sum(h[rules.max_guesses:]) for h in
-                                                 histograms)
+def beyond_column(rules: Rules, histograms: list[list[int]]
+                  ) -> tuple[list[str], Callable[[list[int]], list[str]]]:
+    """A table's 'beyond N rows' column, shown when some secret is beyond the board's
+    rows: its header (none or one) and each row's cell from its histogram."""
+    rows = rules.max_guesses
+    if rows is None or not any(sum(h[rows:]) for h in histograms):
+        return [], lambda histogram: []
+    return [f"beyond {rows} rows"], lambda histogram: [f"{sum(histogram[rows:]):,}"]
 
 
-def beyond_rows_note(rules: Rules) -> str:
-    """The line under a table with a 'beyond N rows' column."""
-    return (f"Beyond {rules.max_guesses} rows: the secrets not found on a board of "
-            f"{rules.max_guesses} rows (--max-guesses); totals and means count every game "
-            "played on to the end.")
+def print_beyond_note(header: list[str], rules: Rules) -> None:
+    """The line under a table with a 'beyond N rows' column (`beyond_column`)."""
+    if header:
+        console.print(f"Beyond {rules.max_guesses} rows: the secrets not found on a board of "
+                      f"{rules.max_guesses} rows (--max-guesses); totals and means count "
+                      "every game played on to the end.")
 
 
 def tree_path(template: Path | None, name: str) -> Path | None:
@@ -253,19 +258,17 @@ def _print_table(what: str, rules: Rules,
     """Print an evaluation's table: per strategy (label, first guess, total, mean, worst,
     histogram), under a title naming the game and `what` was evaluated."""
     table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {what}")
-    rows_given = rules.max_guesses if beyond_shown(rules, [r[5] for r in rows]) else None
+    header, cell = beyond_column(rules, [r[5] for r in rows])
     for col, justify in (("strategy", "left"), ("first guess", "left"), ("total", "right"),
                          ("mean", "right"), ("worst", "right"),
-                         *([(f"beyond {rows_given} rows", "right")] if rows_given else []),
+                         *((h, "right") for h in header),
                          ("found on guess 1 / 2 / 3 / ...", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for label, first, total, mean, worst, histogram in rows:
-        beyond = [f"{sum(histogram[rows_given:]):,}"] if rows_given else []
-        table.add_row(label, first, f"{total:,}", f"{mean:.3f}", str(worst), *beyond,
+        table.add_row(label, first, f"{total:,}", f"{mean:.3f}", str(worst), *cell(histogram),
                       histogram_text(histogram))
     console.print(table)
-    if rows_given:
-        console.print(beyond_rows_note(rules))
+    print_beyond_note(header, rules)
 
 
 @contextlib.contextmanager
@@ -345,7 +348,7 @@ def _print_recorded(rules: Rules, names: list[str], recorded: list[dict[str, Any
                      "recorded": {"seconds": row["seconds"],
                                   "cpu_seconds": row["cpu_seconds"], "runs": row["runs"],
                                   "replayed_total": row["replayed_total"]}})
-        with_rows(rows[-1], rules)
+        with_beyond_rows(rows[-1], rules)
     if as_json:
         print(json.dumps(rows))
         return
@@ -448,29 +451,27 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
             tree.save(path)
         total, mean = tree.weighted(weights, space, state.candidates)
         name = s.score if isinstance(s, BeliefStrategy) else s.name
-        rows.append(with_rows({**tree.summary(), "strategy": name, "label": s.label,
-                               "weighted_total": round(total, 4),
-                               "weighted_mean": round(mean, 4), "prior": prior or "uniform",
-                               "noise": str(state.noise)}, rules))
+        rows.append(with_beyond_rows({**tree.summary(), "strategy": name, "label": s.label,
+                                      "weighted_total": round(total, 4),
+                                      "weighted_mean": round(mean, 4),
+                                      "prior": prior or "uniform",
+                                      "noise": str(state.noise)}, rules))
     if as_json:
         print(json.dumps(rows))
         return
     table = Table(title=f"{shown_name(rules)}: {plural(state.count, 'secret')}, prior "
                   f"{prior or 'uniform'}, players assume noise {state.noise}; exact")
     table.add_column("strategy", no_wrap=True, min_width=max(len(r["label"]) for r in rows))
-    beyond = ([f"beyond {rules.max_guesses} rows"]
-              if beyond_shown(rules, [r["histogram"] for r in rows]) else [])
-    for col in ("first guess", "total", "mean", "worst", *beyond, "weighted total",
+    header, cell = beyond_column(rules, [r["histogram"] for r in rows])
+    for col in ("first guess", "total", "mean", "worst", *header, "weighted total",
                 "weighted mean"):
         table.add_column(col)
     for r in rows:
         table.add_row(r["label"], str(r["first_guess"]), f"{r['total']:,}",
-                      f"{r['mean']:.3f}", str(r["worst"]),
-                      *([f"{r['beyond_rows']:,}"] if beyond else []),
+                      f"{r['mean']:.3f}", str(r["worst"]), *cell(r["histogram"]),
                       f"{r['weighted_total']:,.2f}", f"{r['weighted_mean']:.4f}")
     console.print(table)
-    if beyond:
-        console.print(beyond_rows_note(rules))
+    print_beyond_note(header, rules)
 
 
 def optimal_tree_late(rules: Rules, seconds: float, then: str) -> TimeLimitError:
@@ -510,24 +511,21 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
             def step(i: int, task: Any = task, s: Any = s) -> None:
                 progress.update(task, completed=i, description=f"{s.label}: {i:,}/{n:,} games")
 
-            rows.append(with_rows(sampled_evaluation(rules, s, n, secrets_seed, on_game=step),
-                                  rules))
+            rows.append(with_beyond_rows(
+                sampled_evaluation(rules, s, n, secrets_seed, on_game=step), rules))
     if as_json:
         print(json.dumps(rows))
         return
     table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {plural(n, 'secret')} drawn "
                   f"with seed {secrets_seed} (approximate)")
-    beyond = ([f"beyond {rules.max_guesses} rows"]
-              if beyond_shown(rules, [r["histogram"] for r in rows]) else [])
-    for col in ("strategy", "first guess", "mean", "95% interval", "worst", *beyond,
+    header, cell = beyond_column(rules, [r["histogram"] for r in rows])
+    for col in ("strategy", "first guess", "mean", "95% interval", "worst", *header,
                 "found on guess 1 / 2 / 3 / ..."):
         table.add_column(col)
     for row in rows:
         lo, hi = row["ci95"]
         table.add_row(row["label"], row["first_guess"], f"{row['mean']:.3f}",
-                      f"{lo:.3f} to {hi:.3f}", str(row["worst"]),
-                      *([f"{row['beyond_rows']:,}"] if beyond else []),
+                      f"{lo:.3f} to {hi:.3f}", str(row["worst"]), *cell(row["histogram"]),
                       histogram_text(row["histogram"]))
     console.print(table)
-    if beyond:
-        console.print(beyond_rows_note(rules))
+    print_beyond_note(header, rules)

@@ -72,9 +72,12 @@ def match(
     from ..store import Store
 
     if resume is not None:
-        given = [(p.secondary_opts or p.opts)[0] if ctx.params.get(p.name or "") is False
-                 else p.opts[0] for p in ctx.command.params if p.name != "resume"
-                 and getattr(ctx.get_parameter_source(p.name or ""), "name", "") == "COMMANDLINE"]
+        given = []  # the options typed besides --resume, as typed (--no-symmetrise)
+        for p in ctx.command.params:
+            source = ctx.get_parameter_source(p.name or "")
+            if p.name != "resume" and getattr(source, "name", "") == "COMMANDLINE":
+                off = ctx.params.get(p.name or "") is False and p.secondary_opts
+                given.append((p.secondary_opts if off else p.opts)[0])
         if given:  # (they had been dropped without a word)
             raise KeypegError(f"--resume continues a match with its own rules and options; "
                               f"leave out {', '.join(given)}.")

@@ -121,8 +121,7 @@ def read_tree_file(file: Path, fmt: str, rules: Rules | None) -> "DecisionTree":
 
 def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
     """Return the whole tree of strategy `name` (the optimum for 'optimal')."""
-    from ..limits import CHECKPOINT_SPLIT_MAX_CODES, SPLIT_MAX_CODES, table_budget
-    from ..space import get_space, require_table, table_bytes
+    from ..space import get_space, require_table, whole_tree_route
     from ..strategies import find_strategy
 
     check_seed(seed)
@@ -137,13 +136,13 @@ def strategy_tree(rules: Rules, name: str, seed: int) -> "DecisionTree":
         strategy = find_strategy(name)
     # a one-step strategy's tree past the full table is walked part by part (Codebreaker
     # 4-6: as `keypeg evaluate` does, on both cores); past that, `evaluate --checkpoint`
-    split = (key != "optimal" and strategy.splits and table_bytes(rules) > table_budget()
-             and rules.size <= SPLIT_MAX_CODES)
-    if key != "optimal" and not split:
+    route = "search" if key == "optimal" else whole_tree_route(rules, strategy.splits)
+    split = route == "split"
+    if route in ("checkpoint", "none"):
         try:
             require_table(rules, "a strategy's whole tree")
         except LimitExceededError as exc:
-            if not (strategy.splits and rules.size <= CHECKPOINT_SPLIT_MAX_CODES):
+            if route == "none":
                 raise
             raise LimitExceededError(
                 f"{exc} Or walk it part by part, in hours: keypeg evaluate --rules "
