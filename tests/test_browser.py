@@ -44,6 +44,7 @@ from keypeg.hints import hint  # noqa: E402
 from keypeg.published import published  # noqa: E402
 from keypeg.rules import find_rules  # noqa: E402
 from keypeg.solver.search import solve_optimal  # noqa: E402
+from keypeg.space import get_space  # noqa: E402
 from keypeg.strategies import TABLE_STRATEGIES, evaluate, find_strategy  # noqa: E402
 
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -1334,6 +1335,29 @@ def test_assist_names_clues_equally_doubtful_together(page: Page) -> None:
         f"Clues 1, 2 and 3 may each be wrong: {round(100 * doubts[0])}% each.")
 
 
+def test_assist_white_menu_offers_only_answers_the_rules_allow(page: Page) -> None:
+    """Beside each black count the white menu greys out the counts no code can get (the
+    answers of the rules' space), and a black count chosen lowers a white count it rules
+    out: the menu had offered 3B1W, refused only on submit."""
+    space = get_space(find_rules("classic"))
+    answers = {(f.black, f.white) for f in map(space.feedback, range(space.n_responses))}
+    open_page(page, mode="assist")
+    for black in range(5):
+        page.select_option("#assist-black", str(black))
+        for white in range(5):
+            option = expect(page.locator(f"#assist-white option[value='{white}']"))
+            if (black, white) in answers:
+                option.to_be_enabled()
+            else:
+                option.to_be_disabled()
+    page.select_option("#assist-black", "0")
+    page.select_option("#assist-white", "3")
+    page.select_option("#assist-black", "2")
+    expect(page.locator("#assist-white")).to_have_value("2")
+    page.select_option("#assist-black", "3")
+    expect(page.locator("#assist-white")).to_have_value("0")
+
+
 def test_assist_tolerates_a_wrong_clue_and_finishes_the_game(pages: Pages) -> None:
     """With "Tolerate mistakes" on, a wrong clue among true ones does not block Assist: the
     page names it (the library's likeliest wrong clue), shows each clue's doubt and the
@@ -1661,6 +1685,10 @@ def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> 
         re.compile("conflict"))
     status, view = api(page, "GET", f"/api/matches/{match_id}")
     assert view["played"][0]["history"] == [["1122", "0B0W"]] and view["phase"] == "answer"
+    # three blacks leave no room for a white: the white menu says so (the match's menus)
+    page.select_option("#match-black", "3")
+    expect(page.locator("#match-white option[value='1']")).to_be_disabled()
+    expect(page.locator("#match-white option[value='0']")).to_be_enabled()
     page.select_option("#match-black", "2")  # fits 1122 = 0B0W (3333), not the secret
     page.click("#match-submit-answer")
     match_idle(page)

@@ -6,7 +6,7 @@
 
 import * as api from "./api.js";
 import { assistBelief, doubtEl, setTolerant, suspectSentence, tolerant, worstClue } from "./belief.js";
-import { marksLegend, rowEl, symbolEl } from "./board.js";
+import { answerMenus, fitWhites, marksLegend, rowEl, symbolEl } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
 import { $, clearMessage, count, el, plural, reportError, sentence, store } from "./dom.js";
 import { CodeEntry } from "./entry.js";
@@ -113,9 +113,7 @@ function reset(clues = storedClues()) {
   $("#assist-pos").hidden = !n.positional;
   $("#assist-black-label").textContent = sentence(n.term("black", 2));
   $("#assist-white-label").textContent = sentence(n.term("white", 2));
-  const opts = () => Array.from({ length: n.pegs + 1 }, (_, i) => el("option", { value: i, text: String(i) }));
-  $("#assist-black").replaceChildren(...opts());
-  $("#assist-white").replaceChildren(...opts());
+  answerMenus($("#assist-black"), $("#assist-white"), n.pegs);
   $("#assist-marks-legend").replaceChildren(marksLegend());
   setError(null);
   setDoubts(null);
@@ -150,6 +148,7 @@ function setForm(guess = "", feedback = null) {
     const [b, w] = feedback ? n.parse(feedback) : [0, 0];
     $("#assist-black").value = String(b);
     $("#assist-white").value = String(w);
+    fitWhites($("#assist-black"), $("#assist-white"), n.pegs);
   }
   renderMarks();
 }

@@ -123,3 +123,24 @@ export function marksLegend() {
   return el("span", { class: "marks-legend" }, [2, 1, 0].map((m) => el("span", { class: "legend-item" },
     el("span", { class: `mini-mark mark-${n.markClass(m)}` }), n.markWord(m))));
 }
+
+/** Fill the two menus of a black/white answer (0 to `pegs` each). A white count that the
+ * black count chosen makes impossible (more pegs than the code has, or a single white
+ * beside pegs - 1 blacks) is greyed out, and choosing a black count lowers a white count
+ * it makes impossible to the most it allows. */
+export function answerMenus(black, white, pegs) {
+  const opts = () => Array.from({ length: pegs + 1 }, (_, i) => el("option", { value: i, text: String(i) }));
+  black.replaceChildren(...opts());
+  white.replaceChildren(...opts());
+  black.onchange = () => fitWhites(black, white, pegs);
+  fitWhites(black, white, pegs);
+}
+
+/** Grey out the white counts impossible beside the black count chosen (see
+ * `answerMenus`), lowering the one chosen if it is one of them. */
+export function fitWhites(black, white, pegs) {
+  const b = Number(black.value);
+  const possible = (w) => b + w <= pegs && !(b === pegs - 1 && w === 1);
+  for (const o of white.options) o.disabled = !possible(Number(o.value));
+  if (!possible(Number(white.value))) white.value = String(b === pegs - 1 ? 0 : pegs - b);
+}

@@ -7,7 +7,8 @@
  * matchstate.js, the moves in matchplay.js, the drawing in matchview.js. */
 
 import * as api from "./api.js";
-import { $, clearMessage, el, reportError, sentence, store } from "./dom.js";
+import { answerMenus } from "./board.js";
+import { $, clearMessage, reportError, sentence, store } from "./dom.js";
 import { CodeEntry } from "./entry.js";
 import { loadValue } from "./gamevalue.js";
 import { giveUp, startMatch, submitAnswer, submitGuess, submitSecret } from "./matchplay.js";
@@ -72,9 +73,7 @@ function reset() {
   $("#match-answer-pos").hidden = !n.positional;
   $("#match-black-label").textContent = sentence(n.term("black", 2));
   $("#match-white-label").textContent = sentence(n.term("white", 2));
-  const opts = () => Array.from({ length: n.pegs + 1 }, (_, i) => el("option", { value: i, text: String(i) }));
-  $("#match-black").replaceChildren(...opts());
-  $("#match-white").replaceChildren(...opts());
+  answerMenus($("#match-black"), $("#match-white"), n.pegs);
   $("#match-rules").textContent = S.rules.title || S.rules.name;
   if (M.view && M.view.rules !== S.rules.name) M.view = null;
   M.loaded = false;
