@@ -60,11 +60,11 @@ def secret_classes(rules: Rules) -> SecretClasses:
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     of = rank[of.ravel()]
-    labels = []
+    texts: list[str] = []
     for i in order:
         label = ""
         for letter, n in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", patterns[i], strict=False):
             label += letter * int(n)
-        labels.append(label)
+        texts.append(label)
     sizes = tuple(int(n) for n in np.bincount(of, minlength=len(order)))
-    return SecretClasses(of.astype(np.int32), tuple(labels), sizes)
+    return SecretClasses(of.astype(np.int32), tuple(texts), sizes)

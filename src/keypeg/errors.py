@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Self
+
 
 class KeypegError(ValueError):
     """Base class: bad input or an impossible request, explained in one sentence."""
@@ -39,13 +41,13 @@ class LimitExceededError(KeypegError):
     lower: int | None = None
     found_how: str | None = None
 
-    def found(self, other: LimitExceededError) -> LimitExceededError:
+    def found(self, other: LimitExceededError) -> Self:
         """Return self with what `other` found (when re-raised in other words)."""
         self.found_how = other.found_how
         return self.with_best(other.best_guess, other.best_total, other.lower)
 
     def with_best(self, guess: int | None, total: int | None,
-                  lower: int | None) -> LimitExceededError:
+                  lower: int | None) -> Self:
         """Return self saying that `guess` starts a tree of `total` and none beats `lower`."""
         self.best_guess, self.best_total, self.lower = guess, total, lower
         return self

@@ -63,7 +63,7 @@ class Feedback:
         if self.model == "blackwhite":
             ok = whole is not None and len(whole) == 2 and min(whole) >= 0
         elif self.model == "positional":
-            ok = bool(whole) and all(m in (GRAY, AMBER, GREEN) for m in whole)
+            ok = bool(whole) and all(m in (GRAY, AMBER, GREEN) for m in whole or ())
         else:
             raise InvalidFeedbackError(f"the feedback model is 'blackwhite' or 'positional', "
                                        f"not {shown(self.model)}.")

@@ -137,7 +137,7 @@ class Hint:
         def row(s: StrategyHint | None) -> dict[str, Any] | None:
             return None if s is None else s.to_dict()
 
-        out = {"candidates": self.count, "bits": round(self.bits, 3),
+        out: dict[str, Any] = {"candidates": self.count, "bits": round(self.bits, 3),
                "list": self.candidates, "solved": self.solved,
                "recommended": row(self.recommended),
                "strategies": [row(s) for s in self.strategies],

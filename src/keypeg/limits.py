@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
 from .errors import KeypegError
 
@@ -216,7 +217,7 @@ def whole_numbers(values: object) -> tuple[int, ...] | None:
     if isinstance(values, (str, bytes)):
         return None
     try:
-        items = tuple(values)  # type: ignore[call-overload]
+        items = tuple(cast(Iterable[Any], values))
         if any(isinstance(v, bool) for v in items):
             return None
         return tuple(operator.index(v) for v in items)
@@ -239,7 +240,7 @@ def check_count(option: str, value: object, least: int = 1) -> None:
     try:
         if isinstance(value, bool):
             raise TypeError
-        value = operator.index(value)  # type: ignore[call-overload]
+        value = operator.index(cast(Any, value))
     except TypeError:
         raise KeypegError(f"{option} must be a whole number of at least {least}, not "
                           f"{shown(value)}.") from None

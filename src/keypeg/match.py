@@ -453,8 +453,7 @@ class Match:
             g = self.current
             if g is None:
                 n = len(self.games) + 1
-                breaker = SIDES[(n - 1) % 2]
-                g = MatchGame(n, breaker, SIDES[n % 2])
+                g = MatchGame(n, SIDES[(n - 1) % 2], SIDES[n % 2])
                 self.games.append(g)
             maker, breaker = self.players[g.maker], self.players[g.breaker]
             phase = self.phase
@@ -588,7 +587,7 @@ def _refusal(space: CodeSpace, g: MatchGame, guess: Code, fb: Feedback,
     found = diagnose(space, clues)
     conflict = found.conflict if found is not None else tuple(range(n))
     others = [i for i in conflict if i != n - 1]
-    options = [str(space.feedback(r)) for r in np.flatnonzero(possible)]
+    options = [str(space.feedback(int(r))) for r in np.flatnonzero(possible)]
     shown = some_of(options, 8)
     if others:
         with_ = " and ".join(f"answer {i + 1} ({clues[i]})" for i in others[:4])

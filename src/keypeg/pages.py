@@ -28,19 +28,26 @@ A position's candidate view and its memo, made afresh for each position, get sma
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import threading
 from collections.abc import Callable, Iterator
 
-try:  # (numpy 2; numpy 1.26 has it under numpy.core)
-    from numpy._core.multiarray import _set_madvise_hugepage as _advise
-except ImportError:  # pragma: no cover - numpy 1.x
-    try:
-        from numpy.core.multiarray import _set_madvise_hugepage as _advise
-    except ImportError:
-        _advise = None
 
-_advise_huge: Callable[[bool], bool] | None = _advise
+def _find_advise() -> Callable[[bool], bool] | None:
+    """Return numpy's huge-page switch (numpy 2 has it under numpy._core, numpy 1.26
+    under numpy.core), or None for a numpy without it."""
+    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            switch: Callable[[bool], bool] = (
+                importlib.import_module(module)._set_madvise_hugepage)
+            return switch
+        except (ImportError, AttributeError):  # pragma: no cover - numpy 1.x, or none
+            continue
+    return None  # pragma: no cover
+
+
+_advise_huge: Callable[[bool], bool] | None = _find_advise()
 _lock = threading.Lock()
 _holders = 0  # threads inside `huge_pages`
 _before = False  # numpy's setting when the first of them came in

@@ -265,8 +265,9 @@ def feedback_terms(rules: Rules) -> tuple[str, str]:
 #: Plain Mastermind written as `rules_name` writes it: MM(p,c), and the flags in brackets
 #: (or after a comma: "MM(6,7), no repeats").
 _MM = re.compile(r"^mm\s*\(\s*([-+]?\d+)\s*,\s*([-+]?\d+)\s*\)\s*(?:\[(.*)\]|,(.*))?$")
-_MM_FLAGS = {"no repeats": {"repeats": False}, "blanks": {"blanks": True},
-             "positional": {"feedback": "positional"}, "digits": {"digits": True}}
+_MM_FLAGS: dict[str, dict[str, object]] = {
+    "no repeats": {"repeats": False}, "blanks": {"blanks": True},
+    "positional": {"feedback": "positional"}, "digits": {"digits": True}}
 
 
 def rules_name(rules: Rules) -> str:

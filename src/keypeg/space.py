@@ -19,6 +19,7 @@ import itertools
 import os
 import tempfile
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -448,7 +449,7 @@ class CandidateView:
     """
 
     def __init__(self, space: CodeSpace, candidates: np.ndarray,
-                 extra: np.ndarray | list[int] = (), probes: np.ndarray | None = None) -> None:
+                 extra: np.ndarray | Sequence[int] = (), probes: np.ndarray | None = None) -> None:
         cands = np.ascontiguousarray(candidates, dtype=INDEX_DTYPE)
         self.space = space
         self.rules = space.rules

@@ -291,8 +291,8 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     clue is, names the likeliest wrong one, and suggests a guess by information gain."""
     space = load_space(rules)
     clues: list[Clue] = []
-    state: GameState | None = GameState.start(space, prior=prior, noise=noise)
-    start = state
+    start = GameState.start(space, prior=prior, noise=noise)
+    state: GameState | None = start
     tolerant = not start.trusted
     warned = -1  # the clue count the board's last row was said at
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"

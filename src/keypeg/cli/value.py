@@ -52,7 +52,7 @@ def value_command(
         with (err_console.status(f"{shown_name(rules)}: solving") if live
               else contextlib.nullcontext()) as status:
             def report(line: str) -> None:
-                if live:
+                if status is not None:  # (live)
                     status.update(f"{shown_name(rules)}: {line}")
                 elif time.perf_counter() - last[0] >= 15:
                     last[0] = time.perf_counter()

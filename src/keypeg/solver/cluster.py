@@ -402,7 +402,7 @@ class RemoteWorker(PartWorker):
                 and part.size >= self.splitter.min_codes):
             def fill(sub: np.ndarray, hist: slots.History) -> np.ndarray | None:
                 # a part's subtree comes back with its value: this is not expected to run
-                return self.solve(sub, depth - 1, INF, kmax, hist, dist + 1)[1]
+                return self.solve(sub, depth - 1, int(INF), kmax, hist, dist + 1)[1]
 
             return self.split(self.splitter.search(), part, depth, budget, kmax, history,
                               dist, fill, self.splitter.lock)
@@ -512,8 +512,12 @@ class Cluster:
             refs = [self.actors[i % len(self.actors)].walk.remote(
                 space.rules, strategy, [str(c) for c in st.history])
                 for i, st in enumerate(states)]
-            return [DecisionTree(space.rules, strategy.label, *(np.array(a) for a in arrays))
-                    for arrays in self.ray.get(refs)]
+            trees = []
+            for guess, parent, response, depth, size in self.ray.get(refs):
+                trees.append(DecisionTree(space.rules, strategy.label, np.array(guess),
+                                          np.array(parent), np.array(response),
+                                          np.array(depth), np.array(size)))
+            return trees
 
         return split_tree(strategy, space, parts=remote)
 

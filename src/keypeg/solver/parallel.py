@@ -11,6 +11,7 @@ only by being strictly cheaper, so the optimum and the tree are the same as seri
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -68,6 +69,7 @@ class PartTask:
         and record a cost found by the team in the memo of `search` (one of them, idle now),
         where the kernel would have stored it and the tree's rebuild looks for it."""
         low = min(self.costs)
+        assert self.team is not None
         total, guess = slots.team_best(self.team)
         if guess < 0 or total > low:  # none found under the budget, or from a memo
             return low
@@ -464,7 +466,7 @@ class _Claims:
             i, t, limit = claimed
             g = int(self.probes[t])
             running = cost(g, int(self.lbs[t]), limit, kS, None if pbs is None else pbs[t],
-                           lambda i=i: self.limit_of(i))
+                           functools.partial(self.limit_of, i))
             self.report(i, g, running, limit, bool(counters[slots.STOP]))
 
 
@@ -555,9 +557,11 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
         if part_bounds is None:
             if p.size > 2:
                 tasks.append(PartTask(p, int(main.ltab[kS, p.size]), r))
-        elif p.size > 2:
+            continue
+        if p.size > 2:
             tasks.append(PartTask(p, int(part_bounds[r]), r))
         else:  # weighted: one or two codes are charged exactly, as in the serial search
+            assert main.weights is not None
             w = [int(main.weights[c]) for c in p.tolist()]
             extra += sum(w) + (min(w) if len(w) == 2 else 0) - int(part_bounds[r])
     if not tasks:
@@ -641,6 +645,6 @@ def _probe(pool: ThreadPoolExecutor, main: _Search, workers: list[_Search], S: n
         future.result()
         if teams:
             search.share_none()
-    if offered:
+    if offered and lend is not None:
         lend.reclaim(offered)  # back once their borrowers are done (their parts are)
     return lbg + extra

@@ -224,7 +224,8 @@ class _Search:
                  group: tuple[np.ndarray, np.ndarray] | None = None,
                  kernel_weighted: bool = True, searches: int = 1) -> None:
         table = space.table()
-        if table is None:
+        if table is None:  # (a view always has its table)
+            assert isinstance(space, CodeSpace)
             raise LimitExceededError(
                 f"the optimal search needs the {space.table_bytes / 2**30:.1f} GiB feedback "
                 "table, over the memory budget (KEYPEG_TABLE_BUDGET)."
@@ -831,7 +832,7 @@ def _scaled_weights(space: CodeSpace, given: np.ndarray, S: np.ndarray) -> np.nd
     return scaled
 
 
-def _weight_group(space: CodeSpace, perms: np.ndarray, iperms: np.ndarray,
+def _weight_group(space: CodeSpace | CandidateView, perms: np.ndarray, iperms: np.ndarray,
                   weights: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Return the symmetry group a weighted search may use: None for the whole group
     (position x colour permutations fixing the guesses played, as unweighted), else
@@ -912,7 +913,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     S = state.candidates
     # weighted: the whole-number weights the search uses
     weights = None if given is None else _scaled_weights(space, given, S)
-    if weights is not None:
+    if given is not None and weights is not None:
         watch.unit = _unit(given, weights, S)
     # the search's coordinates: the space's, or the view's (the candidates are 0..m-1)
     where: CodeSpace | CandidateView = space if view is None else view
@@ -1026,7 +1027,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
             options = {"possible_only": possible_only, "capped": capped, "first": first_in,
                        "symmetry": symmetry, "trace": False, "n_max": int(S.size),
                        "memo_bytes": memo_share}
-            spec = (build_search, (_Search, space.rules, None if view is None else (
+            spec: tuple[Callable[..., Any], tuple[Any, ...]] = (
+                build_search, (_Search, space.rules, None if view is None else (
                 state.candidates, guesses), options))
             view_codes = 0
             if cluster is not None and view is None and _part_views(space, cluster):
@@ -1254,8 +1256,9 @@ def kernels_compiling() -> bool:
     search compiles it: a minute or two)."""
     if k.solve.signatures:
         return False
+    dispatcher: Any = k.solve
     try:  # (numba's own cache file; should its layout move, say nothing)
-        index = k.solve._cache._cache_file._index_path
+        index = dispatcher._cache._cache_file._index_path
     except AttributeError:
         return False
     return not os.path.exists(index)
@@ -1389,7 +1392,7 @@ class _Watch:
         """Return where the search stands (what `progress` receives)."""
         main = self.root_counters()
         best = int(main[slots.BEST_TOTAL]) * self.kernel_scale
-        upper = self.upper if not best else min(best + self.offset, self.upper or k.INF)
+        upper = self.upper if not best else int(min(best + self.offset, self.upper or k.INF))
         lower = int(main[slots.LOWER_BOUND]) * self.kernel_scale
         found = self.best_so_far()
         nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)

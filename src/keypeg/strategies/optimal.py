@@ -119,7 +119,13 @@ class OptimalStrategy(Strategy):
         # from the candidates alone (unweighted): proven optimal when its bounds meet (most
         # small sets), else the best found where the search cannot run or finish
         endgame = weights is None and candidates.size <= ENDGAME_MAX_CODES
-        from ..solver.endgame import PROBES_FIRST_WORK, VIEW_PER_PASS, candidate_bounds
+        from ..solver.endgame import (
+            PROBES_FIRST_WORK,
+            VIEW_PER_PASS,
+            CandidateBounds,
+            candidate_bounds,
+        )
+        bounds: CandidateBounds | None  # (the candidates' bounds, where worked out)
         if not space.has_table and too_big:
             if not endgame:
                 raise LimitExceededError(
@@ -183,7 +189,8 @@ class OptimalStrategy(Strategy):
             if endgame:  # the better of the two trees, the higher of the two bounds
                 bounds = bounds or candidate_bounds(space, candidates)
                 ours = exc.best_total is None or bounds.total < exc.best_total
-                guess, total = ((bounds.guess, bounds.total) if ours
+                guess, total = ((bounds.guess, bounds.total)
+                                if ours or exc.best_guess is None or exc.best_total is None
                                 else (exc.best_guess, exc.best_total))
                 lower = max(bounds.lower, exc.lower or 0)
                 if hopeless and self.time_limit is not None:
