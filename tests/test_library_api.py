@@ -170,6 +170,22 @@ def test_the_top_level_has_hints_strategies_and_the_optimum():
         assert name in keypeg.__all__ and callable(getattr(keypeg, name))
 
 
+def test_type_checkers_see_every_top_level_name():
+    """The names load on first use (a module __getattr__, typed Any): the TYPE_CHECKING
+    block imports each, so that type checkers and editors know it (NoStrategyError had
+    been left out)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(keypeg))
+    seen = {alias.asname or alias.name
+            for block in tree.body
+            if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+            for node in block.body if isinstance(node, ast.ImportFrom)
+            for alias in node.names}
+    assert seen == set(keypeg.__all__)
+
+
 @pytest.mark.parametrize("name,options,message", [
     ("optimal", {"time_limit": "abc"}, "time_limit must be a positive number of seconds"),
     ("optimal", {"max_candidates": -5}, "max_candidates must be at least 1, not -5"),

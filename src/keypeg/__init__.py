@@ -95,6 +95,7 @@ if TYPE_CHECKING:  # the names as type checkers see them
         InvalidRulesError,
         KeypegError,
         LimitExceededError,
+        NoStrategyError,
         UnknownRulesError,
     )
     from .feedback import Feedback, score
