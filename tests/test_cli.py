@@ -329,6 +329,20 @@ def test_optimal_json_and_store():
     assert again["cached"] and again["total"] == want
 
 
+def test_evaluate_plays_the_optimum_within_the_boards_rows():
+    """Under --max-guesses the optimal row is the fewest guesses among the trees that find
+    every secret within the rows, as `keypeg optimal --max-guesses` finds it (it had been
+    the shipped uncapped tree: 7 secrets beyond 5 rows in classic, where 5,626 fits in 5);
+    where no tree fits, the fewest guesses over all trees (MM(4,4) within 3: 905)."""
+    best = PUB["optimal"]["classic"]
+    row = json.loads(run(["evaluate", "-s", "optimal", "--max-guesses", "5", "--json"]).stdout)[0]
+    assert (row["total"], row["worst"], row["beyond_rows"]) == (best["max5_total"], 5, 0)
+    mini = PUB["ledger"]["totals"]["4"]["4"]
+    row = json.loads(run(["evaluate", "-s", "optimal", "--rules", "mini", "--max-guesses", "3",
+                          "--json"]).stdout)[0]
+    assert row["total"] == mini and row["beyond_rows"] > 0
+
+
 def test_optimal_classic_is_shipped_and_capped():
     best = PUB["optimal"]["classic"]
     data = json.loads(run(["optimal", "--json"]).stdout)

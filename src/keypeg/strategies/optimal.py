@@ -11,7 +11,7 @@ import numpy as np
 
 from ..book import applies, lookup, needed
 from ..codes import Code
-from ..errors import LimitExceededError, TimeLimitError
+from ..errors import LimitExceededError, NoStrategyError, TimeLimitError
 from ..game import TRUSTED_ONLY, GameState
 from ..limits import (
     ENDGAME_MAX_CODES,
@@ -46,7 +46,17 @@ class OptimalStrategy(Strategy):
         return None if rules.blanks else _stored(rules.key)
 
     def stored_whole_tree(self, rules: Rules) -> bool:
-        return not rules.blanks and _stored(rules.key) is not None
+        return self._stored_fits(rules) is not None
+
+    @staticmethod
+    def _stored_fits(rules: Rules) -> DecisionTree | None:
+        """Return the optimal tree shipped for `rules` when it finds every secret within
+        the board's rows (or the rules have none), else None."""
+        stored = None if rules.blanks else _stored(rules.key)
+        if stored is None:
+            return None
+        tree = stored[0]
+        return tree if rules.max_guesses is None or tree.worst <= rules.max_guesses else None
 
     def on_tree(self, space: CodeSpace, candidates: np.ndarray,
                 guesses: Sequence[int]) -> int | None:
@@ -206,18 +216,33 @@ class OptimalStrategy(Strategy):
         return result.tree.first_guess
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+        """Return the optimal tree from `state` (the start by default): on a board of few
+        rows (`Rules.max_guesses`), the fewest guesses in total among the trees that find
+        every secret within them, as `solve_optimal(max_guesses=...)` finds it; where no
+        tree does, the fewest in total over all trees."""
         space = as_space(rules, state)
+        cap = space.rules.max_guesses
         # (the stored trees are for equally likely secrets; under a prior solve_optimal
-        # weighs them by it)
-        if state is None or (not state.history and state.weights is None):
-            stored = self._tree(space)
-            if stored is not None:  # (under these rules: the stored ones have no cap)
-                t = stored[0]
-                return DecisionTree(space.rules, self.label, t.guess, t.parent, t.response,
-                                    t.depth, t.size)
+        # weighs them by it; a stored tree within the rows is optimal within them too)
+        whole = state is None or (not state.history and state.weights is None)
+        stored = self._stored_fits(space.rules) if whole else None
+        if stored is not None:
+            return self._relabelled(space, stored)
         from ..solver.search import solve_optimal
 
-        return solve_optimal(space, state=state, time_limit=self.time_limit).tree
+        try:
+            return solve_optimal(space, state=state, max_guesses=cap,
+                                 time_limit=self.time_limit).tree
+        except NoStrategyError:  # no tree finds every secret within the rows
+            shipped = self._tree(space) if whole else None
+            if shipped is not None:
+                return self._relabelled(space, shipped[0])
+            return solve_optimal(space, state=state, time_limit=self.time_limit).tree
+
+    def _relabelled(self, space: CodeSpace, t: DecisionTree) -> DecisionTree:
+        """A stored tree under these rules (its board's rows included), as this strategy's."""
+        return DecisionTree(space.rules, self.label, t.guess, t.parent, t.response, t.depth,
+                            t.size)
 
 
 #: Bits of an answer in an edge of a stored tree (`_stored`).
