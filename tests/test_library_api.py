@@ -10,6 +10,7 @@ import pytest
 
 import keypeg
 from keypeg import (
+    Clue,
     Code,
     GameState,
     InvalidCodeError,
@@ -78,6 +79,13 @@ def test_a_presets_name_stands_for_its_rules():
     (lambda s: s.filter(s.all(), 5000, 3), "code index 5000 is outside"),
     (lambda s: s.filter(s.all(), 5, 14), "answer index 14 is outside 0..13"),
     (lambda s: s.code(99999), "code index 99999 is outside"),
+    # (these two had read past the table: made-up counts, then an abort or a segfault)
+    (lambda s: s.count_matrix(np.array([0, 99999]), s.all()), "code index 99999 is outside"),
+    (lambda s: s.count_matrix(np.array([0]), np.array([-1])), "code index -1 is outside"),
+    (lambda s: s.count_matrix(["1122"], s.all()), "whole numbers, not <U4 values"),
+    (lambda s: s.block(np.array([-1]), np.array([0])), "code index -1 is outside"),
+    (lambda s: s.block(None, np.array([1296])), "code index 1296 is outside"),
+    (lambda s: s.responses(5, np.array([2**32])), "code index 4294967296 is outside"),
     (lambda s: s.text(-1), "code index -1 is outside"),
     (lambda s: Code(CLASSIC, 5000), "code index 5000 is outside"),
     (lambda s: Code.from_index(2.7, CLASSIC), "a code index is a whole number, not 2.7"),
@@ -86,6 +94,19 @@ def test_a_presets_name_stands_for_its_rules():
 def test_code_indices_out_of_the_space_are_refused(call, message):
     with pytest.raises(InvalidCodeError, match=message):
         call(get_space(CLASSIC))
+
+
+def test_a_code_or_clue_of_another_game_is_refused_not_read_again():
+    """A Code or Clue of other rules had been re-read by its text (classic's 1234 index 51
+    for bulls-and-cows' 1234) or by its index (mini's clue 1122=1B1W as classic's 1116)."""
+    with pytest.raises(InvalidCodeError, match="1122 is a code of mini, not of classic"):
+        GameState.from_clues("classic", [Clue.parse("1122=1B1W", "mini")])
+    with pytest.raises(InvalidCodeError, match="1234 is a code of bulls-and-cows, not of"):
+        get_space(CLASSIC).index(Code.parse("1234", "bulls-and-cows"))
+    # the same game's, and a clue built of texts, still count as before
+    assert GameState.from_clues("classic", [Clue.parse("1122=1B1W", "classic")]).count == 208
+    assert GameState.from_clues("classic", [Clue("1122", "1B1W")]).count == 208
+    assert get_space(CLASSIC).index(Code.parse("1234", "classic")) == 51
 
 
 def test_code_indices_in_the_space_still_work():

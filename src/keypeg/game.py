@@ -139,10 +139,13 @@ class GameState:
         space = as_space(rules)
         if isinstance(clues, (str, Clue)):
             clues = [clues]  # one clue
-        # (a pair (guess, answer), as the web API's history has them)
-        parsed = [c if isinstance(c, Clue) else Clue.parse(
-            "=".join(map(str, c)) if isinstance(c, (tuple, list)) and len(c) == 2 else c,
-            space.rules) for c in clues]
+        # (a Clue is made again under these rules: one of another game is refused; a pair
+        # (guess, answer), as the web API's history has them, is read as GUESS=ANSWER)
+        parsed = [
+            Clue.make(c.guess, c.feedback, space.rules) if isinstance(c, Clue)
+            else Clue.parse("=".join(map(str, c)) if isinstance(c, (tuple, list))
+                            and len(c) == 2 else c, space.rules)
+            for c in clues]
         if prior is None and noise is None:
             return cls(space, parsed)
         state = cls.start(space, prior=prior, noise=noise)

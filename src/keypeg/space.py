@@ -156,8 +156,8 @@ class CodeSpace:
 
         Raises `InvalidCodeError` when it is not a code of these rules.
         """
-        if isinstance(code, Code):
-            code = str(code) if code.rules != self.rules else code.index
+        if isinstance(code, Code):  # (a code of another game is refused, not read again)
+            code = Code.parse(code, self.rules).index
         if isinstance(code, (int, np.integer)):
             if not 0 <= int(code) < self.size:
                 raise InvalidCodeError(f"code index {code} is outside 0..{self.size - 1}.")
@@ -197,11 +197,11 @@ class CodeSpace:
         out = np.ascontiguousarray(indices)
         if out.size and out.dtype.kind not in "iu":
             raise InvalidCodeError(f"code indices are whole numbers, not {out.dtype} values.")
-        out = np.ascontiguousarray(out, dtype=INDEX_DTYPE)
+        # (the range first: a cast to int32 would wrap an index past it)
         if out.size and (int(out.min()) < 0 or int(out.max()) >= self.size):
             bad = int(out.min()) if int(out.min()) < 0 else int(out.max())
             raise InvalidCodeError(f"code index {bad} is outside 0..{self.size - 1}.")
-        return out
+        return np.ascontiguousarray(out, dtype=INDEX_DTYPE)
 
     def texts(self, indices: np.ndarray | list[int]) -> list[str]:
         """Return the written forms of many codes."""
@@ -286,8 +286,11 @@ class CodeSpace:
     def block(self, probes: np.ndarray | None, secrets: np.ndarray) -> np.ndarray:
         """Return ``out[i, j]``, the answer to guess ``probes[i]`` (every code when None)
         against secret ``secrets[j]``: a slice of the table when it is loaded (or small
-        enough to build at once), else computed on the fly."""
-        secrets = np.ascontiguousarray(secrets, dtype=INDEX_DTYPE)
+        enough to build at once), else computed on the fly. `InvalidCodeError` for an
+        index outside the space."""
+        secrets = self.checked_indices(secrets)
+        if probes is not None:
+            probes = self.checked_indices(probes)
         if self._table is None and self.size <= SMALL_SPACE:
             self.table()
         if self._table is not None:
@@ -296,7 +299,7 @@ class CodeSpace:
             # kernels see one layout, and twice as fast)
             return (np.take(table, secrets, axis=1) if probes is None
                     else table[np.ix_(probes, secrets)])
-        probes = self.all() if probes is None else np.ascontiguousarray(probes, INDEX_DTYPE)
+        probes = self.all() if probes is None else probes
         return self._compute_block(probes, secrets)
 
     def _table_path(self) -> Path:
@@ -359,9 +362,10 @@ class CodeSpace:
         return candidates[self.responses(guess, candidates) == response]
 
     def count_matrix(self, probes: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-        """Return ``m[i, r]``: how many candidates give answer r to ``probes[i]``."""
-        probes = np.ascontiguousarray(probes, dtype=INDEX_DTYPE)
-        candidates = np.ascontiguousarray(candidates, dtype=INDEX_DTYPE)
+        """Return ``m[i, r]``: how many candidates give answer r to ``probes[i]`` (code
+        indices; `InvalidCodeError` for one outside the space)."""
+        probes = self.checked_indices(probes).ravel()
+        candidates = self.checked_indices(candidates).ravel()
         out = np.zeros((probes.shape[0], self.n_responses), dtype=np.int32)
         table = self.table()
         if table is not None:
