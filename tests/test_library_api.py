@@ -109,6 +109,17 @@ def test_a_code_or_clue_of_another_game_is_refused_not_read_again():
     assert get_space(CLASSIC).index(Code.parse("1234", "classic")) == 51
 
 
+def test_a_name_of_ones_own_labels_only_its_own_rules():
+    """Rules alike but for a name of one's own had shared one space: after a state of
+    Rules(4, 4, name="my-variant"), every mini result was labelled my-variant."""
+    GameState.start(Rules(4, 4, name="my-variant"))
+    assert repr(solve_optimal("mini")).startswith("OptimalResult(mini,")
+    assert get_space(Rules(4, 4)).rules.name == "mini"
+    assert get_space(Rules(4, 4, name="my-variant")).rules.name == "my-variant"
+    with pytest.raises(InvalidRulesError, match="name must be a text that is not blank"):
+        Rules(4, 4, name=5)  # type: ignore[arg-type]
+
+
 def test_code_indices_in_the_space_still_work():
     space = get_space(CLASSIC)
     assert space.responses(np.int64(5), [1, 2, 3]).tolist() == [

@@ -43,6 +43,9 @@ class Rules:
         for flag in ("repeats", "blanks", "digits"):
             check_flag(flag, getattr(self, flag), InvalidRulesError)
             object.__setattr__(self, flag, bool(getattr(self, flag)))
+        if self.name is not None and (not isinstance(self.name, str) or not self.name.strip()):
+            raise InvalidRulesError(f"name must be a text that is not blank, or None, not "
+                                    f"{shown(self.name)}.")
         if isinstance(self.pegs, bool) or isinstance(self.colors, bool) or isinstance(
                 self.max_guesses, bool):
             raise InvalidRulesError("pegs, colors and max_guesses are whole numbers, not "

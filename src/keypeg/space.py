@@ -394,7 +394,10 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
         pass  # a cache that cannot be written is only slower
 
 
-_SPACES: dict[Rules, CodeSpace] = {}
+#: The shared spaces, by rules and the name they go by (`rules_name`): rules alike but for
+#: a name of one's own (`Rules(4, 4, name="my-variant")`) get a space of their own, so that
+#: neither labels the other's results.
+_SPACES: dict[tuple[Rules, str], CodeSpace] = {}
 def played_mask(colmask: np.ndarray, guesses: list[int] | tuple[int, ...]) -> int:
     """Return the bit mask of the symbols used by any of `guesses` (rows of `colmask`)."""
     mask = 0
@@ -610,10 +613,11 @@ def get_space(rules: Rules | str) -> CodeSpace:
     """Return the shared `CodeSpace` for `rules` (a `Rules` or a preset's name; one per
     rules value in a process, also when several threads ask at once)."""
     rules = as_rules(rules)
+    key = (rules, rules_name(rules))
     with _SPACES_LOCK:
-        space = _SPACES.get(rules)
+        space = _SPACES.get(key)
         if space is None:
-            space = _SPACES[rules] = CodeSpace(rules)
+            space = _SPACES[key] = CodeSpace(rules)
         return space
 
 
