@@ -221,6 +221,20 @@ def test_verify_exits_2_for_a_file_it_cannot_read(tmp_path, content, fmt, words)
     assert words in one_error_line(result)
 
 
+@pytest.mark.parametrize("fmt,kind", [("dot", "Graphviz graph (dot)"),
+                                      ("svg", "SVG picture"), ("text", "text view")])
+def test_a_view_keypeg_wrote_is_named_as_one_not_read(tmp_path, fmt, kind):
+    """An exported picture or text view read back had been taken for an Irving file
+    ("line 1: cannot read 'digraph tree {'; write the first guess alone ...")."""
+    path = tmp_path / f"tree.{fmt}"
+    assert run(["tree", "export", "-s", "maxsize", "--format", fmt, "-o", path]).exit_code == 0
+    for command in (["tree", "verify", path], ["tree", "show", "--from", path]):
+        result = run(command)
+        assert result.exit_code == 2
+        line = one_error_line(result)
+        assert f"is a tree's {kind}" in line and "export the tree as json" in line
+
+
 def test_verify_refuses_a_tree_from_a_position(tmp_path):
     path = tmp_path / "position.json"
     saved = run(["optimal", "1122=0B1W", "3344=1B0W", "5516=1B1W", "--save", path])

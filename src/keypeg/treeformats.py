@@ -224,6 +224,25 @@ def detect_format(text: str) -> str:
     return "irving"
 
 
+#: The second line of the text view (`export --format text`): it marks the view.
+_TEXT_VIEW_LINE = ("each answer: its secrets, their total guesses (from the first), the "
+                   "next guess")
+
+
+def _view_format(text: str) -> str | None:
+    """Return which of the views keypeg writes (a Graphviz graph, an SVG picture, the text
+    view) `text` is, or None for none of them."""
+    head = text.lstrip()[:200]
+    if head.startswith(("digraph", "graph ", "strict digraph")):
+        return "Graphviz graph (dot)"
+    if head.startswith(("<svg", "<?xml")):
+        return "SVG picture"
+    lines = text.splitlines()
+    if len(lines) > 1 and lines[1].strip() == _TEXT_VIEW_LINE:
+        return "text view"
+    return None
+
+
 def read_tree(path: str | Path, fmt: str = "auto", rules: Rules | None = None) -> RawTree:
     """Read a tree file in `fmt` (auto, json, irving or arfst) under `rules` (None: the
     file's own, or for arfst23's files taken from the codes); raises `TreeFileError`."""
@@ -235,6 +254,11 @@ def parse_tree(text: str, fmt: str = "auto", rules: Rules | None = None,
     """Read a tree from text; see `read_tree`."""
     fmt = fmt.lower()
     if fmt == "auto":
+        view = _view_format(text)
+        if view is not None:
+            raise TreeFileError(
+                f"{name} is a tree's {view}, which keypeg writes to be looked at, not read "
+                "back; export the tree as json, irving or arfst to read it again.")
         fmt = detect_format(text)
     if fmt == "json":
         raw = read_json(text, rules, name)
@@ -996,7 +1020,7 @@ def render_view(view: View) -> str:
     lines = [f"{rules_name(tree.rules)}: {tree.rules.describe()}; {tree.strategy}: "
              f"{_n(tree.secrets)} secrets, total {_n(tree.total)} (mean {tree.mean:.4f}), "
              f"worst {plural(tree.worst, 'guess', 'guesses')}",
-             "each answer: its secrets, their total guesses (from the first), the next guess"]
+             _TEXT_VIEW_LINE]
     if len(view.path) > 1:
         steps = [space.text(int(tree.guess[0]))]
         for k in view.path[1:]:
