@@ -343,6 +343,20 @@ def test_evaluate_plays_the_optimum_within_the_boards_rows():
     assert row["total"] == mini and row["beyond_rows"] > 0
 
 
+def test_json_says_what_was_asked_as_the_text_does():
+    """Exact evaluate rows say their rules, secrets and that they are exact (as a sampled
+    row does), and optimal's JSON what was asked (the text header's rules, objective,
+    possible codes only, cap and first guess): a review had to parse labels for them."""
+    row = json.loads(run(["evaluate", "-s", "maxsize", "--rules", "mini", "--json"]).stdout)[0]
+    assert (row["rules"], row["secrets"], row["approximate"]) == ("mini", 256, False)
+    data = json.loads(run(["optimal", "--rules", "mini", "--possible-only", "--max-guesses",
+                           "6", "--first", "1122", "--json"]).stdout)
+    assert {k: data[k] for k in ("rules", "objective", "possible_only", "max_guesses",
+                                 "first")} == {"rules": "mini", "objective": "total",
+                                               "possible_only": True, "max_guesses": 6,
+                                               "first": "1122"}
+
+
 def test_optimal_classic_is_shipped_and_capped():
     best = PUB["optimal"]["classic"]
     data = json.loads(run(["optimal", "--json"]).stdout)

@@ -26,7 +26,8 @@ from tests import naive
 runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data"
 KNUTH = published()["evaluate"]["classic"]["all_probes"]["maxsize"]
-HAND = {"total": 21, "worst": 3, "histogram": [1, 4, 4], "valid": True}  # tests/data/README.md
+HAND = {"rules": "MM(2,3)", "secrets": 9, "total": 21, "mean": round(21 / 9, 4), "worst": 3,
+        "histogram": [1, 4, 4], "valid": True}  # tests/data/README.md
 HAND_FILES = ["mm23-hand.arfst", "mm23-hand.arfst.yml", "mm23-hand.irving.txt"]
 ARRAYS = ("guess", "parent", "response", "depth", "size")
 
@@ -89,8 +90,9 @@ def test_knuth_tree_rebuilt_from_maxsize_verifies_at_5801(tmp_path):
     result = run(["tree", "verify", out, "--json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert list(data) == ["total", "worst", "histogram", "valid"]
-    assert data == {"total": KNUTH["total"], "worst": KNUTH["worst"],
+    # (what the text line says: the rules, secrets and mean as well)
+    assert data == {"rules": "classic", "secrets": 1296, "total": KNUTH["total"],
+                    "mean": round(KNUTH["total"] / 1296, 4), "worst": KNUTH["worst"],
                     "histogram": KNUTH["histogram"], "valid": True}
     assert data["total"] == 5801 and data["histogram"] == [1, 6, 62, 533, 694]
     text = run(["tree", "verify", out, "classic"])

@@ -691,11 +691,15 @@ class Verdict:
     def as_dict(self) -> dict[str, Any]:
         """Return the JSON verdict: total, worst, histogram, valid; or, for a tree that
         fails, valid false with the first secret it fails on and why."""
+        rules = rules_name(self.raw.rules)
         if self.valid:
-            return {"total": self.total, "worst": self.worst, "histogram": self.histogram,
-                    "valid": True}
+            secrets = int(self.found_at.size)
+            return {"rules": rules, "secrets": secrets, "total": self.total,
+                    "mean": round(self.total / secrets, 4) if secrets else 0.0,
+                    "worst": self.worst, "histogram": self.histogram, "valid": True}
         space = get_space(self.raw.rules)
-        return {"valid": False, "secret": space.text(int(self.secret)),  # type: ignore[arg-type]
+        return {"rules": rules, "valid": False,
+                "secret": space.text(int(self.secret)),  # type: ignore[arg-type]
                 "reason": self.reason, "failures": self.failures}
 
 
@@ -1089,8 +1093,9 @@ def view_dict(view: View) -> dict[str, Any]:
         return out
 
     return {"rules": rules_name(tree.rules), "strategy": tree.strategy,
-            "secrets": tree.secrets, "total": tree.total, "worst": tree.worst,
-            "histogram": tree.histogram,
+            "secrets": tree.secrets, "total": tree.total, "mean": round(tree.mean, 4),
+            "worst": tree.worst, "histogram": tree.histogram,
+            "first_guess": space.text(int(tree.guess[0])),
             "path": [str(space.feedback(int(tree.response[k]))) for k in view.path[1:]],
             "depth": view.depth, "hidden": view.hidden, "node": node(view.top)}
 

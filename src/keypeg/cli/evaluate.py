@@ -46,6 +46,13 @@ def evaluation_rows(trees: list["DecisionTree"], names: list[str], rules: Rules
     return rows
 
 
+def exact_json(rows: list[dict[str, Any]], rules: Rules, secrets: int) -> str:
+    """Return exact evaluation rows as `--json` prints them, each saying its rules, how
+    many secrets it played and that it is exact (the fields a sampled row has too)."""
+    return json.dumps([{**row, "rules": rules_name(rules), "secrets": secrets,
+                        "approximate": False} for row in rows])
+
+
 def with_beyond_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """Add to an evaluation's row, for a board of `rules.max_guesses` rows, how many of
     its secrets take more guesses than the board has (`beyond_rows`): its totals count
@@ -246,7 +253,7 @@ def evaluate_command(
         for row in rows:
             row["cluster"] = info
     if as_json:
-        print(json.dumps(rows))
+        print(exact_json(rows, rules, trees[0].secrets))
         return
     _print_table(f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)", rules,
                  [(tree.strategy, str(row["first_guess"]), tree.total, tree.mean, tree.worst,
@@ -350,7 +357,7 @@ def _print_recorded(rules: Rules, names: list[str], recorded: list[dict[str, Any
                                   "replayed_total": row["replayed_total"]}})
         with_beyond_rows(rows[-1], rules)
     if as_json:
-        print(json.dumps(rows))
+        print(exact_json(rows, rules, int(recorded[0]["secrets"])))
         return
     _print_table(f"{recorded[0]['secrets']:,} secrets, exact, as recorded", rules,
                  [(r["strategy"], r["first_guess"], r["total"], r["mean"], r["worst"],
@@ -457,7 +464,7 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
                                       "prior": prior or "uniform",
                                       "noise": str(state.noise)}, rules))
     if as_json:
-        print(json.dumps(rows))
+        print(exact_json(rows, rules, state.count))
         return
     table = Table(title=f"{shown_name(rules)}: {plural(state.count, 'secret')}, prior "
                   f"{prior or 'uniform'}, players assume noise {state.noise}; exact")

@@ -16,7 +16,7 @@ from rich.table import Column, Table
 from ..catalog import OBJECTIVES
 from ..errors import KeypegError
 from ..limits import check_max_seconds, plural, shorten
-from ..rules import Rules
+from ..rules import Rules, rules_name
 from .common import PriorOption, check_output_path, command, console, err_console, shown_name
 from .evaluate import histogram_text
 
@@ -206,7 +206,11 @@ def optimal_command(
                              "next_guess": result.first_guess, "total_from_here": ahead,
                              "mean_from_here": round(ahead / state.count, 4)}
     if as_json:
-        print(json.dumps({**result.summary(), "cached": cached, **extra}))
+        # (what was asked, as the text's header says it)
+        asked = {"rules": rules_name(rules), "objective": objective,
+                 "possible_only": possible_only, "max_guesses": rules.max_guesses,
+                 "first": first}
+        print(json.dumps({**result.summary(), "cached": cached, **asked, **extra}))
         return
     for line in result.trace:
         console.print(line)
