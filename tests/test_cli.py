@@ -1057,6 +1057,9 @@ def test_evaluate_sample_seed_draws_the_secrets_apart_from_the_strategys_seed():
     want = sampled_evaluation(find_rules("mini"), find_strategy("genetic", seed=0), 30, 1)
     assert (row["label"], row["seed"]) == ("genetic (seed 0)", 1)
     assert row["histogram"] == want["histogram"]
+    # the table's worst case is the sample's, and says so
+    table = run(["evaluate", "--rules", "mini", "-s", "maxsize", "--sample", "30"])
+    assert table.exit_code == 0 and "worst seen" in table.stdout
     refused = run(["evaluate", "--rules", "mini", "--sample-seed", "1"])
     assert refused.exit_code == 2 and "give --sample N too" in refused.output
     # a sampled run keeps no tree: --save-tree had written nothing, exit 0

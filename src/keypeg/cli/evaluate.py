@@ -526,7 +526,7 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
     table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {plural(n, 'secret')} drawn "
                   f"with seed {secrets_seed} (approximate)")
     header, cell = beyond_column(rules, [r["histogram"] for r in rows])
-    for col in ("strategy", "first guess", "mean", "95% interval", "worst", *header,
+    for col in ("strategy", "first guess", "mean", "95% interval", "worst seen", *header,
                 "found on guess 1 / 2 / 3 / ..."):
         table.add_column(col)
     for row in rows:
