@@ -25,6 +25,7 @@ from keypeg import (
 )
 from keypeg.feedback import Feedback
 from keypeg.hints import hint
+from keypeg.rules import rules_name
 from keypeg.solver import solve_optimal
 from keypeg.space import CodeSpace
 from keypeg.strategies import evaluate, find_strategy
@@ -114,10 +115,28 @@ def test_a_name_of_ones_own_labels_only_its_own_rules():
     Rules(4, 4, name="my-variant"), every mini result was labelled my-variant."""
     GameState.start(Rules(4, 4, name="my-variant"))
     assert repr(solve_optimal("mini")).startswith("OptimalResult(mini,")
-    assert get_space(Rules(4, 4)).rules.name == "mini"
-    assert get_space(Rules(4, 4, name="my-variant")).rules.name == "my-variant"
+    assert rules_name(get_space(Rules(4, 4)).rules) == "mini"
+    assert rules_name(get_space(Rules(4, 4, name="my-variant")).rules) == "my-variant"
     with pytest.raises(InvalidRulesError, match="name must be a text that is not blank"):
         Rules(4, 4, name=5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("candidates,message", [
+    ([7, 3, 7, 20], "increasing order, each once"),  # (a search rebuilt another total)
+    ([0, 99999], "code index 99999 is outside"),
+    ([1.5], "whole numbers, not float64"),
+    ([], "at least one code index"),
+])
+def test_a_state_from_candidates_checks_them(candidates, message):
+    with pytest.raises(InvalidCodeError, match=message):
+        GameState(get_space(CLASSIC), candidates=candidates)
+    assert GameState(get_space(CLASSIC), candidates=[3, 7, 20]).count == 3
+
+
+def test_a_space_of_its_own_budget_is_refused_in_a_sentence():
+    """evaluate on a CodeSpace made with its own budget had failed on a bare assert."""
+    with pytest.raises(LimitExceededError, match="over the 0 bytes budget"):
+        evaluate("knuth", CodeSpace("mini", budget=0))
 
 
 def test_code_indices_in_the_space_still_work():

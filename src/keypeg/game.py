@@ -94,7 +94,7 @@ class GameState:
         #: change): symmetry-class probes, the largest part of each guess asked about.
         self.derived: dict[str, Any] = {}
         if belief is None and candidates is not None:
-            belief = Belief(np.asarray(candidates), Exact(), weights)
+            belief = Belief(_checked_candidates(space, candidates), Exact(), weights)
         if belief is None:
             belief = Belief.start(space)
             for clue in self.history:
@@ -300,6 +300,19 @@ def explain_empty(space: CodeSpace, history: Sequence[Clue], belief: Belief
         return found
     return InconsistentHistoryError(
         "no code the prior allows fits these clues (some code with prior weight 0 does).")
+
+
+def _checked_candidates(space: CodeSpace, candidates: Any) -> np.ndarray:
+    """Return `candidates` as code indices of `space`, in increasing order, each once and at
+    least one; else raise `InvalidCodeError` (a search had read [7, 3, 7, 20] as four codes
+    and rebuilt a tree of another total)."""
+    out = space.checked_indices(candidates).ravel()
+    if out.size == 0:
+        raise InvalidCodeError("candidates must hold at least one code index.")
+    if out.size > 1 and not bool(np.all(np.diff(out.astype(np.int64)) > 0)):
+        raise InvalidCodeError("candidates must be code indices in increasing order, each "
+                               "once (as GameState.candidates holds them).")
+    return out
 
 
 def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryError | None:

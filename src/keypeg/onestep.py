@@ -272,8 +272,8 @@ class OneStepStrategy(Strategy):
         if (state.count == space.size and table_bytes(space.rules) > table_budget()
                 and space.size <= SPLIT_MAX_CODES and self.splits):
             return split_tree(self, space, state)
-        if state.count == space.size:
-            require_table(space.rules, "a whole-tree evaluation")
+        if state.count == space.size:  # (this space's budget: a CodeSpace may have its own)
+            require_table(space.rules, "a whole-tree evaluation", space.budget)
             table = space.table()
             assert table is not None
             ids = space.all()
