@@ -133,6 +133,13 @@ def test_a_state_from_candidates_checks_them(candidates, message):
     assert GameState(get_space(CLASSIC), candidates=[3, 7, 20]).count == 3
 
 
+def test_a_forced_first_guess_after_clues_is_refused_in_the_librarys_words():
+    state = GameState.start(MINI).after("1122", "0B1W")
+    with pytest.raises(KeypegError, match="a forced first guess [(]first, --first[)] applies "
+                                          "only before any guess is played"):
+        solve_optimal(MINI, state=state, first="1234")
+
+
 def test_a_space_of_its_own_budget_is_refused_in_a_sentence():
     """evaluate on a CodeSpace made with its own budget had failed on a bare assert."""
     with pytest.raises(LimitExceededError, match="over the 0 bytes budget"):
@@ -241,7 +248,7 @@ def test_type_checkers_see_every_top_level_name():
     ("optimal", {"time_limit": "abc"}, "time_limit must be a positive number of seconds"),
     ("optimal", {"max_candidates": -5}, "max_candidates must be at least 1, not -5"),
     ("optimal", {"first": "1234"}, "the optimal strategy takes no first guess"),
-    ("entropy", {"order": "bogus"}, "order must be a list of code indices"),
+    ("entropy", {"order": "bogus"}, "order must be a list of answer indices"),
     ("entropy", {"possible_only": "no"}, "possible_only must be True or False, not 'no'"),
     ("entropy", {"colour": 3}, "does not take the option[(]s[)] colour[.]"),
     ("knuth", {"entropy": "plnp"}, "applies only to the entropy strategy"),

@@ -1,8 +1,10 @@
 """Codes: how they are written, parsed and numbered.
 
-Colour games write colours 1..c as the seeds do (`1123`); the letters R G B Y O P W K C
-(red, green, blue, yellow, orange, purple, white, black, cyan) are accepted for colours 1-9.
-Digit games write 0..c-1. Past 9 (colours) or 10 (digits) the symbols go on with A, B, ...
+Colour games write colours 1..c as the seeds do (`1123`); in games of at most 9 colours
+the letters R G B Y O P W K C (red, green, blue, yellow, orange, purple, white, black, cyan)
+are accepted for colours 1-9 as well. Digit games write 0..c-1. Past 9 (colours) or 10
+(digits) the symbols go on with A, B, ..., which there are colours 10, 11, ... (no longer
+colour letters).
 A blank, where the rules allow blanks, is written `_` (`.` is accepted too, and `0` in
 colour games).
 

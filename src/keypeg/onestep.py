@@ -184,8 +184,8 @@ class OneStepStrategy(Strategy):
         if order is not None:
             kept = np.asarray(order)
             if kept.ndim != 1 or (kept.size and kept.dtype.kind not in "iu"):
-                raise KeypegError("order must be a list of code indices (the probes' order "
-                                  f"for ties), not {shown(order)}.")
+                raise KeypegError("order must be a list of answer indices (the order the "
+                                  f"entropy sums its terms in), not {shown(order)}.")
         self.name = name
         self.possible_only = possible_only
         self.first = first

@@ -906,7 +906,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
     first_index = -1
     if first is not None:
         if guesses:
-            raise KeypegError("--first applies only before the first guess.")
+            raise KeypegError("a forced first guess (first, --first) applies only before "
+                              "any guess is played.")
         first_index = space.index(first)
         if possible_only and first_index not in set(state.candidates.tolist()):
             raise KeypegError("with possible codes only, the first guess must be a candidate.")
