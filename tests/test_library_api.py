@@ -140,6 +140,37 @@ def test_a_forced_first_guess_after_clues_is_refused_in_the_librarys_words():
         solve_optimal(MINI, state=state, first="1234")
 
 
+def test_wrong_kinds_are_refused_in_a_sentence():
+    """A TypeError and an AttributeError from deep inside, before."""
+    with pytest.raises(InvalidCodeError, match="clues must be a list of GUESS=ANSWER texts"):
+        GameState.from_clues("classic", None)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRulesError, match="rules must be Rules or a name"):
+        Code(5, 3)  # type: ignore[arg-type]
+    assert str(Code("classic", 3)) == "1114"  # type: ignore[arg-type]
+
+
+def test_a_malformed_tree_is_refused_in_a_sentence(tmp_path):
+    """from_dict had taken counts that do not add up (a part of 99 secrets: total 71, not
+    74) and raised KeyError or AttributeError on a missing root; load, JSONDecodeError."""
+    from keypeg.tree import DecisionTree
+
+    data = find_strategy("knuth").tree(Rules(3, 3)).to_dict()
+    assert DecisionTree.from_dict(data).total == 74
+    data["root"]["parts"]["0B0W"]["n"] = 99
+    with pytest.raises(KeypegError, match="are not those of its answers"):
+        DecisionTree.from_dict(data)
+    for bad, words in (({"format": "keypeg-tree"}, "no 'rules' field"),
+                       (None, "a NoneType, not an object")):
+        with pytest.raises(KeypegError, match=words):
+            DecisionTree.from_dict(bad)  # type: ignore[arg-type]
+    path = tmp_path / "tree.json"
+    path.write_text("oops")
+    with pytest.raises(KeypegError, match="it is not keypeg's tree JSON"):
+        DecisionTree.load(path)
+    with pytest.raises(KeypegError, match="cannot read the tree"):
+        DecisionTree.load(tmp_path / "missing.json")
+
+
 def test_a_space_of_its_own_budget_is_refused_in_a_sentence():
     """evaluate on a CodeSpace made with its own budget had failed on a bare assert."""
     with pytest.raises(LimitExceededError, match="over the 0 bytes budget"):

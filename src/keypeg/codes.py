@@ -236,6 +236,8 @@ class Code:
     index: int
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):  # (a preset's name; else refused in a sentence)
+            object.__setattr__(self, "rules", rules_of(self.rules))
         object.__setattr__(self, "index", check_index(self.index, self.rules.size))
 
     @classmethod

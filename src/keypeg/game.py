@@ -139,6 +139,9 @@ class GameState:
         space = as_space(rules)
         if isinstance(clues, (str, Clue)):
             clues = [clues]  # one clue
+        if not isinstance(clues, Iterable):
+            raise InvalidCodeError(f"clues must be a list of GUESS=ANSWER texts, Clues or "
+                                   f"(guess, answer) pairs, not {type(clues).__name__}.")
         # (a Clue is made again under these rules: one of another game is refused; a pair
         # (guess, answer), as the web API's history has them, is read as GUESS=ANSWER)
         parsed = [

@@ -228,7 +228,33 @@ class DecisionTree:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DecisionTree:
-        """Rebuild a tree from `to_dict` data; raises `KeypegError` when malformed."""
+        """Rebuild a tree from `to_dict` data; raises `KeypegError` when malformed (a field
+        missing or of the wrong kind, or secret counts that do not add up)."""
+        try:
+            tree = cls._from_dict(data)
+        except KeypegError:
+            raise
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
+            what = f"no {exc.args[0]!r} field" if isinstance(exc, KeyError) else str(exc)
+            raise KeypegError(f"not a keypeg tree ({what}).") from None
+        # every secret reaching a node goes on to one of its answers, or is its guess
+        if tree.nodes:
+            below = np.bincount(tree.parent[1:], weights=tree.size[1:], minlength=tree.nodes)
+            left = tree.size - below
+            if tree.size.min() < 1 or left.min() < 0 or left.max() > 1 or bool(
+                    np.any((below == 0) & (tree.size != 1))):
+                bad = int(np.flatnonzero((left < 0) | (left > 1) | (tree.size < 1)
+                                         | ((below == 0) & (tree.size != 1)))[0])
+                raise KeypegError(
+                    f"not a keypeg tree: the secrets at the guess {_node_text(tree, bad)} "
+                    f"(node {bad}, {int(tree.size[bad])}) are not those of its answers "
+                    f"({int(below[bad])}) plus at most its own.")
+        return tree
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> DecisionTree:
+        if not isinstance(data, dict):
+            raise KeypegError(f"not a keypeg tree (a {type(data).__name__}, not an object).")
         if data.get("format") != FORMAT:
             raise KeypegError("not a keypeg tree file (missing format 'keypeg-tree').")
         rules = Rules(**data["rules"])
@@ -281,12 +307,21 @@ class DecisionTree:
 
     @classmethod
     def load(cls, path: str | Path) -> DecisionTree:
-        """Read a tree written by `save`."""
+        """Read a tree written by `save`; a file that cannot be read, or is not JSON, raises
+        `KeypegError` in a sentence."""
         p = Path(path)
-        raw = p.read_bytes()
-        if p.suffix == ".gz":
-            raw = gzip.decompress(raw)
-        return cls.from_dict(json.loads(raw))
+        try:
+            raw = p.read_bytes()
+            if p.suffix == ".gz":
+                raw = gzip.decompress(raw)
+            data = json.loads(raw)
+        except OSError as exc:  # (no such file, a folder, a broken gzip file)
+            raise KeypegError(f"cannot read the tree {str(p)!r}: "
+                              f"{exc.strerror or exc}.") from None
+        except ValueError as exc:  # (not JSON, not UTF-8)
+            raise KeypegError(f"cannot read the tree {str(p)!r}: it is not keypeg's tree "
+                              f"JSON ({exc}).") from None
+        return cls.from_dict(data)
 
     # --------------------------------------------------------------- text
     def render(self, max_depth: int = 2) -> str:
@@ -319,3 +354,8 @@ def tree_bytes(tree: DecisionTree) -> bytes:
 def tree_from_bytes(data: bytes) -> DecisionTree:
     """Return the tree stored by `tree_bytes`."""
     return DecisionTree.from_dict(json.loads(gzip.decompress(data)))
+
+
+def _node_text(tree: DecisionTree, node: int) -> str:
+    """Return the written guess of `node` in `tree`."""
+    return get_space(tree.rules).text(int(tree.guess[node]))
