@@ -674,7 +674,9 @@ def solve_optimal(
     """Return an optimal strategy tree and its total.
 
     `objective` "total" minimises the total number of guesses (under `max_guesses`, the
-    number of guesses allowed counting those already played, when given); "worst" first
+    number of guesses allowed counting those already played, when given: the board's rows
+    in `rules` (`Rules.max_guesses`) are no cap here, pass them as `max_guesses`, as
+    `keypeg optimal` does; the optimal strategy's `tree` and `evaluate` take them); "worst" first
     minimises the worst case, then the total. `possible_only` plays only codes that could be
     the secret (MM*). `first` forces the first guess. `workers` threads solve the parts of
     each first guess in parallel (by default both cores for sets of 2,000 codes or more);
