@@ -240,11 +240,10 @@ class DecisionTree:
         # every secret reaching a node goes on to one of its answers, or is its guess
         if tree.nodes:
             below = np.bincount(tree.parent[1:], weights=tree.size[1:], minlength=tree.nodes)
-            left = tree.size - below
-            if tree.size.min() < 1 or left.min() < 0 or left.max() > 1 or bool(
-                    np.any((below == 0) & (tree.size != 1))):
-                bad = int(np.flatnonzero((left < 0) | (left > 1) | (tree.size < 1)
-                                         | ((below == 0) & (tree.size != 1)))[0])
+            left = tree.size - below  # (a leaf: its one secret)
+            wrong = (tree.size < 1) | (left < 0) | (left > 1) | ((below == 0) & (tree.size != 1))
+            if wrong.any():
+                bad = int(np.flatnonzero(wrong)[0])
                 raise KeypegError(
                     f"not a keypeg tree: the secrets at the guess {_node_text(tree, bad)} "
                     f"(node {bad}, {int(tree.size[bad])}) are not those of its answers "
