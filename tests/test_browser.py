@@ -1174,10 +1174,14 @@ def test_assist_clues_and_contradiction(page: Page) -> None:
     expect(page.locator("#hint-count")).to_have_attribute("data-count", str(count))
     expect(page.locator("#assist-error")).to_be_hidden()
 
-    # A malformed clue is refused with the server's message, and not added.
-    add_clue(page, "1122", 3, 1)
-    expect(page.locator("#message-text")).to_contain_text("1122=3B1W not added")
-    expect(page.locator("#message-text")).to_contain_text("3B1W cannot happen")
+    # An impossible answer cannot be chosen (three blacks leave no room for a white), and
+    # the server refuses it too.
+    page.select_option("#assist-black", "3")
+    expect(page.locator("#assist-white option[value='1']")).to_be_disabled()
+    status, body = api(page, "POST", "/api/hints",
+                       {"rules": "classic", "history": [["1122", "3B1W"]]})
+    assert status == 422 and "3B1W cannot happen" in body["detail"], body
+    page.select_option("#assist-black", "0")
     expect(page.locator("#assist-clues li")).to_have_count(2)
 
     # A contradictory clue is kept, the error names the suspect clue, hints stop.
