@@ -105,6 +105,27 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("keypeg")) / "keypeg.sqlite3"
 
 
+#: How long `_while_busy` tries again, in all, and its pause between tries (seconds).
+BUSY_SECONDS, BUSY_PAUSE = 30.0, 0.02
+
+
+def _while_busy(action: Callable[[], Any]) -> Any:
+    """Run `action`, again while SQLite says the database is locked or busy, for up to
+    `BUSY_SECONDS`. SQLite answers some of these at once instead of waiting out the
+    connection's timeout: a new file switched to WAL by two connections together (the
+    checkpoint's walk and its progress watcher), one of them then refused it ("database is
+    locked": 3 of 40 tries of six threads opening a new file, before)."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:
+            text = str(exc).lower()
+            if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+                raise
+            time.sleep(BUSY_PAUSE)
+
+
 class Store:
     """A connection to the keypeg database; safe to share between threads."""
 
@@ -116,7 +137,7 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "a folder, not a file")
-            self._migrate(self._conn())
+            _while_busy(lambda: self._migrate(self._conn()))
         except (OSError, sqlite3.Error) as exc:
             conn = getattr(self._local, "conn", None)
             if conn is not None:
@@ -133,7 +154,7 @@ class Store:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
+            _while_busy(lambda: conn.execute("PRAGMA journal_mode=WAL"))
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
         return conn
