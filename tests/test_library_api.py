@@ -149,6 +149,13 @@ def test_wrong_kinds_are_refused_in_a_sentence():
     assert str(Code("classic", 3)) == "1114"  # type: ignore[arg-type]
 
 
+def test_trees_compare_by_what_they_play():
+    """== on two trees had raised numpy's "truth value of an array is ambiguous"."""
+    knuth = find_strategy("knuth").tree(MINI)
+    assert knuth == find_strategy("knuth").tree(MINI)
+    assert knuth != find_strategy("entropy").tree(MINI) and knuth != "knuth"
+
+
 def test_a_malformed_tree_is_refused_in_a_sentence(tmp_path):
     """from_dict had taken counts that do not add up (a part of 99 secrets: total 71, not
     74) and raised KeyError or AttributeError on a missing root; load, JSONDecodeError."""

@@ -33,7 +33,7 @@ FORMAT = "keypeg-tree"
 VERSION = 1
 
 
-@dataclass
+@dataclass(eq=False)
 class DecisionTree:
     """A strategy's whole decision tree from some state (the start of the game by default).
 
@@ -57,6 +57,18 @@ class DecisionTree:
     #: How many secrets reach the node.
     size: np.ndarray
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __eq__(self, other: object) -> bool:
+        """Two trees are equal when they are of the same rules and strategy and play the same
+        guesses to the same secrets (their arrays equal; `meta` aside). (The dataclass's own
+        == had compared the arrays as truth values: numpy's ambiguity error.)"""
+        if not isinstance(other, DecisionTree):
+            return NotImplemented
+        return (self.rules == other.rules and self.strategy == other.strategy
+                and all(np.array_equal(getattr(self, f), getattr(other, f))
+                        for f in ("guess", "parent", "response", "depth", "size")))
+
+    __hash__ = None  # type: ignore[assignment]  # (mutable arrays: no hash, as before)
 
     def __repr__(self) -> str:
         # (the arrays run to thousands of numbers: what `summary` says instead)
