@@ -394,10 +394,6 @@ def _save_atomic(path: Path, array: np.ndarray) -> None:
         pass  # a cache that cannot be written is only slower
 
 
-#: The shared spaces, by rules and the name they go by (`rules_name`): rules alike but for
-#: a name of one's own (`Rules(4, 4, name="my-variant")`) get a space of their own, so that
-#: neither labels the other's results.
-_SPACES: dict[tuple[Rules, str], CodeSpace] = {}
 def played_mask(colmask: np.ndarray, guesses: list[int] | tuple[int, ...]) -> int:
     """Return the bit mask of the symbols used by any of `guesses` (rows of `colmask`)."""
     mask = 0
@@ -606,6 +602,10 @@ class CandidateView:
                 for chunk in np.split(order, cuts) if chunk.size}
 
 
+#: The shared spaces, by rules and the name they go by (`rules_name`): rules alike but for
+#: a name of one's own (`Rules(4, 4, name="my-variant")`) get a space of their own, so that
+#: neither labels the other's results.
+_SPACES: dict[tuple[Rules, str], CodeSpace] = {}
 _SPACES_LOCK = threading.Lock()
 
 

@@ -42,8 +42,7 @@ class OptimalStrategy(Strategy):
         self.max_candidates = max_candidates
 
     def _tree(self, space: CodeSpace) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
-        rules = space.rules
-        return None if rules.blanks else _stored(rules.key)
+        return _shipped(space.rules)
 
     def stored_whole_tree(self, rules: Rules) -> bool:
         return self._stored_fits(rules) is not None
@@ -52,7 +51,7 @@ class OptimalStrategy(Strategy):
     def _stored_fits(rules: Rules) -> DecisionTree | None:
         """Return the optimal tree shipped for `rules` when it finds every secret within
         the board's rows (or the rules have none), else None."""
-        stored = None if rules.blanks else _stored(rules.key)
+        stored = _shipped(rules)
         if stored is None:
             return None
         tree = stored[0]
@@ -243,6 +242,12 @@ class OptimalStrategy(Strategy):
         """A stored tree under these rules (its board's rows included), as this strategy's."""
         return DecisionTree(space.rules, self.label, t.guess, t.parent, t.response, t.depth,
                             t.size)
+
+
+def _shipped(rules: Rules) -> tuple[DecisionTree, np.ndarray, np.ndarray] | None:
+    """Return the optimal tree shipped for `rules` and its edges (`_stored`), or None
+    (none is shipped for games with blanks)."""
+    return None if rules.blanks else _stored(rules.key)
 
 
 #: Bits of an answer in an edge of a stored tree (`_stored`).
