@@ -516,9 +516,16 @@ def test_64_or_more_contradicting_clues_are_diagnosed():
     clues = ["1122=1B1W"] * 63 + ["1122=0B0W"]
     err = one_sentence_error(run(["solve", *clues]), code=1)
     assert "clue 64 (1122=0B0W)" in err and "could have been 1B1W" in err
-    lines = "\n".join([c.replace("=", " ") for c in clues] + ["", "quit"]) + "\n"
+    # (assist takes a clue repeated word for word once: 63 different true clues for the
+    # secret 1234, then a false one)
+    space = get_space(find_rules("classic"))
+    secret = space.code(space.index("1234")).symbols
+    true = ["{} {}B{}W".format(space.text(i), *naive.score(secret, space.code(i).symbols,
+                                                           "blackwhite")) for i in range(63)]
+    lines = "\n".join([*true, "1122 0B0W", "", "quit"]) + "\n"
     result = run(["assist"], input=lines)
     assert result.exit_code == 0 and "Correct clue 64 (1122=0B0W)" in result.stdout
+    assert "could have been 1B1W" in result.stdout
 
 
 @pytest.mark.parametrize("args", [
@@ -738,7 +745,11 @@ def test_optimal_with_a_prior_is_the_weighted_optimum(tmp_path):
     data = json.loads(run(["optimal", "--prior", f"file:{prior}", "--json",
                            "--recompute"]).stdout)
     assert data["weighted_total"] == want["total"]
-    assert data["mean"] == pytest.approx(want["total"] / want["secrets"], abs=1e-4)
+    assert data["weighted_mean"] == pytest.approx(want["total"] / want["secrets"], abs=1e-4)
+    # (as evaluate --prior gives them: "mean" plain over every code the tree finds, the
+    # weighted total over the codes the prior weighs)
+    assert data["secrets"] == 1296 and data["weighted_secrets"] == want["secrets"]
+    assert data["mean"] == pytest.approx(data["total"] / 1296, abs=1e-4)
     plain = json.loads(run(["optimal", "--json"]).stdout)
     assert "weighted_total" not in plain  # a weighted result is never served unweighted
     # the table: the weighted total beside the expected guesses (the plain total over every
@@ -1157,7 +1168,15 @@ def test_sessions_say_what_answers_mean_and_when_the_board_is_full(tmp_path, mon
     assert "Answers mark each peg: G the right symbol in the right place" in out
     out = run(["match", "--seed", "1", "-r", "bulls-and-cows"], input="quit\n").output
     assert "Breaking, type a code like 0123" in out and "cows (W or C" in out
-    out = run(["assist"], input="1111 0B0W\n" * 10 + "2222 0B0W\nquit\n").output
+    # (ten different clues true for the secret 6543: a clue repeated word for word is not
+    # recorded again)
+    guesses = ["1111", "2222", "1122", "1133", "1144", "1155", "2233", "2244", "2255", "1212",
+               "1313"]
+    lines = ["{} {}B{}W".format(g, *naive.score(tuple(int(c) - 1 for c in "6543"),
+                                               tuple(int(c) - 1 for c in g), "blackwhite"))
+             for g in guesses]
+    out = run(["assist"], input="\n".join([*lines, "quit"]) + "\n").output
+    assert "not recorded" not in out
     assert out.count("That was the board's last row (10)") == 1
     out = run(["assist", "-r", "bulls-and-cows"], input="0123 1B2C\nhistory\nquit\n").output
     assert "1. 0123  1B2W" in out
@@ -1261,3 +1280,54 @@ def test_a_review_as_a_demanding_user_found(tmp_path):
         flat(run(["evaluate", "--rules", "mini", "-s", "entropy", "--sample", "100000"])))
     assert run(["evaluate", "--rules", "mini", "-s", "entropy", "--sample", "256",
                 "--json"]).exit_code == 0
+
+
+def test_assist_repairs_say_what_they_did(tmp_path, monkeypatch):
+    """'fix', 'undo' and the whole clue typed at the prompt that offers to correct a clue
+    were swallowed ("Clue 4 kept"); undo and drop changed the clues without a word; a
+    clue typed twice was counted twice (a solved game 'solved' again)."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    start = "1122 1B1W\n3456 0B2W\n1234 4B\n1111 4B\n"
+    out = run(["assist"], input=start + "fix 4 1B\nhistory\nquit\n").stdout
+    assert "Clue 4 is now 1111=1B0W (was 4B0W)." in out and "4. 1111  1B0W" in out
+    out = run(["assist"], input=start + "1111 1B\nhistory\nquit\n").stdout
+    assert "4. 1111  1B0W" in out
+    out = run(["assist"], input=start + "undo\nhistory\nquit\n").stdout
+    assert "Took back clue 4 (1111=4B0W)." in out and "4. 1111" not in out
+    out = run(["assist"], input="undo\n1122 1B1W\n1122 1B1W\n3456 0B2W\ndrop 1\ndrop 1\n"
+                                "history\nquit\n").stdout
+    assert "Nothing to undo: there are no clues yet." in out
+    assert "That is clue 1 again (1122=1B1W): it tells nothing new" in out
+    assert "Dropped clue 1 (1122=1B1W) (the clues after it move up one)." in out
+    assert "Dropped clue 1 (3456=0B2W)." in out and "no clues yet" in out
+    out = run(["assist"], input="give up\nquit\n").stdout
+    assert "'give up' is not a clue or a command" in out
+    helped = " ".join(run(["assist", "--help"]).stdout.split())
+    assert "'undo', 'drop N', 'fix N FEEDBACK', 'help' or 'quit'" in helped
+
+
+def test_match_prompts_take_their_commands(tmp_path, monkeypatch):
+    """At the hand-answer prompt 'score' was read as feedback; 'undo' while breaking was
+    'an unknown symbol'; a Codebreaker secret with a repeated digit was refused without
+    saying why."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["match", "--seed", "7"], input="undo\ngive up\n1234\nhand\nscore\nquit\n").stdout
+    assert "'undo' is not a code or a command" in out
+    assert "cannot read feedback 'score'" not in out and "total" in out.split("hand")[-1]
+    out = run(["match", "-r", "cb1", "--seed", "3"], input="give up\n11111\nquit\n").stdout
+    assert "5 symbols from digits 0-9, each at most once" in out
+    out = run(["match", "--seed", "7", "--opponent", "knuth"], input="quit\n").stdout
+    assert "maxsize (Knuth's minimax)" in out
+
+
+def test_play_under_noise_words(tmp_path, monkeypatch):
+    """lies:0 warned that answers may be wrong; under noise every code may stay, so the
+    hint's 'it leaves at most N codes' was wrong, and cut gave counts alone."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["play", "--noise", "lies:0", "--seed", "1"], input="quit\n").stdout
+    assert "may be wrong" not in out
+    out = run(["play", "--noise", "symmetric:0.1", "--seed", "1"],
+              input="1122\ncut 1234\nhint\nquit\n").stdout
+    assert "may be wrong" in out and "leaves at most" not in out
+    assert "by their true answer; the chance of each" in out
+    assert "chance it is the secret" in out

@@ -33,9 +33,33 @@ def test_positional_surplus_copies_are_gray():
 @pytest.mark.parametrize("text,canonical", [
     ("2B1W", "2B1W"), ("2b1w", "2B1W"), ("2B", "2B0W"), ("1W", "0B1W"), ("0B0W", "0B0W"),
     ("2,1", "2B1W"), ("4B0W", "4B0W"),
+    # as players write them (refused before): two counts apart, the key pegs' letters, an
+    # empty row, whites first, a comma between
+    ("2 1", "2B1W"), ("2-1", "2B1W"), ("21", "2B1W"), ("BBW", "2B1W"), ("b b w", "2B1W"),
+    ("W", "0B1W"), ("0", "0B0W"), ("-", "0B0W"), ("none", "0B0W"), ("1W2B", "2B1W"),
+    ("2B, 1W", "2B1W"), ("2B,1W", "2B1W"), ("0 0", "0B0W"),
 ])
 def test_parse_blackwhite(text, canonical):
     assert str(Feedback.parse(text, CLASSIC)) == canonical
+
+
+def test_bulls_and_cows_feedback_in_its_own_words():
+    bulls = find_rules("bulls-and-cows")
+    assert str(Feedback.parse("BCC", bulls)) == "1B2W"
+    assert str(Feedback.parse("12", bulls)) == "1B2W"
+    with pytest.raises(InvalidFeedbackError, match="write bulls and cows like 2B1C"):
+        Feedback.parse("lots", bulls)
+
+
+def test_clues_read_with_the_guess_and_feedback_apart():
+    from keypeg.game import Clue
+
+    assert str(Clue.parse("1 1 2 2 1B1W", CLASSIC)) == "1122=1B1W"
+    assert str(Clue.parse("1122 2 1", CLASSIC)) == "1122=2B1W"
+    assert str(Clue.parse("RGBY B W", CLASSIC)) == "1234=1B1W"
+    assert str(Clue.parse("0 1 2 3 4 G A - - A", find_rules("cb1"))) == "01234=GA--A"
+    with pytest.raises(InvalidFeedbackError, match="cannot read feedback 'zz'"):
+        Clue.parse("1 1 2 2 zz", CLASSIC)  # (the guess read: its feedback's error)
 
 
 @pytest.mark.parametrize("text,canonical", [
@@ -50,6 +74,8 @@ def test_parse_positional(text, canonical):
     ("3B2W", CLASSIC, "5 key pegs but codes have only 4"),
     ("5B", CLASSIC, "5 key pegs"),
     ("lots", CLASSIC, "cannot read feedback"),
+    ("7", CLASSIC, "cannot read feedback"),  # (one count alone: blacks or whites?)
+    ("2 1 3", CLASSIC, "cannot read feedback"),
     ("GGGG", CB4, "has 4 marks; give one per peg"),
     ("GGGGA", CB4, "cannot happen"),
     ("GGZGG", CB4, "unknown mark 'Z'"),

@@ -163,3 +163,13 @@ def test_a_contradiction_of_many_clues_stays_one_short_sentence():
     with pytest.raises(InconsistentHistoryError) as info:
         GameState.from_clues(eight, clues)
     assert len(str(info.value)) < 400 and "clues 1, 2, 3, 4, 5, 6, 7 and 8" in str(info.value)
+
+
+def test_some_of_names_a_choice():
+    from keypeg.limits import some_of
+
+    assert some_of(["0B1W"], 3) == "0B1W"
+    assert some_of(["0B1W", "1B0W"], 3) == "0B1W or 1B0W"  # (there was no 'or')
+    # one left over is shown, not counted as '1 other answer'
+    assert some_of(["a", "b", "c", "d"], 3) == "a, b, c or d"
+    assert some_of(["a", "b", "c", "d", "e"], 3) == "a, b, c or 2 other answers"

@@ -136,7 +136,7 @@ def test_a_contradicting_hand_answer_is_refused_and_named():
             m.answer(wrong)
         assert exc.value.conflict == (0, 1) and exc.value.suspects == (1,)
         # the codes without a 1 (22, 23, 32, 33) give 21 these answers
-        assert str(exc.value).endswith("21 can get 0B0W, 0B1W, 1B0W.")
+        assert str(exc.value).endswith("21 can get 0B0W, 0B1W or 1B0W.")
     assert m.games[0].history == [["11", "0B0W"]] and m.games[0].pending == "21"
     with pytest.raises(KeypegError):
         m.answer("3B0W")  # not an answer of a two-peg game at all

@@ -32,6 +32,14 @@ NEGLIGIBLE = 1e-9
 #: player never closes in on the likeliest code, and it needed over 60 guesses (MM(4,4)
 #: under symmetric:0.05). With trusted answers every candidate holds at least that share.
 PARTS_SHARE = 0.01
+#: Under answers that may be wrong, a code at least this likely is played at once (seed
+#: 003, section 7: with one code at 95 %, "confirming or rejecting the dominant hypothesis"
+#: is worth more than telling unlikely ones apart). Without it the players asked on: every
+#: code keeps some mass, so a question still tells a little, and bayes-entropy needed 26
+#: guesses on average on 27 secrets (MM(3,3) positional, per-peg:0.05), asking one guess
+#: again and again with the secret at 99.99 %. At this share no other guess is as likely
+#: to win now.
+CONFIRM = 0.5
 #: Rows of a hint under a belief: the row name and the experiment score it plays by.
 BELIEF_SCORES = (("information", "information"), ("entropy", "entropy"),
                  ("expsize", "expmass"), ("maxsize", "maxmass"), ("parts", "parts"))
@@ -71,6 +79,12 @@ def belief_choices(state: GameState, names: Sequence[str] | None = None
     """Return each belief score's chosen guess (code index) and whether the choice was
     made among sampled probes. Scores: see `BELIEF_SCORES` (and `keypeg.experiments`)."""
     space = state.space
+    if not state.trusted and state.count > 1:
+        p = state.posterior
+        top = int(np.lexsort((state.candidates, -p))[0])  # (ties: the first code)
+        if p[top] >= CONFIRM:
+            guess = int(state.candidates[top])
+            return {name: guess for name in names or dict(BELIEF_SCORES)}, False
     probes, cands, w, approximate = belief_probes(state)
     outcomes = space.block(probes, cands)
     lik = None if state.noise.hard else likelihood(space, state.noise)

@@ -24,6 +24,22 @@ ALIASES = {
     "ga": "genetic",
     "berghman": "genetic",
 }
+#: What the strategies are known as, after who described them.
+KNOWN_AS = {
+    "maxsize": "Knuth's minimax",
+    "expsize": "Irving's expected size",
+    "entropy": "Neuwirth's entropy",
+    "parts": "Kooi's most parts",
+    "genetic": "Berghman, Goossens and Leus's genetic algorithm",
+}
+
+
+def strategy_label(name: str) -> str:
+    """Return a strategy's name with what it is known as: 'maxsize (Knuth's minimax)'
+    (`--opponent knuth` was described as 'maxsize' alone)."""
+    return f"{name} ({KNOWN_AS[name]})" if name in KNOWN_AS else name
+
+
 #: How entropy can be compared: exactly, or in one of seed 000's floating-point spellings.
 ENTROPY_SPELLING_NAMES = ("exact", "nlog2n", "plog2p", "plnp", "plog2p-float32")
 #: Tie rules after "could be the secret": the lexically first or last probe.

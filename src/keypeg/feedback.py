@@ -40,11 +40,17 @@ NOTATION = {"black": BLACK_TEXT, "white": WHITE_TEXT, "green": MARK_TEXT[GREEN],
             "amber": MARK_TEXT[AMBER], "gray": MARK_TEXT[GRAY]}
 _MARK_INPUT = {"G": GREEN, "A": AMBER, "Y": AMBER, "-": GRAY, ".": GRAY, "X": GRAY, "_": GRAY}
 _BW_PATTERNS = (
-    # (C: cows, as bulls and cows players write whites: 1B2C)
-    re.compile(r"^(?P<b>[0-9]{1,3})\s*B\s*(?:(?P<w>[0-9]{1,3})\s*[WC])?$", re.I),
-    re.compile(r"^(?P<w>[0-9]{1,3})\s*[WC]$", re.I),
-    re.compile(r"^(?P<b>[0-9]{1,3})\s*[,/]\s*(?P<w>[0-9]{1,3})$"),
+    # (C: cows, as bulls and cows players write whites: 1B2C; a comma between: 2B, 1W)
+    re.compile(r"^(?P<b>[0-9]{1,3})\s*B\s*(?:,?\s*(?P<w>[0-9]{1,3})\s*[WC])?$", re.I),
+    re.compile(r"^(?P<w>[0-9]{1,3})\s*[WC](?:\s*,?\s*(?P<b>[0-9]{1,3})\s*B)?$", re.I),
+    # two counts, black first: 2,1 2/1 2-1 2 1
+    re.compile(r"^(?P<b>[0-9]{1,3})\s*[,/-]\s*(?P<w>[0-9]{1,3})$|"
+               r"^(?P<b2>[0-9]{1,3})\s+(?P<w2>[0-9]{1,3})$"),
 )
+#: The key pegs read off a board, one letter each: BBW (B black or bull; W white, C cow).
+_BW_LETTERS = re.compile(r"^[BWC](?:\s*[BWC])*$", re.I)
+#: An empty row of key pegs.
+_BW_NONE = ("0", "-", "--", "none", "nothing")
 
 
 @dataclass(frozen=True)
@@ -133,12 +139,23 @@ def _parse_blackwhite(text: str, rules: Rules) -> Feedback:
     for pattern in _BW_PATTERNS:
         m = pattern.match(raw)
         if m:
-            black = int(m.groupdict().get("b") or 0)
-            white = int(m.groupdict().get("w") or 0)
+            found = m.groupdict()
+            black = int(found.get("b") or found.get("b2") or 0)
+            white = int(found.get("w") or found.get("w2") or 0)
             return Feedback.blackwhite(black, white)
+    if _BW_LETTERS.match(raw):
+        letters = raw.upper()
+        return Feedback.blackwhite(letters.count("B"), letters.count("W") + letters.count("C"))
+    if raw.lower() in _BW_NONE:
+        return Feedback.blackwhite(0, 0)
+    if rules.pegs <= 9 and re.fullmatch(r"[0-9]{2}", raw):
+        # (two digits, black then white, as many bulls and cows players write them: 12)
+        return Feedback.blackwhite(int(raw[0]), int(raw[1]))
+    black, white = feedback_terms(rules)
+    b, w = ("B", "C") if black == "bull" else ("B", "W")
     raise InvalidFeedbackError(
-        f"cannot read feedback {shorten(text)!r}; write blacks and whites like 2B1W "
-        "(or 2B, 1W, 0B0W)."
+        f"cannot read feedback {shorten(text)!r}; write {black}s and {white}s like 2{b}1{w} "
+        f"(or 2{b}, 1{w}, 0{b}0{w}, 2 1, {b}{b}{w})."
     )
 
 

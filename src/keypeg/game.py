@@ -24,7 +24,7 @@ import numpy as np
 
 from .belief import Belief, Exact, Lies, NoiseModel
 from .codes import Code
-from .errors import InconsistentHistoryError, InvalidCodeError
+from .errors import InconsistentHistoryError, InvalidCodeError, InvalidFeedbackError
 from .feedback import Feedback, score
 from .limits import CONFLICT_WORK, check_count, plural, shorten, some_of
 from .rules import Rules, rules_literal, rules_name, rules_of
@@ -41,18 +41,34 @@ class Clue:
     @classmethod
     def parse(cls, text: str, rules: Rules | str) -> Clue:
         """Parse ``GUESS=FEEDBACK`` (``682=1B0W``, ``01234=GA--A``) under `rules` (or a
-        name `find_rules` reads).
+        name `find_rules` reads), or the guess and its feedback apart (``1122 2 1``,
+        ``1 1 2 2 BBW``: the first words that make a code are the guess).
 
         Raises `InvalidCodeError` or `InvalidFeedbackError` with what is allowed.
         """
         rules = rules_of(rules)
         guess, sep, fb = str(text).partition("=")
-        if not sep:
+        if sep:
+            return cls.make(guess, fb, rules)
+        words = str(text).split()
+        if len(words) < 2:
             raise InvalidCodeError(
                 f"clue {shorten(text)!r} has no '='; write each clue as GUESS=FEEDBACK, like "
                 + ("1122=1B1W." if rules.feedback == "blackwhite" else "01234=GA--A.")
             )
-        return cls.make(guess, fb, rules)
+        first_error: InvalidCodeError | InvalidFeedbackError | None = None
+        for k in range(1, len(words)):
+            try:
+                code = Code.parse("".join(words[:k]), rules)
+            except InvalidCodeError as exc:
+                first_error = first_error or exc
+                continue
+            try:
+                return cls(code, Feedback.parse(" ".join(words[k:]), rules))
+            except InvalidFeedbackError as exc:
+                first_error = exc  # (the guess read: its feedback's error says more)
+        assert first_error is not None
+        raise first_error
 
     @classmethod
     def make(cls, guess: str | Code, feedback: str | Feedback, rules: Rules | str) -> Clue:

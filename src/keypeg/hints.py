@@ -351,9 +351,10 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
     outcome = optimal_hint(state, seconds=optimal_seconds)
     text = None
     if approximate:
-        text = (f"{plural(state.count, 'code')} still possible: each strategy plays its best "
-                f"among {HINT_SAMPLE} of them picked at random (approximate); exact advice "
-                "comes once fewer codes remain.")
+        text = (f"{plural(state.count, 'code')} still possible: too many to score every "
+                f"one of the game's {state.space.size:,} codes as a guess, so each strategy "
+                "chose among guesses picked at random (approximate); exact advice comes once "
+                "fewer codes remain.")
     return Hint(state.count, state.bits, listed, rows, outcome.optimal, outcome.note,
                 approximate, text, best_found=outcome.found,
                 optimal_longer=outcome.timed_out)

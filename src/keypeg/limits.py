@@ -173,11 +173,20 @@ def plural(n: float, one: str, many: str | None = None) -> str:
 
 
 def some_of(items: Sequence[str], most: int, noun: str = "answer") -> str:
-    """Return at most `most` items in a list for a sentence, the rest counted: '0B1W, 1B0W
-    or 3 other answers' (a list cut to ', ...' ended its sentence in four dots)."""
-    if len(items) <= most:
-        return ", ".join(items)
+    """Return the items as a choice in a sentence, past `most` the rest counted: '0B1W,
+    1B0W or 3 other answers', '0B1W or 1B0W' (a list cut to ', ...' ended its sentence in
+    four dots; one item left out was counted as '1 other answer' instead of shown)."""
+    if len(items) <= most + 1:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
     return ", ".join(items[:most]) + f" or {plural(len(items) - most, 'other ' + noun)}"
+
+
+def percent(p: float) -> str:
+    """Return a probability as a percentage for people: '12.3%', and a small one with
+    three significant figures, '0.00123%' (not '0.0%'); 0 is '0%'."""
+    if p == 0:
+        return "0%"
+    return f"{100 * p:.1f}%" if p >= 0.001 else f"{100 * p:.3g}%"
 
 
 def bytes_text(n: float) -> str:

@@ -40,6 +40,15 @@ def gives_up(word: str) -> bool:
     return " ".join(word.lower().split()) in GIVE_UP_WORDS
 
 
+def not_a_code(text: str, rules: Rules) -> bool:
+    """Whether `text` reads as words rather than a mistyped code: two letters or more that
+    are no symbol of the rules ('undo', 'give up', 'hint me'; one stray letter, '12x4', is
+    a code's typo, which the code's own message names)."""
+    from ..codes import symbol_index  # (numpy: not for keypeg --help)
+
+    return sum(ch.isalpha() and symbol_index(ch, rules) is None for ch in text) >= 2
+
+
 def shown_name(rules: Rules) -> str:
     """Return `rules_name(rules)` for rich output: escaped, so that its brackets, as in
     "MM(6,7) [no repeats]", are shown and not read as markup (and lost)."""

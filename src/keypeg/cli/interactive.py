@@ -28,7 +28,9 @@ def play(
 @command
 def assist(rules: Rules, prior: PriorOption = None, noise: NoiseOption = None) -> None:
     """Follow a game on a real board: enter guesses and feedback, see what is possible.
-    With --noise (e.g. symmetric:0.05, lies:1) a wrong clue does not end the game."""
+    With --noise (e.g. symmetric:0.05, lies:1) a wrong clue does not end the game. Type a
+    guess and its feedback ('1122 2B1W', '1122=2,1'), or 'hint', 'list', 'cut CODE',
+    'history', 'undo', 'drop N', 'fix N FEEDBACK', 'help' or 'quit'."""
     from .sessions import assist_game
 
     assist_game(rules, prior, noise)

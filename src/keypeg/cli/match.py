@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from ..catalog import STRATEGY_NAMES
+from ..catalog import STRATEGY_NAMES, strategy_label
 from ..errors import KeypegError
 from ..limits import check_seed, plural, shorten
 from ..rules import Rules
@@ -21,6 +21,7 @@ from .common import (
     console,
     err_console,
     gives_up,
+    not_a_code,
     shown_name,
     tell,
 )
@@ -154,7 +155,8 @@ def describe(m: "Match") -> None:
     how = ("symmetrised: under a random relabelling of colours and positions each game, so "
            "no code is better against it than the others of its kind" if computer.symmetrise
            else "as it is (not symmetrised)")
-    console.print(f"The computer breaks codes with {computer.strategy}, played {how}; it "
+    console.print(f"The computer breaks codes with {strategy_label(computer.strategy)}, "
+                  f"played {how}; it "
                   f"makes codes by {computer.codemaker}.")
     from ..codes import example_code
     from ..feedback import answer_legend  # (numpy: not for keypeg --help)
@@ -213,7 +215,8 @@ def secret_line(prompt: str) -> str | None:
     if sys.stdin.isatty():
         try:
             return getpass.getpass(prompt).strip()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # (Ctrl-C: saved, as at every other prompt)
+            console.print()
             return None
     return ask(prompt)
 
@@ -236,8 +239,9 @@ def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
             break
         except KeypegError:
             # (the message would show the secret typed hidden: say what a code is instead)
+            once = "" if m.rules.repeats else ", each at most once"
             tell(KeypegError(f"that secret is not a code of these rules: "
-                             f"{m.rules.pegs} symbols from {allowed_text(m.rules)}, like "
+                             f"{m.rules.pegs} symbols from {allowed_text(m.rules)}{once}, like "
                              f"{example_code(m.rules)}; type it again, or 'random'."))
     how = ask("Answer the computer's guesses yourself? Type 'hand' for yes; Enter lets "
               "keypeg answer truly from your secret> ")
@@ -264,7 +268,17 @@ def answer(m: "Match", g: "MatchGame") -> bool | None:
     line = ask(f"  {k}. keypeg guesses [bold]{g.pending}[/]; your answer> ")
     if line is None or line.lower() in QUIT_WORDS:
         return None
-    if line:
+    word = line.lower()
+    if word == "score":
+        print_table(m)
+    elif word == "help" or gives_up(word) or word.split(" ")[0] in HELPER_WORDS:
+        # (they were read as feedback: "cannot read feedback 'score'")
+        from ..feedback import example_answer
+
+        console.print(f"Answer keypeg's guess from your secret, like "
+                      f"{example_answer(m.rules)}; or type 'score', or 'quit' (saves the "
+                      "match). The codebreaker gives up, not the codemaker.")
+    elif line:
         with thinking(m):
             m.answer(line)
     return True
@@ -286,6 +300,11 @@ def guess(m: "Match", g: "MatchGame") -> bool | None:
     elif word == "score":
         print_table(m)
     elif line:
+        if not_a_code(line, m.rules):
+            from ..codes import example_code
+
+            raise KeypegError(f"{shorten(line)!r} is not a code or a command; type a code like "
+                              f"{example_code(m.rules)}, 'give up', 'score' or 'quit'.")
         with thinking(m):
             m.guess(line)
     return True

@@ -210,7 +210,11 @@ def optimal_command(
         asked = {"rules": rules_name(rules), "objective": objective,
                  "possible_only": possible_only, "max_guesses": rules.max_guesses,
                  "first": first}
-        print(json.dumps({**result.summary(), "cached": cached, **asked, **extra}))
+        # (weighted, the figures as evaluate --prior gives them: "mean" had been the
+        # weighted mean here and the plain one there, and "weighted_total" in the file's
+        # own units here and scale-free there)
+        print(json.dumps({**result.summary(), "secrets": result.tree.secrets,
+                          **result.weighted_summary(), "cached": cached, **asked, **extra}))
         return
     for line in result.trace:
         console.print(line)
@@ -246,7 +250,8 @@ def optimal_command(
         for col in (guess_col, "weighted total", "expected guesses", "worst (any code)",
                     "codes found on guess 1 / 2 / 3 / ..."):
             table.add_column(col)
-        table.add_row(result.first_guess, f"{result.weighted_total:,.6g}",
+        weighted = result.weighted_summary()
+        table.add_row(result.first_guess, f"{weighted['weighted_total']:,.6g}",
                       f"{result.mean:.4f}", str(result.worst),
                       histogram_text(result.histogram))
     captions = []
@@ -256,9 +261,11 @@ def optimal_command(
                         f"here on {position['total_from_here']:,} guesses in all, "
                         f"{position['mean_from_here']:.4f} per code")
     if result.weighted_total is not None:
-        captions.append(f"weighted by the prior {prior}: each secret's guesses times its "
-                        f"weight; the worst case and the counts take every code, "
-                        f"{result.total:,} guesses in all")
+        n = result.weighted_secrets or 0
+        captions.append(f"weighted by the prior {prior}: the expected guesses, and times the "
+                        f"{plural(n, 'code')} it gives a weight as the weighted total (as "
+                        f"keypeg evaluate --prior counts it); the worst case and the counts "
+                        f"take every code, {result.total:,} guesses in all")
     if captions:
         table.caption = "; ".join(captions)
     console.print(table)

@@ -9,26 +9,50 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..belief import Lies, draw_secret, misreport
-from ..codes import Code, allowed_text, example_code, symbol_index
+from ..codes import Code, allowed_text, example_code
 from ..errors import InconsistentHistoryError, KeypegError
-from ..feedback import answer_legend, example_answer, score
+from ..feedback import Feedback, answer_legend, example_answer, score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
-from ..limits import check_seed, plural, shorten
+from ..limits import check_seed, percent, plural, shorten
 from ..rules import Rules
-from .common import QUIT_WORDS, ask, console, gives_up, load_space, shown_name, tell
+from .common import (
+    QUIT_WORDS,
+    ask,
+    console,
+    gives_up,
+    load_space,
+    not_a_code,
+    shown_name,
+    tell,
+)
 
 #: Whether this process has given a hint yet (the first may compile the kernels).
 _HINTED = [False]
 
 
+#: Seconds the first hint of a process runs before its spinner says why it may be slow.
+COMPILE_NOTE_SECONDS = 4.0
+
+
 def thinking_hint(state: GameState, **options: object) -> Hint:
-    """Return the hint for `state`, with a spinner while it is computed (the first hint of
-    a fresh install compiles the kernels, which takes a while: said on the first only)."""
-    text = "thinking" if _HINTED[0] else (
-        "thinking (the first hint after installing compiles the kernels)")
-    with console.status(text):
-        found = hint(state, **options)  # type: ignore[arg-type]
+    """Return the hint for `state`, with a spinner while it is computed. The first hint of
+    a fresh install compiles the kernels, which takes a minute or two: the spinner says so
+    when a process's first hint runs past `COMPILE_NOTE_SECONDS` (said at once, it blamed
+    a fresh install on every warm run)."""
+    import threading
+
+    with console.status("thinking") as status:
+        note = threading.Timer(COMPILE_NOTE_SECONDS, lambda: status.update(
+            "thinking (a first hint after installing also compiles the kernels: a minute "
+            "or two)"))
+        if not _HINTED[0]:
+            note.daemon = True
+            note.start()
+        try:
+            found = hint(state, **options)  # type: ignore[arg-type]
+        finally:
+            note.cancel()
     _HINTED[0] = True
     return found
 
@@ -54,17 +78,24 @@ def print_hint(h: Hint, history: Sequence[Clue] = ()) -> None:
     print_belief(h, history)
     best = h.recommended
     if best is not None:
-        why = "the best possible guess" if best is h.optimal else f"{best.name}'s guess"
-        console.print(f"  try [bold]{best.guess}[/] ({why}; it leaves at most "
-                      f"{plural(best.largest_part, 'code')}).")
+        why = ("the optimal guess: fewest guesses on average" if best is h.optimal
+               else f"{best.name}'s guess")
+        leaves = (f"; it leaves at most {plural(best.largest_part, 'code')}"
+                  if h.likely is None else "")  # (under noise or a prior: every code may stay)
+        console.print(f"  try [bold]{best.guess}[/] ({why}{leaves}).")
     if h.strategies:
         table = Table(box=None, padding=(0, 2), show_header=True, header_style="dim")
         table.add_column("strategy")
         table.add_column("would play")
-        table.add_column("largest part", justify="right")
+        # (under a prior or noise the strategies weigh the codes: the chance that a guess
+        # wins says more than a count of codes, and under noise every code may stay)
+        weighed = h.likely is not None
+        table.add_column("chance it is the secret" if weighed else "largest part",
+                         justify="right")
         for s in [*([h.optimal] if h.optimal else []), *h.strategies]:
             mark = "" if s.possible else " [dim](cannot be the secret)[/]"
-            table.add_row(s.name, s.guess + mark, f"{s.largest_part:,}")
+            table.add_row(s.name, s.guess + mark, percent(s.chance or 0.0) if weighed
+                          else f"{s.largest_part:,}")
         console.print(table)
     if h.optimal_note:
         console.print(f"  [dim]optimal: {escape(h.optimal_note)}[/]")
@@ -75,7 +106,7 @@ def print_hint(h: Hint, history: Sequence[Clue] = ()) -> None:
 def print_belief(h: Hint, history: Sequence[Clue] = ()) -> None:
     """Under a prior or noise: the likeliest secrets, and how doubtful each clue is."""
     if h.likely is not None:
-        console.print("  most likely: " + ", ".join(f"{c} {p:.1%}" for c, p in h.likely[:6]))
+        console.print("  most likely: " + ", ".join(f"{c} {percent(p)}" for c, p in h.likely[:6]))
     if h.doubts and max(h.doubts) >= 0.005:
         shown = ", ".join(f"{i + 1}: {d:.0%}" for i, d in enumerate(h.doubts))
         worst = max(range(len(h.doubts)), key=h.doubts.__getitem__)
@@ -94,10 +125,23 @@ def print_cut(state: GameState, words: list[str]) -> None:
     guess = Code.parse(words[1], state.rules)  # (shown as the board writes it: rgby, 1234)
     parts = cut(state, guess)
     biggest = max(n for _, n in parts)
-    console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts, "
-                  f"the largest {biggest:,}:")
+    if state.belief.uniform:
+        console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts, "
+                      f"the largest {biggest:,}:")
+        for fb, n in parts:
+            console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
+        return
+    # (under a prior or noise: each part's chance, as the hints weigh it; the parts are by
+    # the true answer, which a noisy answer may not tell)
+    space = state.space
+    true = space.block(np.array([space.index(guess)]), state.candidates)[0]
+    mass = np.bincount(true, weights=state.posterior, minlength=space.n_responses)
+    top = float(mass.max())
+    console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts by their "
+                  "true answer; the chance of each:")
     for fb, n in parts:
-        console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
+        m = float(mass[space.response_index(Feedback.parse(fb, state.rules))])
+        console.print(f"  {fb:>6} {n:>7,} {percent(m):>8} " + "#" * max(1, round(40 * m / top)))
 
 
 def print_state_line(state: GameState) -> None:
@@ -107,7 +151,7 @@ def print_state_line(state: GameState) -> None:
         return
     code, p = state.top(1)[0]
     console.print(f"  {plural(state.count, 'code')} still possible, {state.entropy:.2f} bits "
-                  f"missing; most likely {code} ({p:.1%}).")
+                  f"missing; most likely {code} ({percent(p)}).")
 
 
 def _confess(wrong: list[tuple[int, str, str]]) -> None:
@@ -136,7 +180,8 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         f"{space.size:,} codes ({allowed_text(rules)})"
         + (f", drawn from the prior {prior}" if prior else "") + "."
     )
-    if not model.hard or isinstance(model, Lies):
+    if not state.trusted and getattr(model, "eps", 1) != 0 and getattr(model, "k", 1) != 0:
+        # (symmetric:0 and lies:0 never lie: no warning)
         console.print(f"[yellow]My answers may be wrong ({model}); a win is always "
                       "reported truly.[/]")
     console.print(
@@ -159,7 +204,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         if not word:
             continue
         if word in ("hint", "h", "?"):
-            show_hint(state)
+            show_hint(state, state.history)
             continue
         if gives_up(word):
             played = plural(len(state.history), "guess", "guesses")
@@ -179,9 +224,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         try:
             guess = Code.parse(line, rules)
         except KeypegError as exc:
-            if sum(ch.isalpha() and symbol_index(ch, rules) is None for ch in line) >= 2:
-                # a word or words ('undo', 'give  up', 'hint me'): not a code at all (one
-                # stray letter, '12x4', is a code's typo: its own message names it)
+            if not_a_code(line, rules):
                 tell(KeypegError(f"{shorten(line)!r} is not a code or a command; type a code "
                                  f"like {example_code(rules)}, 'hint', 'cut CODE', 'give up' "
                                  "or 'quit'."))
@@ -225,13 +268,16 @@ def _example_entry(rules: Rules) -> str:
 def _parse_entry(line: str, rules: Rules) -> Clue:
     if "=" in line:
         return Clue.parse(line, rules)
-    parts = line.split()
-    if len(parts) < 2:
+    if not_a_code(line.split()[0], rules) or gives_up(line):
+        # ('give up', 'foo bar': "'give' has an unknown symbol 'i'")
+        raise KeypegError(f"{shorten(line)!r} is not a clue or a command; enter a guess and "
+                          f"its feedback, like '{_example_entry(rules)}', or 'help'.")
+    if len(line.split()) < 2:
         raise KeypegError(
             f"{shorten(line)!r} is not a clue; enter a guess and its feedback, like "
             + f"'{_example_entry(rules)}'."
         )
-    return Clue.make(parts[0], "".join(parts[1:]), rules)
+    return Clue.parse(line, rules)
 
 
 def _show_history(clues: list[Clue]) -> None:
@@ -261,10 +307,28 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
         )
         words = answer.lower().split() if answer else []
         if words in (["drop"], ["drop", str(i + 1)]):
+            console.print(f"  Dropped clue {i + 1} ({clues[i]}).")
             del clues[i]
             return True
         if answer and answer.lower() in QUIT_WORDS:
             raise _Quit
+        if words and words[0] in _EDITS:
+            # (undo, fix N FEEDBACK, drop N: carried out here as at the clue prompt)
+            try:
+                console.print(f"  {_edit(clues, words, rules)}")
+                return True
+            except KeypegError as exc2:
+                tell(exc2)
+                continue
+        if len(words) > 1 and words[0] not in ASSIST_COMMANDS:
+            # (the whole clue typed again, its guess with the corrected feedback)
+            try:
+                whole = Clue.parse(answer or "", rules)
+            except KeypegError:
+                whole = None
+            if whole is not None and whole.guess == clues[i].guess:
+                clues[i] = whole
+                return True
         if not answer or words[0] in ASSIST_COMMANDS:
             # (kept: a command here would have been read as feedback, and the prompt
             # come back until Enter; the contradiction stays until fixed or dropped)
@@ -335,17 +399,18 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 else:
                     show_hint(state, state.history)
                 continue
-            if cmd == "undo":
-                if clues:
-                    clues.pop()
-            elif cmd in ("drop", "fix"):
-                n = _clue_number(words, len(clues), rules)
-                if cmd == "drop":
-                    del clues[n]
-                else:
-                    clues[n] = Clue.make(clues[n].guess, "".join(words[2:]), rules)
+            if cmd in _EDITS:
+                before = list(clues)
+                console.print(f"  {_edit(clues, words, rules)}")
+                if clues == before:
+                    continue
             else:
-                clues.append(_parse_entry(line, rules))
+                entry = _parse_entry(line, rules)
+                again = _repeated(clues, entry, tolerant)
+                if again:
+                    console.print(f"  {again}")
+                    continue
+                clues.append(entry)
                 if state is None and _still_contradictory(start, clues):
                     # (the clues contradicted before this one: it is recorded, and the
                     # old contradiction named in a line, not offered for repair again)
@@ -365,6 +430,42 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                               f"[bold]{clues[-1].guess}[/]. Type 'undo' to go back or 'quit'.")
                 continue
             show_hint(state, state.history, strategies=tolerant)
+
+
+#: The commands that change the clues.
+_EDITS = ("undo", "drop", "fix")
+
+
+def _edit(clues: list[Clue], words: list[str], rules: Rules) -> str:
+    """Carry out 'undo', 'drop N' or 'fix N FEEDBACK' on `clues` and return the line that
+    says what was done (they had changed the clues without a word: 'drop 1' twice dropped
+    two different clues, the second renumbered)."""
+    cmd = words[0].lower()
+    if cmd == "undo":
+        if not clues:
+            return "Nothing to undo: there are no clues yet."
+        return f"Took back clue {len(clues)} ({clues.pop()})."
+    n = _clue_number(words, len(clues), rules)
+    if cmd == "drop":
+        old = clues.pop(n)
+        renumbered = " (the clues after it move up one)" if n < len(clues) else ""
+        return f"Dropped clue {n + 1} ({old}){renumbered}."
+    old = clues[n]
+    clues[n] = Clue.make(old.guess, " ".join(words[2:]), rules)
+    return f"Clue {n + 1} is now {clues[n]} (was {old.feedback})."
+
+
+def _repeated(clues: list[Clue], entry: Clue, tolerant: bool) -> str | None:
+    """The line refusing a clue that repeats one already entered word for word (with
+    trusted answers it tells nothing; with answers that may be wrong, asking again does),
+    or None."""
+    if tolerant:
+        return None
+    for i, clue in enumerate(clues, 1):
+        if clue == entry:
+            return (f"That is clue {i} again ({clue}): it tells nothing new, so it is not "
+                    "recorded.")
+    return None
 
 
 def _replay(start: GameState, clues: list[Clue]) -> GameState:

@@ -153,6 +153,26 @@ class OptimalResult:
         return _weighted_sum(self.tree, self.weights, depths=False)
 
     @property
+    def weighted_secrets(self) -> int | None:
+        """Return how many of the tree's secrets have a positive weight, or None."""
+        if self.weights is None:
+            return None
+        return int(np.count_nonzero(self.weights[self.tree.guess[self.tree.found()]]))
+
+    def weighted_summary(self) -> dict[str, Any]:
+        """Return the weighted figures as `keypeg evaluate --prior` reports them:
+        "weighted_mean" (the expected guesses), "weighted_total" (that times the secrets of
+        positive weight, "weighted_secrets": scale-free, where `weighted_total` counts the
+        weights in their own units), and "mean" unweighted over every secret of the tree,
+        beside "total"; empty when unweighted."""
+        if self.weights is None:
+            return {}
+        n = self.weighted_secrets or 0
+        return {"mean": round(self.total / self.tree.secrets, 4),
+                "weighted_mean": round(self.mean, 4),
+                "weighted_total": round(self.mean * n, 4), "weighted_secrets": n}
+
+    @property
     def mean(self) -> float:
         """Return the mean number of guesses per secret (weighted when weighted)."""
         if self.weights is not None:
