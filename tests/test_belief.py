@@ -245,3 +245,85 @@ def test_lies_take_a_whole_number():
 
     with pytest.raises(KeypegError, match="lies:K takes a whole number of lies K, not '1.5'"):
         parse_noise("lies:1.5")
+
+
+def test_prior_file_duplicates_signs_huge_weights_and_a_byte_order_mark(tmp_path):
+    """A code listed twice was summed (a negative weight could pass with a second line);
+    two weights of 1e308 overflowed to 'no code the prior allows'; Excel's byte-order mark
+    broke the header; a bad weight's error named neither its line nor its code."""
+    import warnings
+
+    space = get_space(Rules(pegs=2, colors=3))
+    path = tmp_path / "prior.csv"
+
+    def weights(body: str | bytes) -> np.ndarray:
+        if isinstance(body, bytes):
+            path.write_bytes(body)
+        else:
+            path.write_text(body)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (an overflow warned, then misled)
+            w = prior_weights(space, f"file:{path}")
+        assert w is not None
+        return w
+
+    with pytest.raises(KeypegError, match="code 11 is listed twice, on lines 2 and 3"):
+        weights("code,weight\n11,1\n11,2\n")
+    with pytest.raises(KeypegError, match="line 1: the weight '-1' of 11 is negative"):
+        weights("11,-1\n11,2\n")
+    with pytest.raises(KeypegError, match="line 2: the weight 'nan' of 12 is not a finite"):
+        weights("11,1\n12,nan\n")
+    w = weights("11,1e308\n12,1e308\n")
+    assert w[space.index("11")] == w[space.index("12")] == 0.5
+    w = weights("\ufeffcode,weight\n11,3\n12,1\n".encode())
+    assert w[space.index("11")] == 0.75
+    state = GameState.start(space.rules, prior=f"file:{path}")
+    assert state.top(1) == [("11", 0.75)]
+
+
+def test_library_priors_mappings_and_bad_weights():
+    """A mapping raised a raw TypeError, a callable's text weight a raw ValueError, and a
+    NaN weight was not called out as such."""
+    from keypeg.codes import Code
+
+    rules = Rules(pegs=2, colors=3)
+    state = GameState.start(rules, prior={"11": 1})
+    assert state.count == 1 and state.top(1) == [("11", 1.0)]
+    state = GameState.start(rules, prior={"11": 1, Code.parse("12", rules): 3})
+    assert state.top(2) == [("12", 0.75), ("11", 0.25)]
+    for prior, message in [
+        ({"11": 1, Code.parse("11", rules): 2}, "gives code 11 two weights"),
+        ({"14": 1}, "lists '14', not a code of these rules"),
+        ({"11": "x"}, "gives code 11 the weight 'x', which is not a number"),
+        ({"11": -1}, "gives code 11 the weight -1.0, which is negative"),
+        ({"11": 0}, "every code weight 0"),
+        (lambda code: "x", "gives code 11 the weight 'x', which is not a number"),
+        (lambda code: float("nan"), "code 11 the weight nan, which is not a finite number"),
+        (np.full(9, np.nan), "code 11 the weight nan, which is not a finite number"),
+        (["a"] * 9, "a prior array needs one number per code"),
+    ]:
+        with pytest.raises(KeypegError, match=message):
+            GameState.start(rules, prior=prior)
+
+
+def test_noise_labels_read_back_as_the_same_model():
+    """symmetric:0.9999999999999999 was labelled 'symmetric:1', which the parser refuses."""
+    for text in ("symmetric:0.9999999999999999", "symmetric:0.05", "symmetric:0",
+                 "per-peg:0.30000000000000004", "per-peg:0.02"):
+        model = parse_noise(text)
+        assert str(model) == text and parse_noise(str(model)) == model
+    assert str(parse_noise("symmetric:1e-20")) == "symmetric:1e-20"
+
+
+def test_solve_shows_small_probabilities():
+    """Every likely code of a 531,441-code game read '0.0%'."""
+    from typer.testing import CliRunner
+
+    from keypeg.cli import app
+
+    result = CliRunner().invoke(app, ["solve", "--rules", "MM(2,3)", "12=1B0W",
+                                      "--noise", "symmetric:0.001"])
+    assert result.exit_code == 0, result.output
+    assert "0.0%" not in result.output
+    text = " ".join(result.output.split())
+    assert "12 0.00625%" in text and "wrong with probability 0.0313%" in text

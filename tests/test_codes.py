@@ -137,3 +137,9 @@ def test_symbols_past_nine_are_named(rules, allowed):
     # the letters past nine are those symbols, not colour names (B is colour 11 here)
     if rules.colors == 12 and not rules.digits:
         assert Code.parse("BBBB", rules).symbols == (10, 10, 10, 10)
+
+
+def test_a_code_of_the_wrong_length_says_so_first():
+    # (mini's 12345 was "an unknown symbol '5'" where classic's was "5 symbols")
+    with pytest.raises(InvalidCodeError, match="has 5 symbols; mini codes have 4"):
+        Code.parse("12345", find_rules("mini"))

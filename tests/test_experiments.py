@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from keypeg import experiments
 from keypeg.belief import likelihood
+from keypeg.errors import KeypegError
 from keypeg.game import GameState
 from keypeg.hints import belief_choices, hint
 from keypeg.rules import Rules, find_rules
@@ -118,3 +119,58 @@ def test_information_gain_is_entropy_without_noise():
     state = GameState.start(find_rules("classic"), prior=np.ones(1296))
     chosen, _ = belief_choices(state, ["information", "entropy"])
     assert chosen["information"] == chosen["entropy"] == state.space.index("1234")
+
+
+def test_outcomes_outside_the_outcomes_allowed_are_refused():
+    """An outcome >= n_outcomes was written into the next row (a row summing to 1.5, a
+    maxmass of -1.33) or far past the table (a segfault); a likelihood with fewer rows than
+    the outcomes was accepted."""
+    half = np.array([0.5, 0.5])
+    with pytest.raises(KeypegError, match=r"outcome 2, outside 0\.\.1"):
+        experiments.masses(np.array([[0, 2], [1, 1]]), half, 2)
+    with pytest.raises(KeypegError, match=r"outcome 2, outside 0\.\.1"):
+        experiments.scores(np.array([[0, 1, 2]]), np.ones(3), "maxmass", n_outcomes=2)
+    with pytest.raises(KeypegError, match=r"outcome -1, outside 0\.\.2"):
+        experiments.scores(np.array([[0, -1, 2]]), np.ones(3), "maxmass")
+    with pytest.raises(KeypegError, match=r"outcome 2, outside 0\.\.1"):
+        experiments.scores(np.array([[0, 1, 2]]), np.ones(3), likelihood=np.eye(2))
+    with pytest.raises(KeypegError, match="whole numbers"):
+        experiments.scores(np.array([[0.0, 1.5, 1.0]]), np.ones(3))
+    with pytest.raises(KeypegError, match="one column per hypothesis"):
+        experiments.scores(np.array([0, 1, 1]), np.ones(3))
+    with pytest.raises(KeypegError, match="n_outcomes must be a whole number"):
+        experiments.scores(np.array([[0, 1, 1]]), np.ones(3), n_outcomes=2.0)
+    with pytest.raises(KeypegError, match=r"win is outcome 2, outside 0\.\.1"):
+        experiments.choose(np.array([[0, 1, 1]]), np.ones(3), win=2)
+    with pytest.raises(KeypegError, match=r"outcome 1000000000, outside 0\.\.1"):
+        experiments.scores(np.array([[0, 1, 10**9]]), np.ones(3), "information", n_outcomes=2)
+    # what fits still works: booleans are outcomes 0 and 1
+    assert experiments.masses(np.array([[True, False]]), half).tolist() == [[0.5, 0.5]]
+
+
+def test_priors_and_likelihoods_are_checked():
+    """A prior [-1, 1, 1] scored [0, 0] silently; NaN was "every hypothesis weight 0"; huge
+    finite weights overflowed; a likelihood whose rows are not distributions was used."""
+    outcomes = np.array([[0, 1, 1], [0, 0, 1]])
+    with pytest.raises(KeypegError, match="hypothesis 0 the weight -1.0, which is negative"):
+        experiments.scores(outcomes, [-1, 1, 1])
+    with pytest.raises(KeypegError, match="weight nan, which is not a finite number"):
+        experiments.scores(outcomes, [np.nan, 1, 1])
+    with pytest.raises(KeypegError, match="every hypothesis weight 0"):
+        experiments.choose(outcomes, [0, 0, 0])
+    with pytest.raises(KeypegError, match="array of numbers"):
+        experiments.scores(outcomes, ["a", "b", "c"])
+    with pytest.raises(KeypegError, match="add up past the largest float"):
+        experiments.masses(outcomes, [1e308, 1e308, 1])
+    got = experiments.scores(outcomes, [1e308, 1e308, 0], "maxmass")
+    assert got == pytest.approx([-0.5, -1.0])
+    for lik, message in [([[0.5, 0.4], [0.0, 1.0]], "row 0 of the likelihood sums to 0.9"),
+                         ([[1.5, -0.5], [0.0, 1.0]], "negative or non-finite"),
+                         ([[np.nan, 1.0], [0.0, 1.0]], "negative or non-finite"),
+                         ([0.5, 0.5], "2-D matrix")]:
+        with pytest.raises(KeypegError, match=message):
+            experiments.scores(outcomes, np.ones(3), likelihood=np.array(lik))
+    with pytest.raises(KeypegError, match="must equal the likelihood's number of rows"):
+        experiments.scores(outcomes, np.ones(3), likelihood=np.eye(2), n_outcomes=3)
+    with pytest.raises(KeypegError, match="one row per outcome"):
+        experiments.score_masses(np.ones((1, 3)) / 3, "information", likelihood=np.eye(2))

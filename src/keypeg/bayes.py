@@ -81,9 +81,9 @@ def belief_choices(state: GameState, names: Sequence[str] | None = None
     space = state.space
     if not state.trusted and state.count > 1:
         p = state.posterior
-        top = int(np.lexsort((state.candidates, -p))[0])  # (ties: the first code)
-        if p[top] >= CONFIRM:
-            guess = int(state.candidates[top])
+        likeliest = int(np.lexsort((state.candidates, -p))[0])  # (ties: the first code)
+        if p[likeliest] >= CONFIRM:
+            guess = int(state.candidates[likeliest])
             return {name: guess for name in names or dict(BELIEF_SCORES)}, False
     probes, cands, w, approximate = belief_probes(state)
     outcomes = space.block(probes, cands)

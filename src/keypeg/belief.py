@@ -37,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,6 +83,13 @@ def _check_eps(eps: float, name: str) -> float:
     return eps
 
 
+def _eps_text(eps: float) -> str:
+    """Return `eps` written short ('0.05', '0') but so that it reads back as the same float
+    (0.9999999999999999 was written '1', a value `parse_noise` refuses)."""
+    text = f"{eps:g}"
+    return text if float(text) == eps else repr(float(eps))
+
+
 @dataclass(frozen=True)
 class Symmetric(NoiseModel):
     """The answer is reported truly with probability 1 - eps, else as one of the other
@@ -103,7 +110,7 @@ class Symmetric(NoiseModel):
         return out
 
     def __str__(self) -> str:
-        return f"symmetric:{self.eps:g}"
+        return f"symmetric:{_eps_text(self.eps)}"
 
 
 @dataclass(frozen=True)
@@ -130,7 +137,7 @@ class PerPeg(NoiseModel):
         return out / out.sum(axis=1, keepdims=True)
 
     def __str__(self) -> str:
-        return f"per-peg:{self.eps:g}"
+        return f"per-peg:{_eps_text(self.eps)}"
 
 
 @dataclass(frozen=True)
@@ -279,7 +286,8 @@ def prior_weights(space: CodeSpace, prior: Any, *, normalise: bool = True
                   ) -> np.ndarray | None:
     """Return the prior as float64 weights over every code of `space` (normalised), or None
     for uniform. `prior` is None, "uniform", "pin", "pin:year=20,...", "file:PATH", a
-    `PinPrior`, an array over the codes, or a callable from code text to weight. With
+    `PinPrior`, an array over the codes, a mapping from codes (text or `Code`) to weights
+    (codes it does not list weigh 0), or a callable from code text to weight. With
     `normalise=False` the weights are the prior's own (a file's numbers, the pin features'
     products). Raises `KeypegError` for a bad prior (negative or all-zero weights, an
     unknown code...)."""
@@ -293,7 +301,8 @@ def prior_weights(space: CodeSpace, prior: Any, *, normalise: bool = True
         if name.lower() == "pin":
             return prior_weights(space, _pin_from_text(arg), normalise=normalise)
         if name.lower() == "file" and arg:
-            return _normalise(_file_weights(space, Path(arg)), "the prior file", normalise)
+            return _normalise(_file_weights(space, Path(arg)), f"prior file {shorten(arg)!r}",
+                              normalise, space)
         raise KeypegError(f"unknown prior {shorten(prior)!r}; use {PRIOR_FORMS}.")
     if isinstance(prior, PinPrior):
         if not space.rules.digits:
@@ -301,17 +310,23 @@ def prior_weights(space: CodeSpace, prior: Any, *, normalise: bool = True
                               "codebreaker); these rules use colours.")
         w = np.fromiter((prior.weight(row) for row in space.codes.tolist()),
                         dtype=np.float64, count=space.size)
-        return _normalise(w, "the pin prior", normalise)
+        return _normalise(w, "the pin prior", normalise, space)
+    if isinstance(prior, Mapping):
+        return _normalise(_mapping_weights(space, prior), "the prior", normalise, space)
     if callable(prior):
         fn: Callable[[str], float] = prior
-        w = np.fromiter((float(fn(space.text(i))) for i in range(space.size)),
+        w = np.fromiter((_number(fn(text), text) for text in map(space.text, range(space.size))),
                         dtype=np.float64, count=space.size)
-        return _normalise(w, "the prior", normalise)
-    w = np.asarray(prior, dtype=np.float64)
+        return _normalise(w, "the prior", normalise, space)
+    try:
+        w = np.asarray(prior, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise KeypegError(f"a prior array needs one number per code ({space.size:,}), not "
+                          f"{shorten(repr(prior))}.") from None
     if w.shape != (space.size,):
         raise KeypegError(f"a prior array needs one weight per code ({space.size:,}), "
                           f"not shape {w.shape}.")
-    return _normalise(w.copy(), "the prior", normalise)
+    return _normalise(w.copy(), "the prior", normalise, space)
 
 
 def _pin_from_text(arg: str) -> PinPrior:
@@ -340,41 +355,99 @@ def _file_weights(space: CodeSpace, path: Path) -> np.ndarray:
         raise KeypegError(f"prior file {shorten(path)!r} "
                           + ("is a folder, not a file." if path.is_dir() else "does not exist."))
     w = np.zeros(space.size, dtype=np.float64)
+    seen: dict[int, int] = {}  # code index -> the line that gave its weight
+    where = f"prior file {shorten(path)!r}"
     try:
-        with path.open(newline="", encoding="utf-8") as fh:
+        # (utf-8-sig: a byte-order mark, as Excel writes, is not part of the first cell)
+        with path.open(newline="", encoding="utf-8-sig") as fh:
             for number, row in enumerate(csv.reader(fh), 1):
                 if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
                     continue
                 if number == 1 and row[0].strip().lower() == "code":
                     continue  # a header
                 if len(row) != 2:
-                    raise KeypegError(f"prior file {shorten(path)!r}, line {number}: write "
-                                      "one code and its weight, like 1123,2.5.")
+                    raise KeypegError(f"{where}, line {number}: write one code and its "
+                                      "weight, like 1123,2.5.")
                 try:
                     index = Code.parse(row[0], space.rules).index
                 except ValueError as exc:  # KeypegError is a ValueError too
-                    raise KeypegError(f"prior file {shorten(path)!r}, line {number}: "
+                    raise KeypegError(f"{where}, line {number}: "
                                       f"{str(exc).rstrip('.')}.") from None
+                code = shorten(row[0].strip())
                 try:
                     weight = float(row[1])
                 except ValueError:  # (it said "could not convert string to float: 'abc'")
-                    raise KeypegError(f"prior file {shorten(path)!r}, line {number}: the "
-                                      f"weight {shorten(row[1].strip())!r} is not a "
-                                      "number.") from None
-                w[index] += weight
+                    raise KeypegError(f"{where}, line {number}: the weight "
+                                      f"{shorten(row[1].strip())!r} is not a number."
+                                      ) from None
+                if not (math.isfinite(weight) and weight >= 0):
+                    raise KeypegError(f"{where}, line {number}: the weight "
+                                      f"{shorten(row[1].strip())!r} of {code} is "
+                                      + ("negative" if weight < 0 else "not a finite number")
+                                      + "; weights must be finite numbers >= 0.")
+                if index in seen:
+                    raise KeypegError(f"{where}: code {space.text(index)} is listed twice, "
+                                      f"on lines {seen[index]} and {number}; give each code "
+                                      "one weight.")
+                seen[index] = number
+                w[index] = weight
     except UnicodeDecodeError:
-        raise KeypegError(f"prior file {shorten(path)!r} is not UTF-8 text.") from None
+        raise KeypegError(f"{where} is not UTF-8 text.") from None
     return w
 
 
-def _normalise(w: np.ndarray, what: str, normalise: bool = True) -> np.ndarray:
-    if not np.all(np.isfinite(w)) or (w < 0).any():
-        raise KeypegError(f"{what} has a negative or non-finite weight; weights must be "
-                          ">= 0.")
-    total = float(w.sum())
-    if total <= 0:
+def _mapping_weights(space: CodeSpace, prior: Mapping[Any, Any]) -> np.ndarray:
+    """Return the weights of a mapping from codes (text or `Code`) to weights; codes it does
+    not list weigh 0, like a prior file's."""
+    from .codes import Code
+
+    w = np.zeros(space.size, dtype=np.float64)
+    given: dict[int, Any] = {}
+    for key, value in prior.items():
+        try:
+            index = Code.parse(key, space.rules).index
+        except (TypeError, ValueError) as exc:  # KeypegError is a ValueError too
+            raise KeypegError(f"the prior lists {shorten(repr(key))}, not a code of these "
+                              f"rules: {str(exc).rstrip('.')}.") from None
+        if index in given:
+            raise KeypegError(f"the prior gives code {space.text(index)} two weights (as "
+                              f"{shorten(repr(given[index]))} and {shorten(repr(key))}); "
+                              "give each code one weight.")
+        given[index] = key
+        w[index] = _number(value, space.text(index))
+    return w
+
+
+def _number(value: Any, code: str) -> float:
+    """Return the prior weight `value` of `code` as a float; refuse what is not a number."""
+    try:
+        if isinstance(value, (str, bytes)):
+            raise TypeError  # (float('2') would read a text as a number)
+        return float(value)
+    except (TypeError, ValueError):
+        raise KeypegError(f"the prior gives code {code} the weight {shorten(repr(value))}, "
+                          "which is not a number.") from None
+
+
+def _normalise(w: np.ndarray, what: str, normalise: bool = True,
+               space: CodeSpace | None = None) -> np.ndarray:
+    """Return `w` scaled to sum to 1 (`normalise`), or as given; raises `KeypegError` for
+    a negative or non-finite weight (naming its code when `space` is given) or weights
+    that are all 0."""
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if bad.size:
+        i, x = int(bad[0]), float(w[bad[0]])
+        code = f"code {space.text(i)}" if space is not None else f"code number {i}"
+        raise KeypegError(f"{what} gives {code} the weight {x!r}, which is "
+                          + ("negative" if x < 0 else "not a finite number")
+                          + "; weights must be finite numbers >= 0.")
+    top = float(w.max()) if w.size else 0.0
+    if top <= 0:
         raise KeypegError(f"{what} gives every code weight 0; at least one must weigh more.")
-    return w / total if normalise else w
+    if not normalise:
+        return w
+    w = w / top  # (first: a sum of huge finite weights would overflow to inf)
+    return w / w.sum()
 
 
 # ----------------------------------------------------------------------------- beliefs

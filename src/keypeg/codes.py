@@ -104,8 +104,16 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
             f"empty code; {rules_name(rules)} codes have {plural(rules.pegs, 'symbol')}, e.g. "
             f"{example}, using {allowed_text(rules)}."
         )
+    # (the length first: its message names the symbols allowed too; mini's 12345 was "an
+    # unknown symbol '5'" where classic's was "5 symbols")
+    length = len(raw) if len(text) <= 4 * MAX_PEGS + 64 else len(text)
+    if length != rules.pegs:
+        raise InvalidCodeError(
+            f"{shorten(text)!r} has {plural(length, 'symbol')}; {rules_name(rules)} codes have "
+            f"{rules.pegs}, e.g. {example}, using {allowed_text(rules)}."
+        )
     symbols: list[int] = []
-    for ch in raw[: rules.pegs + 1]:
+    for ch in raw:
         s = symbol_index(ch, rules)
         if s is None:
             raise InvalidCodeError(
@@ -113,12 +121,6 @@ def parse_symbols(text: str, rules: Rules) -> tuple[int, ...]:
                 f"{allowed_text(rules)}."
             )
         symbols.append(s)
-    length = len(raw) if len(text) <= 4 * MAX_PEGS + 64 else len(text)
-    if length != rules.pegs:
-        raise InvalidCodeError(
-            f"{shorten(text)!r} has {plural(length, 'symbol')}; {rules_name(rules)} codes have "
-            f"{rules.pegs}, e.g. {example}, using {allowed_text(rules)}."
-        )
     if not rules.repeats:
         seen: set[int] = set()
         for s in symbols:

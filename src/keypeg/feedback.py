@@ -151,10 +151,10 @@ def _parse_blackwhite(text: str, rules: Rules) -> Feedback:
     if rules.pegs <= 9 and re.fullmatch(r"[0-9]{2}", raw):
         # (two digits, black then white, as many bulls and cows players write them: 12)
         return Feedback.blackwhite(int(raw[0]), int(raw[1]))
-    black, white = feedback_terms(rules)
-    b, w = ("B", "C") if black == "bull" else ("B", "W")
+    term_b, term_w = feedback_terms(rules)
+    b, w = ("B", "C") if term_b == "bull" else ("B", "W")
     raise InvalidFeedbackError(
-        f"cannot read feedback {shorten(text)!r}; write {black}s and {white}s like 2{b}1{w} "
+        f"cannot read feedback {shorten(text)!r}; write {term_b}s and {term_w}s like 2{b}1{w} "
         f"(or 2{b}, 1{w}, 0{b}0{w}, 2 1, {b}{b}{w})."
     )
 

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
 from .bayes import belief_choices
 from .belief import Symmetric, misreport
-from .errors import InconsistentHistoryError
+from .errors import InconsistentHistoryError, KeypegError
 from .game import GameState
+from .limits import shorten
 from .onestep import OneStepStrategy
 from .rules import Rules, find_rules, rules_name
 from .space import CodeSpace, get_space
@@ -99,15 +101,24 @@ def play(player: Player, secret: int, rows: int, eps: float, rng: np.random.Gene
 
 
 def noise_study(rules: Rules, games: int = 1000, *, eps_values: tuple[float, ...] = EPSILONS,
-                seed: int = 2026) -> dict[str, Any]:
+                seed: int = 2026, progress: Callable[[int, int], None] | None = None
+                ) -> dict[str, Any]:
     """Return the study's rows for `rules`: each player at each noise level, over `games`
-    secrets drawn with `seed` (the same secrets and misreports for every player)."""
+    secrets drawn with `seed` (the same secrets and misreports for every player).
+    `progress(done, total)`, when given, is called after each game played (every player at
+    every noise level counts). Raises `KeypegError` unless `games` is a whole number >= 1."""
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise KeypegError(f"the number of games must be a whole number >= 1, not "
+                          f"{shorten(repr(games))}.")
+    games = int(games)
     space = get_space(rules)
     if space.fits_table:
         space.table()  # slices of the full table are faster than answers computed anew
     rows = rules.max_guesses or 10
     secrets = np.random.default_rng(seed).integers(space.size, size=games)
     started = time.perf_counter()
+    total = len(eps_values) * len(PLAYERS) * games
+    done = 0
     out = []
     for eps in eps_values:
         for name in PLAYERS:
@@ -116,6 +127,9 @@ def noise_study(rules: Rules, games: int = 1000, *, eps_values: tuple[float, ...
             for i, secret in enumerate(secrets.tolist()):
                 rng = np.random.default_rng([seed, i, int(eps * 1e6)])
                 counts.append(play(player, secret, rows, eps, rng))
+                done += 1
+                if progress is not None:
+                    progress(done, total)
             solved = [c for c in counts if c is not None]
             out.append(StudyRow(name, eps, games, len(solved),
                                 round(sum(solved) / len(solved), 4) if solved else 0.0))
@@ -124,16 +138,70 @@ def noise_study(rules: Rules, games: int = 1000, *, eps_values: tuple[float, ...
             "results": [asdict(r) for r in out]}
 
 
-def main(argv: list[str]) -> None:
-    rules = find_rules(argv[0] if argv else "classic")
-    games = int(argv[1]) if len(argv) > 1 else 1000
-    result = noise_study(rules, games)
+USAGE = "python -m keypeg.noise_study [RULES] [GAMES]"
+#: Seconds between progress reports on stderr: on a terminal (one line, redrawn), else
+#: (a line each).
+PROGRESS_EVERY = (0.25, 5.0)
+
+
+class _Progress:
+    """Report games done on stderr, at most every `PROGRESS_EVERY` seconds."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.every = PROGRESS_EVERY[0] if self.tty else PROGRESS_EVERY[1]
+        self.last = time.monotonic()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.last < self.every and done < total:
+            return
+        if done == total and not self.shown:
+            return  # (quick: nothing was shown, nothing to finish)
+        self.last = now
+        self.shown = True
+        text = f"noise study: {done:,} of {total:,} games played ({done / total:.0%})"
+        if self.tty:
+            self.stream.write("\r" + text + ("\n" if done == total else ""))
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _games(text: str) -> int:
+    """Return GAMES as a whole number >= 1; raise `KeypegError` in one sentence."""
+    try:
+        games = int(text)
+    except ValueError:
+        games = 0
+    if games < 1:
+        raise KeypegError(f"GAMES must be a whole number >= 1, like 1000, not "
+                          f"{shorten(repr(text))}.")
+    return games
+
+
+def main(argv: list[str]) -> int:
+    """Run the study from the command line; return the exit status (2: bad arguments,
+    said in one sentence on stderr)."""
+    try:
+        if len(argv) > 2:
+            raise KeypegError(f"the noise study takes at most RULES and GAMES, not "
+                              f"{len(argv)} arguments; run {USAGE}.")
+        rules = find_rules(argv[0] if argv else "classic")
+        games = _games(argv[1]) if len(argv) > 1 else 1000
+    except KeypegError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    result = noise_study(rules, games, progress=_Progress(sys.stderr))
     print(f"{result['rules']}: {games} secrets, {result['rows_allowed']} rows, "
           f"{result['seconds']} s")
     for r in result["results"]:
         print(f"  eps {r['eps']:.2f}  {r['player']:<10} solved {r['solved'] / r['games']:6.1%}"
               f"  mean {r['mean_guesses']:.3f}")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

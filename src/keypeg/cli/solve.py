@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..limits import SOLVE_LIST
+from ..limits import SOLVE_LIST, percent
 from ..rules import Rules
 from .common import NoiseOption, PriorOption, command, console
 
@@ -57,11 +57,11 @@ def _ranked(state: "GameState", n_clues: int, as_json: bool) -> None:
     console.print(f"[bold]{len(ranked):,}[/] code{'s' * (len(ranked) != 1)} possible after "
                   f"{n_clues} clue{'s' * (n_clues != 1)} ({state.entropy:.2f} bits still "
                   f"missing, noise {state.noise}); most likely first:")
-    console.print("  ".join(f"{c} {p:.1%}" for c, p in ranked[:SOLVE_LIST]))
+    console.print("  ".join(f"{c} {percent(p)}" for c, p in ranked[:SOLVE_LIST]))
     if len(ranked) > SOLVE_LIST:
         console.print(f"... and {len(ranked) - SOLVE_LIST:,} more (--json lists them all).")
     doubts = state.doubts()
     if doubts and max(doubts) > 0:
         worst = max(range(len(doubts)), key=doubts.__getitem__)
         console.print(f"Most doubtful: clue {worst + 1} ({state.history[worst]}), wrong with "
-                      f"probability {doubts[worst]:.1%}.")
+                      f"probability {percent(doubts[worst])}.")

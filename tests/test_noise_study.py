@@ -1,0 +1,56 @@
+"""The noise study's command line: arguments refused in one sentence, progress on stderr."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from keypeg import noise_study
+from keypeg.errors import KeypegError
+from keypeg.rules import Rules
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["MM(2,3)", "abc"], "GAMES must be a whole number >= 1, like 1000, not 'abc'."),
+    (["MM(2,3)", "0"], "GAMES must be a whole number >= 1, like 1000, not '0'."),
+    (["MM(2,3)", "-5"], "GAMES must be a whole number >= 1, like 1000, not '-5'."),
+    (["MM(2,3)", "1.5"], "GAMES must be a whole number >= 1, like 1000, not '1.5'."),
+    (["nonsense", "5"], "unknown rules 'nonsense'"),
+    (["MM(2,3)", "5", "6"], "takes at most RULES and GAMES"),
+])
+def test_bad_arguments_are_one_sentence_and_exit_2(argv, message, capsys):
+    """'abc' was a ValueError traceback, 0 a ZeroDivisionError, -5 a numpy error and an
+    unknown rules name an UnknownRulesError traceback."""
+    assert noise_study.main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("games", [0, -5, 2.0, True])
+def test_the_library_refuses_a_bad_number_of_games(games):
+    with pytest.raises(KeypegError, match="number of games must be a whole number >= 1"):
+        noise_study.noise_study(Rules(pegs=2, colors=3), games)
+
+
+def test_progress_goes_to_stderr_and_stdout_keeps_its_format(capsys, monkeypatch):
+    """A study of classic 20 ran 13 s without a word."""
+    monkeypatch.setattr(noise_study, "PROGRESS_EVERY", (0.0, 0.0))
+    assert noise_study.main(["MM(2,3)", "2"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert re.fullmatch(r"MM\(2,3\): 2 secrets, 10 rows, [0-9.]+ s", lines[0])
+    assert len(lines) == 1 + 4 * 3
+    assert all(re.fullmatch(r"  eps \d\.\d\d  \S+ +solved +[0-9.]+%  mean [0-9.]+", line)
+               for line in lines[1:])
+    progress = err.splitlines()
+    assert progress[-1] == "noise study: 24 of 24 games played (100%)"
+    assert all(line.startswith("noise study: ") for line in progress)
+
+
+def test_progress_reports_every_game_to_the_callback():
+    seen: list[tuple[int, int]] = []
+    noise_study.noise_study(Rules(pegs=2, colors=3), 2, eps_values=(0.0,),
+                            progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 6) for i in range(1, 7)]
