@@ -193,12 +193,17 @@ def naive_answers(pegs: int, symbols: int, model: str, repeats: bool = True
 
 
 def naive_likelihood(true: tuple[int, ...], reported: tuple[int, ...],
-                     answers: list[tuple[int, ...]], noise: str, eps: float) -> float:
-    """P(reported | true) under a noise model, written out from its definition."""
-    if noise == "exact":
+                     answers: list[tuple[int, ...]], noise: str, eps: float,
+                     win: tuple[int, ...]) -> float:
+    """P(reported | true) under a noise model, written out from its definition: a win is
+    told truly and no other answer is told as a win (the game would end); otherwise the
+    answer is wrong with probability eps, as one of the other answers that are no win
+    (symmetric), or mark by mark (per-peg, over the answers that are no win)."""
+    if noise == "exact" or true == win or reported == win:
         return 1.0 if reported == true else 0.0
     if noise == "symmetric":
-        return 1 - eps if reported == true else eps / (len(answers) - 1)
+        others = len(answers) - 2  # (not the true answer, not the win)
+        return 1 - eps if reported == true else eps / others
     if noise == "per-peg":
         def raw(a: tuple[int, ...]) -> float:
             out = 1.0
@@ -206,7 +211,7 @@ def naive_likelihood(true: tuple[int, ...], reported: tuple[int, ...],
                 out *= 1 - eps if x == y else eps / 2
             return out
 
-        return raw(reported) / sum(raw(a) for a in answers)
+        return raw(reported) / sum(raw(a) for a in answers if a != win)
     raise ValueError(noise)
 
 
@@ -216,9 +221,11 @@ def naive_posterior(codes: list[tuple[int, ...]], prior: list[float],
                     ) -> dict[tuple[int, ...], float]:
     """Bayes' rule, one code at a time: P(s | clues) for every code with non-zero mass."""
     mass = {}
+    win = score(codes[0], codes[0], model)
     for code, p in zip(codes, prior, strict=True):
         for guess, reported in clues:
-            p *= naive_likelihood(score(code, guess, model), reported, answers, noise, eps)
+            p *= naive_likelihood(score(code, guess, model), reported, answers, noise, eps,
+                                  win)
         if p > 0:
             mass[code] = p
     total = sum(mass.values())
@@ -228,9 +235,12 @@ def naive_posterior(codes: list[tuple[int, ...]], prior: list[float],
 def naive_liars(codes: list[tuple[int, ...]],
                 clues: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], model: str,
                 k: int) -> list[tuple[int, ...]]:
-    """The codes that contradict at most k of the clues."""
+    """The codes that contradict at most k of the clues, none of them by a win: a win is
+    never a lie, nor a lie a win."""
+    win = score(codes[0], codes[0], model)
     return [c for c in codes
-            if sum(score(c, g, model) != fb for g, fb in clues) <= k]
+            if sum(score(c, g, model) != fb for g, fb in clues) <= k
+            and all((score(c, g, model) == win) == (fb == win) for g, fb in clues)]
 
 
 def naive_weighted_optimal(

@@ -210,7 +210,9 @@ def test_noise_survives_a_contradiction():
         GameState.from_clues(classic, ["1122=1B1W", "1122=0B0W"])
     state = GameState.from_clues(classic, ["1122=1B1W", "1122=0B0W"], noise="symmetric:0.05")
     doubts = state.doubts()
-    assert state.count == 1296 and sum(doubts) >= 1 - 1e-9  # every code breaks one of them
+    # every code breaks one of them; all stay but 1122 (answered with no win, it is none)
+    assert state.count == 1295 and not state.is_candidate("1122")
+    assert sum(doubts) >= 1 - 1e-9
     assert all(0 < d < 1 for d in doubts)
     assert isinstance(parse_noise("lies:2"), Lies)
 
@@ -223,7 +225,7 @@ def test_information_does_not_repeat_a_guess_that_ties_with_a_new_one():
     state = GameState.start("codebreaker-1", noise="lies:5")
     for guess, answer in (("01234", "GA---"), ("56789", "-A-A-"), ("13579", "A-G--")):
         state = state.after(guess, answer)
-    assert state.count == 30240
+    assert state.count == 30240 - 3  # (all but the three guesses: none was a win)
     chosen = state.space.text(belief_choices(state, ["information"])[0]["information"])
     assert chosen not in {"01234", "56789", "13579"}
 
@@ -326,4 +328,22 @@ def test_solve_shows_small_probabilities():
     assert result.exit_code == 0, result.output
     assert "0.0%" not in result.output
     text = " ".join(result.output.split())
-    assert "12 0.00625%" in text and "wrong with probability 0.0313%" in text
+    # by hand: MM(2,3) has 5 answers; 12 is out (no win), the 4 codes answering 1B0W (11,
+    # 13, 22, 32) weigh 0.999, the 4 others 0.001 / 3 (3: the answers neither true nor a
+    # win) each: 0.001 / 3 / (4 x 0.999 + 4 x 0.001 / 3) = 0.00834 %, all 4 0.0334 %
+    assert "21 0.00834%" in text and "wrong with probability 0.0334%" in text
+
+
+def test_simulated_noise_is_the_noise_the_beliefs_assume():
+    """misreport never told a win falsely and zeroed that chance, so answers were wrong
+    less often than EPS (4.6 % at 5 %), while the beliefs assumed a win could be misread."""
+    from keypeg.belief import Symmetric, misreport
+
+    space = get_space(find_rules("classic"))
+    rng = np.random.default_rng(7)
+    true = space.response_index(Feedback.parse("1B1W", space.rules))
+    drawn = np.array([misreport(space, Symmetric(0.2), true, rng) for _ in range(80_000)])
+    assert not (drawn == space.win).any()
+    wrong = float((drawn != true).mean())
+    assert abs(wrong - 0.2) < 4 * (0.2 * 0.8 / drawn.size) ** 0.5  # (it was 0.1875)
+    assert misreport(space, Symmetric(0.2), space.win, rng) == space.win

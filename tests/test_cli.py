@@ -1331,3 +1331,13 @@ def test_play_under_noise_words(tmp_path, monkeypatch):
     assert "may be wrong" in out and "leaves at most" not in out
     assert "by their true answer; the chance of each" in out
     assert "chance it is the secret" in out
+
+
+def test_assist_under_noise_takes_a_win_as_a_win(tmp_path, monkeypatch):
+    """With --noise, assist said 'Solved' for 1234=4B and again for 1111=4B after it: a
+    win ends a game, so the second is a contradiction, offered for repair."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["assist", "--noise", "symmetric:0.05"],
+              input="1234 4B\n1111 4B\n\nquit\n").stdout
+    assert "Solved in 1 guess" in out and "Solved in 2 guesses" not in out
+    assert "Contradiction" in out

@@ -16,6 +16,11 @@ reported answer r, through the noise model's matrix ``L[t, r]``:
 * `PerPeg(eps)` -- positional feedback: each mark is misreported, independently, as one of
   the other two marks with probability eps (eps/2 each); reports the rules do not allow
   are impossible, so each row of ``L`` is renormalised over the allowed answers.
+
+In every model a win is reported truly, and no other answer is reported as a win: a game
+ends when the codemaker says the code is broken, so a clue that goes on is no win, and the
+last clue of a game is one (`honest_wins`). So a guess answered with anything but a win is
+not the secret, whatever the noise.
 * `Lies(k)` -- a hard model (Ulam's liar game): a code survives while it contradicts at
   most k clues; there are no probabilities, survivors keep their prior weights.
 
@@ -27,9 +32,9 @@ underflow.
 
 >>> from keypeg.rules import find_rules
 >>> from keypeg.game import GameState
->>> s = GameState.start(find_rules("classic"), noise="symmetric:0.05").after("1122", "4B0W")
->>> s.count, s.top(1)[0][0], round(s.top(1)[0][1], 2)  # one report of 5% noise: 1122 at 16%
-(1296, '1122', 0.16)
+>>> s = GameState.start(find_rules("classic"), noise="symmetric:0.05").after("1122", "1B0W")
+>>> s.count, s.is_candidate("1122")  # every code may stay, but 1122: no win is no win
+(1295, False)
 """
 
 from __future__ import annotations
@@ -75,6 +80,18 @@ class Exact(NoiseModel):
         return "exact"
 
 
+def honest_wins(L: np.ndarray, win: int) -> np.ndarray:
+    """Return the noise matrix ``L[t, r]`` with the wins told truly: a win is reported as a
+    win, and no other answer as one (the game would end). Rows other than the win's keep
+    their own weights otherwise (`Symmetric` spreads eps over the R - 2 answers left, so
+    an answer is wrong with probability eps exactly)."""
+    out = L.copy()
+    out[:, win] = 0.0
+    out[win, :] = 0.0
+    out[win, win] = 1.0
+    return out
+
+
 def _check_eps(eps: float, name: str) -> float:
     eps = float(eps)
     if not 0 <= eps < 1:
@@ -93,7 +110,8 @@ def _eps_text(eps: float) -> str:
 @dataclass(frozen=True)
 class Symmetric(NoiseModel):
     """The answer is reported truly with probability 1 - eps, else as one of the other
-    answers the rules allow, uniformly."""
+    answers the rules allow, uniformly; a win is always told truly, and never falsely
+    (`honest_wins`)."""
 
     eps: float
     hard = False
@@ -103,11 +121,11 @@ class Symmetric(NoiseModel):
 
     def likelihood(self, space: CodeSpace) -> np.ndarray:
         R = space.n_responses
-        if R == 1:
-            return np.ones((1, 1))
-        out = np.full((R, R), self.eps / (R - 1))
+        if R <= 2:  # (the win and one other answer: nothing else to report)
+            return np.eye(R)
+        out = np.full((R, R), self.eps / (R - 2))
         np.fill_diagonal(out, 1 - self.eps)
-        return out
+        return honest_wins(out, space.win)
 
     def __str__(self) -> str:
         return f"symmetric:{_eps_text(self.eps)}"
@@ -133,7 +151,7 @@ class PerPeg(NoiseModel):
         same = (marks[:, None, :] == marks[None, :, :])
         with np.errstate(divide="ignore"):
             per = np.where(same, 1 - self.eps, self.eps / 2)
-        out = per.prod(axis=2)
+        out = honest_wins(per.prod(axis=2), space.win)
         return out / out.sum(axis=1, keepdims=True)
 
     def __str__(self) -> str:
@@ -142,7 +160,8 @@ class PerPeg(NoiseModel):
 
 @dataclass(frozen=True)
 class Lies(NoiseModel):
-    """A code survives while it contradicts at most `k` clues (Ulam's liar game)."""
+    """A code survives while it contradicts at most `k` clues (Ulam's liar game); a win is
+    never a lie, nor a lie a win (`honest_wins`)."""
 
     k: int
 
@@ -519,7 +538,8 @@ class Belief:
         if self.misses is not None:
             assert isinstance(model, Lies)
             misses = self.misses + (true != r)
-            keep = misses <= model.k
+            # (a win is never a lie, nor a lie a win: `honest_wins`)
+            keep = (misses <= model.k) & ((true == space.win) == (r == space.win))
         else:
             misses = None
             keep = true == r
@@ -565,7 +585,8 @@ def misreport(space: CodeSpace, model: NoiseModel, true: int, rng: np.random.Gen
     """Return the answer a noisy answering side reports when the true answer is `true`
     (answer indices), drawn from the model: a probabilistic model draws from ``L[true]``;
     `Lies` lies with `LIE_CHANCE` while `lies_left` > 0, as a uniformly chosen other answer.
-    A win is never misreported, and a false win is never reported (the game would end)."""
+    A win is never misreported, and a false win is never reported (the game would end), as
+    every model says (`honest_wins`): what is drawn is what the beliefs assume."""
     win = space.win
     if true == win or model.hard and not isinstance(model, Lies):
         return true
@@ -575,9 +596,7 @@ def misreport(space: CodeSpace, model: NoiseModel, true: int, rng: np.random.Gen
         if lies_left > 0 and others and rng.random() < LIE_CHANCE:
             return int(rng.choice(others))
         return true
-    p = _likelihood(space, model)[true].copy()
-    p[win] = 0.0
-    return int(rng.choice(R, p=p / p.sum()))
+    return int(rng.choice(R, p=_likelihood(space, model)[true]))
 
 
 def draw_secret(space: CodeSpace, prior: Any, seed: int | None) -> int:
