@@ -20,16 +20,21 @@ def solve(
         typer.Argument(help="Clues as GUESS=FEEDBACK, e.g. 1122=1B1W or 01234=GA--A."),
     ],
     rules: Rules,
-    as_json: Annotated[bool, typer.Option("--json", help="Print {count, codes} as JSON (with "
-                                          "--prior or --noise, probabilities too).")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print {count, codes} as JSON (with --prior or --noise, probabilities "
+        "too; lies:K has none).")] = False,
     prior: PriorOption = None,
     noise: NoiseOption = None,
 ) -> None:
     """List the codes that fit every clue, or with --prior/--noise every code with its
     probability, most likely first. Exit 1 when the clues contradict each other."""
+    from ..belief import Lies
     from ..game import GameState
 
     state = GameState.from_clues(rules, clues, prior=prior, noise=noise)
+    if isinstance(state.noise, Lies) and prior is None:
+        _liars(state, as_json)
+        return
     if prior is not None or noise is not None:
         _ranked(state, len(clues), as_json)
         return
@@ -46,6 +51,27 @@ def solve(
         console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")
 
 
+def _liars(state: "GameState", as_json: bool) -> None:
+    """lies:K has no probabilities: the codes that break at most K clues, and the clue
+    most of them break ('wrong with probability 100.0%' was said of it)."""
+    codes = state.candidate_texts()
+    if as_json:
+        print(json.dumps({"count": state.count, "codes": codes}))
+        return
+    k = getattr(state.noise, "k", 0)
+    console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} contradict at most "
+                  f"{k} of the {len(state.history)} clues (noise {state.noise}):")
+    console.print(" ".join(codes[:SOLVE_LIST]))
+    if len(codes) > SOLVE_LIST:
+        console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")
+    doubts = state.doubts()
+    if doubts and max(doubts) > 0:
+        worst = max(range(len(doubts)), key=doubts.__getitem__)
+        n = round(doubts[worst] * state.count)
+        console.print(f"Most doubtful: clue {worst + 1} ({state.history[worst]}), wrong if the "
+                      f"secret is any of {n:,} of these {state.count:,} codes.")
+
+
 def _ranked(state: "GameState", n_clues: int, as_json: bool) -> None:
     """Print every code with non-zero posterior, most likely first (ties in code order)."""
     ranked = state.top(state.count)
@@ -60,6 +86,9 @@ def _ranked(state: "GameState", n_clues: int, as_json: bool) -> None:
     console.print("  ".join(f"{c} {percent(p)}" for c, p in ranked[:SOLVE_LIST]))
     if len(ranked) > SOLVE_LIST:
         console.print(f"... and {len(ranked) - SOLVE_LIST:,} more (--json lists them all).")
+    if len(ranked) < state.count:  # (their posterior is below the smallest float)
+        console.print(f"{state.count - len(ranked):,} more are possible, each with a "
+                      "probability too small to write (below 1e-300).")
     doubts = state.doubts()
     if doubts and max(doubts) > 0:
         worst = max(range(len(doubts)), key=doubts.__getitem__)
