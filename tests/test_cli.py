@@ -275,6 +275,10 @@ def test_evaluate_bad_input(args, message):
     (["solve"], "error: missing argument"),
     (["bogus"], "error: no such command 'bogus'"),
     (["--bogus"], "error: no such option: --bogus"),  # (click's capital, unlike ours)
+    # (typer's words were "Input should be a valid integer, unable to parse string as an
+    # integer")
+    (["play", "--seed", "abc"], "invalid value for '--seed': it must be a whole number"),
+    (["optimal", "--max-seconds", "x"], "'--max-seconds': it must be a number (see"),
 ])
 def test_usage_errors_through_the_console_script(args, message):
     import subprocess

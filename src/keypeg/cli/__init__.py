@@ -131,6 +131,25 @@ def _numba_without_blas() -> None:
         sys.meta_path.remove(finder)
 
 
+#: typer's wording for a value of the wrong type, and ours.
+_TYPE_WORDS = (
+    ("Input should be a valid integer, unable to parse string as an integer",
+     "it must be a whole number"),
+    ("Input should be a valid integer", "it must be a whole number"),
+    ("Input should be a valid number, unable to parse string as a number", "it must be a number"),
+    ("Input should be a valid number", "it must be a number"),
+)
+
+
+def _plain(message: str) -> str:
+    """Return a usage error in keypeg's words ("invalid value for '--seed': it must be a
+    whole number", not typer's "Input should be a valid integer, unable to parse string as
+    an integer")."""
+    for theirs, ours in _TYPE_WORDS:
+        message = message.replace(theirs, ours)
+    return message
+
+
 def main() -> None:
     """Run the command line; a usage error is one sentence on stderr with exit code 2."""
     _numba_without_blas()
@@ -144,7 +163,7 @@ def main() -> None:
     except _usage_errors() as exc:
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        message = exc.format_message()  # type: ignore[attr-defined]
+        message = _plain(exc.format_message())  # type: ignore[attr-defined]
         if message:  # (none when a group ran without a command printed its help: it wrote
             # 'error:  (see ...)', empty)
             sys.stderr.write(f"error: {message[:1].lower()}{message[1:]}{hint}\n")
