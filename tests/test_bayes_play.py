@@ -33,3 +33,18 @@ def test_the_players_under_noise_find_the_secret_in_few_guesses():
         # seed 003's table)
         assert tree.secrets == 27 and tree.worst <= 4, (player.name, tree.summary())
         assert np.isclose(tree.total / 27, tree.summary()["mean"], atol=1e-3)
+
+
+def test_the_optimal_row_under_a_prior_has_its_chance():
+    # (the terminal's column 'chance it is the secret' showed 0% for it: it had none)
+    from keypeg.hints import hint
+    from keypeg.rules import find_rules
+
+    state = GameState.start(find_rules("classic"), prior=np.linspace(1, 2, 1296))
+    state = state.after("1122", "1B1W")
+    h = hint(state)
+    assert h.optimal is not None and h.optimal.chance is not None
+    i = int(np.searchsorted(state.candidates, state.space.index(h.optimal.guess)))
+    want = float(state.posterior[i]) if state.candidates[i] == state.space.index(
+        h.optimal.guess) else 0.0
+    assert h.optimal.chance == want

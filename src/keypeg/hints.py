@@ -17,6 +17,7 @@ player's words. The terminal and the web page both call `hint`.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -388,6 +389,10 @@ def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: fl
                              "gain leads.")
     if state.trusted:
         outcome = optimal_hint(state, seconds=optimal_seconds)
+        if outcome.optimal is not None:  # (its chance too, as every other row has)
+            best = outcome.optimal
+            outcome = dataclasses.replace(outcome, optimal=_belief_row(
+                state, best.name, state.space.index(best.guess), p))
     text = None
     if approximate:
         text = (f"{plural(state.count, 'code')} still possible: each score chose among "
