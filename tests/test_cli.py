@@ -637,7 +637,9 @@ def test_solve_with_noise_ranks_every_code():
     result = run(["solve", "--noise", "symmetric:0.05", *clues, "--json"])
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert data["count"] == len(data["codes"]) == len(data["probabilities"]) == 6**4
+    # every code but 1122, answered with no win (a win is never misreported)
+    assert data["count"] == len(data["codes"]) == len(data["probabilities"]) == 6**4 - 1
+    assert "1122" not in data["codes"]
     assert sum(data["probabilities"]) == pytest.approx(1.0)
     probs = data["probabilities"]
     assert all(a >= b for a, b in zip(probs, probs[1:], strict=False))
@@ -1202,7 +1204,8 @@ def test_play_under_noise_says_still_possible_as_elsewhere():
     """Under --noise play said '1,296 codes possible' where every other line says 'still
     possible'."""
     out = run(["play", "--seed", "1", "--noise", "symmetric:0.1"], input="1122\nquit\n")
-    assert "1,296 codes still possible" in out.stdout and "codes possible," not in out.stdout
+    # (every code but the guess, answered with no win)
+    assert "1,295 codes still possible" in out.stdout and "codes possible," not in out.stdout
 
 
 def test_evaluating_an_optimal_tree_keypeg_does_not_ship_is_bounded(monkeypatch):
