@@ -288,6 +288,7 @@ def test_usage_errors_through_the_console_script(args, message):
     assert out.returncode == 2
     assert out.stderr.startswith("error: ") and message in out.stderr
     assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+    assert ". (see" not in out.stderr  # (click's 'missing argument 'clues'. (see ...)')
 
 
 @pytest.mark.parametrize("args", [[], ["tree"]])
@@ -670,7 +671,7 @@ def test_solve_with_lies_finds_the_secret_despite_one_wrong_clue():
     # (lies:K has no probabilities: 'wrong with probability 100.0%' was said, 'codes
     # 50.0%' listed)
     assert "codes contradict at most 1 of the 5 clues" in text and "%" not in text
-    assert "wrong if the secret is any of" in text
+    assert "clue 3 (1345=0B0W), wrong whichever of these codes is the secret" in text
     err = run(["solve", "--noise", "lies:0", *clues])
     assert err.exit_code == 1 and "even with 0 of them wrong" in err.stderr
 
@@ -1299,8 +1300,11 @@ def test_assist_repairs_say_what_they_did(tmp_path, monkeypatch):
     clue typed twice was counted twice (a solved game 'solved' again)."""
     monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
     start = "1122 1B1W\n3456 0B2W\n1234 4B\n1111 4B\n"
-    out = run(["assist"], input=start + "fix 4 1B\nhistory\nquit\n").stdout
+    out = run(["assist"], input=start + "fix 4 1B\ncut 1111\nhistory\nquit\n").stdout
     assert "Clue 4 is now 1111=1B0W (was 4B0W)." in out and "4. 1111  1B0W" in out
+    # (clue 3 is a win: solved, though the last clue is none; '1 codes into 1 parts')
+    assert out.count("Solved in 3 guesses: the secret is 1234.") == 2
+    assert "1111 cuts 1 code into 1 part, the largest 1" in out
     out = run(["assist"], input=start + "1111 1B\nhistory\nquit\n").stdout
     assert "4. 1111  1B0W" in out
     out = run(["assist"], input=start + "undo\nhistory\nquit\n").stdout
@@ -1337,11 +1341,22 @@ def test_play_under_noise_words(tmp_path, monkeypatch):
     monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
     out = run(["play", "--noise", "lies:0", "--seed", "1"], input="quit\n").stdout
     assert "may be wrong" not in out
+    out = run(["assist", "--noise", "symmetric:0"], input="quit\n").stdout
+    assert "may be wrong" not in out
     out = run(["play", "--noise", "symmetric:0.1", "--seed", "1"],
               input="1122\ncut 1234\nhint\nquit\n").stdout
     assert "may be wrong" in out and "leaves at most" not in out
     assert "by their true answer; the chance of each" in out
     assert "chance it is the secret" in out
+
+
+def test_evaluate_names_what_the_information_player_needs():
+    # (it was "unknown strategy 'information'", though evaluate --prior/--noise plays it)
+    err = one_sentence_error(run(["evaluate", "-s", "information"]))
+    assert "'information' plays under a belief: add --prior or --noise" in err
+    data = json.loads(run(["evaluate", "--rules", "mini", "-s", "information", "--noise",
+                           "exact", "--json"]).stdout)
+    assert data[0]["strategy"] == "information"
 
 
 def test_assist_under_noise_takes_a_win_as_a_win(tmp_path, monkeypatch):

@@ -54,3 +54,13 @@ def test_progress_reports_every_game_to_the_callback():
     noise_study.noise_study(Rules(pegs=2, colors=3), 2, eps_values=(0.0,),
                             progress=lambda done, total: seen.append((done, total)))
     assert seen == [(i, 6) for i in range(1, 7)]
+
+
+def test_help_prints_the_usage():
+    # (it was "unknown rules '--help'")
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "keypeg.noise_study", "--help"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("usage: python -m keypeg.noise_study")

@@ -185,6 +185,9 @@ def _games(text: str) -> int:
 def main(argv: list[str]) -> int:
     """Run the study from the command line; return the exit status (2: bad arguments,
     said in one sentence on stderr)."""
+    if argv[:1] in (["-h"], ["--help"]):
+        print(f"usage: {USAGE}\n\n{__doc__.strip()}")
+        return 0
     try:
         if len(argv) > 2:
             raise KeypegError(f"the noise study takes at most RULES and GAMES, not "

@@ -164,6 +164,8 @@ def main() -> None:
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         message = _plain(exc.format_message())  # type: ignore[attr-defined]
+        if hint:  # (click's own end their sentence: "missing argument 'clues'. (see ...)")
+            message = message.rstrip(".")
         if message:  # (none when a group ran without a command printed its help: it wrote
             # 'error:  (see ...)', empty)
             sys.stderr.write(f"error: {message[:1].lower()}{message[1:]}{hint}\n")

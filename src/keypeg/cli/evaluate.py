@@ -153,6 +153,10 @@ def evaluate_command(
                               "with --prior or --noise.")
         _evaluate_belief(rules, given, prior, noise, save_tree, as_json)
         return
+    believers = [n for n in given if n in ("information", "bayes") or n.startswith("bayes-")]
+    if believers:  # (it was "unknown strategy 'information'")
+        raise KeypegError(f"{believers[0]!r} plays under a belief: add --prior or --noise "
+                          "(--noise exact plays it with every answer trusted).")
     names = _expand(given, list(TABLE_STRATEGIES))
     if cluster is not None and (sample is not None or prior is not None or noise is not None):
         raise KeypegError("--cluster evaluates exactly, over every secret; leave out "

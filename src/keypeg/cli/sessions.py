@@ -126,8 +126,8 @@ def print_cut(state: GameState, words: list[str]) -> None:
     parts = cut(state, guess)
     biggest = max(n for _, n in parts)
     if state.belief.uniform:
-        console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts, "
-                      f"the largest {biggest:,}:")
+        console.print(f"  {guess} cuts {plural(state.count, 'code')} into "
+                      f"{plural(len(parts), 'part')}, the largest {biggest:,}:")
         for fb, n in parts:
             console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
         return
@@ -137,8 +137,8 @@ def print_cut(state: GameState, words: list[str]) -> None:
     true = space.block(np.array([space.index(guess)]), state.candidates)[0]
     mass = np.bincount(true, weights=state.posterior, minlength=space.n_responses)
     top = float(mass.max())
-    console.print(f"  {guess} cuts {state.count:,} codes into {len(parts)} parts by their "
-                  "true answer; the chance of each:")
+    console.print(f"  {guess} cuts {plural(state.count, 'code')} into "
+                  f"{plural(len(parts), 'part')} by their true answer; the chance of each:")
     for fb, n in parts:
         m = float(mass[space.response_index(Feedback.parse(fb, state.rules))])
         console.print(f"  {fb:>6} {n:>7,} {percent(m):>8} " + "#" * max(1, round(40 * m / top)))
@@ -161,6 +161,13 @@ def _confess(wrong: list[tuple[int, str, str]]) -> None:
                       f"was {true}.")
 
 
+def may_be_wrong(state: GameState) -> bool:
+    """Whether the state's noise model lets an answer be wrong (symmetric:0 and lies:0
+    never do: no warning for them)."""
+    model = state.noise
+    return not state.trusted and getattr(model, "eps", 1) != 0 and getattr(model, "k", 1) != 0
+
+
 def play_game(rules: Rules, seed: int | None, prior: str | None = None,
               noise: str | None = None) -> None:
     """Play one game in the terminal: the computer picks a secret (from the prior, when
@@ -180,8 +187,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         f"{space.size:,} codes ({allowed_text(rules)})"
         + (f", drawn from the prior {prior}" if prior else "") + "."
     )
-    if not state.trusted and getattr(model, "eps", 1) != 0 and getattr(model, "k", 1) != 0:
-        # (symmetric:0 and lies:0 never lie: no warning)
+    if may_be_wrong(state):
         console.print(f"[yellow]My answers may be wrong ({model}); a win is always "
                       "reported truly.[/]")
     console.print(
@@ -257,7 +263,8 @@ def assist_help(rules: Rules) -> str:
     entry = _example_entry(rules)
     return (f"Enter each guess with the feedback you received, like '{entry}' or "
             f"'{entry.replace(' ', '=')}'.\n"
-            "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, quit.")
+            "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, help, "
+            "quit.")
 
 
 def _example_entry(rules: Rules) -> str:
@@ -360,7 +367,8 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     tolerant = not start.trusted
     warned = -1  # the clue count the board's last row was said at
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
-                  + (f"; clues may be wrong ({start.noise})" if tolerant else "") + ".")
+                  + (f"; clues may be wrong ({start.noise})" if may_be_wrong(start) else "")
+                  + ".")
     console.print(assist_help(rules))
     console.print(answer_legend(rules))
     while True:
@@ -423,12 +431,14 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
         except _Quit:
             console.print("Bye.")
             return
+        won = next((i for i, c in enumerate(clues) if c.feedback.is_win(rules)), None)
+        if state is not None and won is not None:
+            # (a win anywhere: after 'fix' of a later clue the last one is no win)
+            played = plural(won + 1, "guess", "guesses")
+            console.print(f"[bold green]Solved in {played}:[/] the secret is "
+                          f"[bold]{clues[won].guess}[/]. Type 'undo' to go back or 'quit'.")
+            continue
         if state is not None:
-            if state.solved:
-                played = plural(len(clues), "guess", "guesses")
-                console.print(f"[bold green]Solved in {played}:[/] the secret is "
-                              f"[bold]{clues[-1].guess}[/]. Type 'undo' to go back or 'quit'.")
-                continue
             show_hint(state, state.history, strategies=tolerant)
 
 

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..limits import SOLVE_LIST, percent
+from ..limits import SOLVE_LIST, percent, plural
 from ..rules import Rules
 from .common import NoiseOption, PriorOption, command, console
 
@@ -59,8 +59,10 @@ def _liars(state: "GameState", as_json: bool) -> None:
         print(json.dumps({"count": state.count, "codes": codes}))
         return
     k = getattr(state.noise, "k", 0)
-    console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} contradict at most "
-                  f"{k} of the {len(state.history)} clues (noise {state.noise}):")
+    n = len(state.history)
+    console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} contradict"
+                  f"{'s' * (state.count == 1)} at most {k} of the "
+                  f"{plural(n, 'clue') if n != 1 else 'one clue'} (noise {state.noise}):")
     console.print(" ".join(codes[:SOLVE_LIST]))
     if len(codes) > SOLVE_LIST:
         console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")
@@ -68,8 +70,10 @@ def _liars(state: "GameState", as_json: bool) -> None:
     if doubts and max(doubts) > 0:
         worst = max(range(len(doubts)), key=doubts.__getitem__)
         n = round(doubts[worst] * state.count)
-        console.print(f"Most doubtful: clue {worst + 1} ({state.history[worst]}), wrong if the "
-                      f"secret is any of {n:,} of these {state.count:,} codes.")
+        which = ("whichever of these codes is the secret" if n == state.count else
+                 f"if the secret is one of {n:,} of these {state.count:,} codes")
+        console.print(f"Most doubtful: clue {worst + 1} ({state.history[worst]}), wrong "
+                      f"{which}.")
 
 
 def _ranked(state: "GameState", n_clues: int, as_json: bool) -> None:
