@@ -63,6 +63,11 @@ class NoiseModel:
 
     hard = True
 
+    @property
+    def may_err(self) -> bool:
+        """Whether an answer can be wrong at all (symmetric:0 and lies:0 never are)."""
+        return bool(getattr(self, "eps", 0) or getattr(self, "k", 0))
+
     def likelihood(self, space: CodeSpace) -> np.ndarray:
         """Return ``L[t, r]``: the probability of reporting answer r when the true answer
         is t (answer indices of `space`); each row sums to 1."""

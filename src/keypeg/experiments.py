@@ -111,18 +111,25 @@ def _checked_table(outcomes: object, n_hypotheses: int, n_outcomes: int | None
     return table, R
 
 
+def _float_array(value: object, what: str, ndim: int, form: str, *,
+                 empty: bool = True) -> np.ndarray:
+    """Return `value` as a float64 array (a copy) of `ndim` dimensions, not empty unless
+    `empty`; raises `KeypegError` (the `what` must be `form`) for anything else."""
+    try:
+        out = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise KeypegError(f"the {what} must be an array of numbers, not "
+                          f"{shorten(repr(value))}.") from None
+    if out.ndim != ndim or (not empty and 0 in out.shape):
+        raise KeypegError(f"the {what} must be {form}, not shape {out.shape}.")
+    return out
+
+
 def _checked_prior(prior: object, *, scaled: bool = True) -> np.ndarray:
     """Return the prior as contiguous float64 weights, scaled to sum to 1 (`scaled`) or as
     given; raises `KeypegError` unless it is a 1-D array of finite weights >= 0 with a
     positive (and, unscaled, finite) sum."""
-    try:
-        w = np.array(prior, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise KeypegError(f"the prior must be an array of numbers, not "
-                          f"{shorten(repr(prior))}.") from None
-    if w.ndim != 1:
-        raise KeypegError(f"the prior must be a 1-D array with one weight per hypothesis, "
-                          f"not shape {w.shape}.")
+    w = _float_array(prior, "prior", 1, "a 1-D array with one weight per hypothesis")
     bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
     if bad.size:
         i, x = int(bad[0]), float(w[bad[0]])
@@ -147,14 +154,8 @@ def _checked_prior(prior: object, *, scaled: bool = True) -> np.ndarray:
 def _checked_likelihood(likelihood: object) -> np.ndarray:
     """Return the noise matrix ``L[t, r]`` as float64; raises `KeypegError` unless it is a
     2-D array of finite probabilities >= 0 whose every row sums to 1."""
-    try:
-        lik = np.asarray(likelihood, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise KeypegError(f"the likelihood must be an array of numbers, not "
-                          f"{shorten(repr(likelihood))}.") from None
-    if lik.ndim != 2 or 0 in lik.shape:
-        raise KeypegError(f"the likelihood must be a 2-D matrix L[t, r] with a row per "
-                          f"true outcome, not shape {lik.shape}.")
+    lik = _float_array(likelihood, "likelihood", 2,
+                       "a 2-D matrix L[t, r] with a row per true outcome", empty=False)
     if not (np.isfinite(lik).all() and (lik >= 0).all()):
         raise KeypegError("the likelihood holds a negative or non-finite entry; each must "
                           "be a probability from 0 to 1.")
@@ -205,14 +206,7 @@ def score_masses(m: np.ndarray, score: str, *, likelihood: np.ndarray | None = N
     if score not in SCORES:
         raise KeypegError(f"unknown score {shorten(repr(score))}; choose one of: "
                           f"{', '.join(SCORES)}.")
-    try:
-        m = np.asarray(m, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise KeypegError(f"the part masses must be an array of numbers, not "
-                          f"{shorten(repr(m))}.") from None
-    if m.ndim != 2:
-        raise KeypegError(f"the part masses must be a 2-D array m[e, r], not shape "
-                          f"{m.shape}.")
+    m = _float_array(m, "part masses", 2, "a 2-D array m[e, r]")
     if not (np.isfinite(m).all() and (m >= 0).all()):
         raise KeypegError("the part masses hold a negative or non-finite mass; each must "
                           "be a finite number >= 0.")

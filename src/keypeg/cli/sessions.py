@@ -11,7 +11,7 @@ from rich.table import Table
 from ..belief import Lies, draw_secret, misreport
 from ..codes import Code, allowed_text, example_code
 from ..errors import InconsistentHistoryError, KeypegError
-from ..feedback import Feedback, answer_legend, example_answer, score
+from ..feedback import answer_legend, example_answer, score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, percent, plural, shorten
@@ -123,25 +123,32 @@ def print_cut(state: GameState, words: list[str]) -> None:
              else f"give the guess to cut with, like 'cut {example_code(state.rules)}'")
             + ".")
     guess = Code.parse(words[1], state.rules)  # (shown as the board writes it: rgby, 1234)
+    if not state.belief.uniform:
+        _weighted_cut(state, guess)
+        return
     parts = cut(state, guess)
     biggest = max(n for _, n in parts)
-    if state.belief.uniform:
-        console.print(f"  {guess} cuts {plural(state.count, 'code')} into "
-                      f"{plural(len(parts), 'part')}, the largest {biggest:,}:")
-        for fb, n in parts:
-            console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
-        return
-    # (under a prior or noise: each part's chance, as the hints weigh it; the parts are by
-    # the true answer, which a noisy answer may not tell)
+    console.print(f"  {guess} cuts {plural(state.count, 'code')} into "
+                  f"{plural(len(parts), 'part')}, the largest {biggest:,}:")
+    for fb, n in parts:
+        console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
+
+
+def _weighted_cut(state: GameState, guess: Code) -> None:
+    """'cut CODE' under a prior or noise: each part with its chance, as the hints weigh the
+    codes (the parts are by the true answer, which a noisy answer may not tell)."""
     space = state.space
-    true = space.block(np.array([space.index(guess)]), state.candidates)[0]
+    true = space.responses(guess.index, state.candidates)
+    sizes = np.bincount(true, minlength=space.n_responses)
     mass = np.bincount(true, weights=state.posterior, minlength=space.n_responses)
+    parts = np.flatnonzero(sizes)
     top = float(mass.max())
     console.print(f"  {guess} cuts {plural(state.count, 'code')} into "
-                  f"{plural(len(parts), 'part')} by their true answer; the chance of each:")
-    for fb, n in parts:
-        m = float(mass[space.response_index(Feedback.parse(fb, state.rules))])
-        console.print(f"  {fb:>6} {n:>7,} {percent(m):>8} " + "#" * max(1, round(40 * m / top)))
+                  f"{plural(parts.size, 'part')} by their true answer; the chance of each:")
+    for r in parts.tolist():
+        m = float(mass[r])
+        console.print(f"  {str(space.feedback(r)):>6} {int(sizes[r]):>7,} {percent(m):>9} "
+                      + "#" * max(1, round(40 * m / top)))
 
 
 def print_state_line(state: GameState) -> None:
@@ -159,13 +166,6 @@ def _confess(wrong: list[tuple[int, str, str]]) -> None:
     for turn, reported, true in wrong:
         console.print(f"  [yellow]answer {turn} was wrong:[/] I said {reported}, the truth "
                       f"was {true}.")
-
-
-def may_be_wrong(state: GameState) -> bool:
-    """Whether the state's noise model lets an answer be wrong (symmetric:0 and lies:0
-    never do: no warning for them)."""
-    model = state.noise
-    return not state.trusted and getattr(model, "eps", 1) != 0 and getattr(model, "k", 1) != 0
 
 
 def play_game(rules: Rules, seed: int | None, prior: str | None = None,
@@ -187,7 +187,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
         f"{space.size:,} codes ({allowed_text(rules)})"
         + (f", drawn from the prior {prior}" if prior else "") + "."
     )
-    if may_be_wrong(state):
+    if model.may_err:  # (no warning for symmetric:0 or lies:0)
         console.print(f"[yellow]My answers may be wrong ({model}); a win is always "
                       "reported truly.[/]")
     console.print(
@@ -367,7 +367,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     tolerant = not start.trusted
     warned = -1  # the clue count the board's last row was said at
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
-                  + (f"; clues may be wrong ({start.noise})" if may_be_wrong(start) else "")
+                  + (f"; clues may be wrong ({start.noise})" if start.noise.may_err else "")
                   + ".")
     console.print(assist_help(rules))
     console.print(answer_legend(rules))

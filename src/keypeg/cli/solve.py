@@ -45,10 +45,14 @@ def solve(
     noun = "code fits" if state.count == 1 else "codes fit"
     console.print(f"[bold]{state.count:,}[/] {noun} {len(clues)} clue{'s' * (len(clues) != 1)} "
                   f"({state.bits:.2f} bits still missing).")
-    shown = codes[:SOLVE_LIST]
-    console.print(" ".join(shown))
-    if len(codes) > SOLVE_LIST:
-        console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")
+    _listed(" ".join(codes[:SOLVE_LIST]), len(codes))
+
+
+def _listed(line: str, count: int) -> None:
+    """Print the first `SOLVE_LIST` of `count` codes (`line`), and how many more there are."""
+    console.print(line)
+    if count > SOLVE_LIST:
+        console.print(f"... and {count - SOLVE_LIST:,} more (--json lists them all).")
 
 
 def _liars(state: "GameState", as_json: bool) -> None:
@@ -63,9 +67,7 @@ def _liars(state: "GameState", as_json: bool) -> None:
     console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} contradict"
                   f"{'s' * (state.count == 1)} at most {k} of the "
                   f"{plural(n, 'clue') if n != 1 else 'one clue'} (noise {state.noise}):")
-    console.print(" ".join(codes[:SOLVE_LIST]))
-    if len(codes) > SOLVE_LIST:
-        console.print(f"... and {len(codes) - SOLVE_LIST:,} more (--json lists them all).")
+    _listed(" ".join(codes[:SOLVE_LIST]), len(codes))
     doubts = state.doubts()
     if doubts and max(doubts) > 0:
         worst = max(range(len(doubts)), key=doubts.__getitem__)
@@ -87,9 +89,7 @@ def _ranked(state: "GameState", n_clues: int, as_json: bool) -> None:
     console.print(f"[bold]{len(ranked):,}[/] code{'s' * (len(ranked) != 1)} possible after "
                   f"{n_clues} clue{'s' * (n_clues != 1)} ({state.entropy:.2f} bits still "
                   f"missing, noise {state.noise}); most likely first:")
-    console.print("  ".join(f"{c} {percent(p)}" for c, p in ranked[:SOLVE_LIST]))
-    if len(ranked) > SOLVE_LIST:
-        console.print(f"... and {len(ranked) - SOLVE_LIST:,} more (--json lists them all).")
+    _listed("  ".join(f"{c} {percent(p)}" for c, p in ranked[:SOLVE_LIST]), len(ranked))
     if len(ranked) < state.count:  # (their posterior is below the smallest float)
         console.print(f"{state.count - len(ranked):,} more are possible, each with a "
                       "probability too small to write (below 1e-300).")
