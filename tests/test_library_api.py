@@ -460,6 +460,15 @@ def test_evaluate_takes_one_strategy_or_names():
     assert evaluate([], "MM(3,3)") == []
 
 
+
+def test_evaluate_refuses_an_unknown_option_in_a_sentence():
+    """evaluate('knuth', 'classic', possible_only=True) raised a bare TypeError; it is a
+    KeypegError that says where such options go, and the options it takes still work."""
+    for option in ({"possible_only": True}, {"max_guesses": 4}):
+        with pytest.raises(KeypegError, match=f"no option {next(iter(option))} .*find_strategy"):
+            evaluate("knuth", "classic", **option)
+    assert [t.total for t in evaluate("knuth", "classic", workers=1)] == [5801]
+
 def test_oversized_games_are_refused_from_their_sizes():
     """solve_optimal('mm88') and evaluate(..., 'mm88') built MM(8,8)'s 16.8 million codes
     (3-4 s, 1 GB) before the budget refused them."""

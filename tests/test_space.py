@@ -147,6 +147,33 @@ def test_partition_and_filter():
         assert np.array_equal(space.filter(space.all(), g, r), part)
 
 
+
+def test_a_guess_and_an_answer_may_be_text_or_a_code():
+    """The cutting methods take a code as text, `Code` or index and an answer as text,
+    as the README's Library section says (they had refused 'a code index is a whole
+    number, not 1122'); the parts are the naive scorer's."""
+    from keypeg.codes import Code
+    space = get_space(find_rules("classic"))
+    everything = space.all()
+    guess = Code.parse("1122", space.rules)
+    expected: dict[tuple[int, int], int] = {}
+    for code in naive.all_codes(4, 6):
+        key = naive.blackwhite(code, (0, 0, 1, 1))
+        expected[key] = expected.get(key, 0) + 1
+    for g in ("1122", guess, space.index("1122")):
+        parts = space.partition(g, everything)
+        got = {(space.feedback(r).black, space.feedback(r).white): len(p)
+               for r, p in parts.items()}
+        assert got == expected
+        assert np.array_equal(space.responses(g, everything),
+                              space.responses(space.index("1122"), everything))
+        assert space.part_sizes(g, everything).sum() == 1296
+        assert len(space.filter(everything, g, "1B1W")) == expected[(1, 1)] == 208
+    with pytest.raises(ValueError, match="has 5 symbols"):
+        space.partition("12345", everything)
+    with pytest.raises(ValueError, match="5 key pegs"):
+        space.filter(everything, "1122", "5B")
+
 clue_rules = st.sampled_from([find_rules("classic"), find_rules("bulls-and-cows"),
                               Rules(pegs=4, colors=4, feedback="positional")])
 

@@ -191,6 +191,11 @@ class CodeSpace:
         `InvalidCodeError` (the compiled kernels read past the end of their arrays)."""
         return check_index(index, self.size)
 
+    def guess_index(self, guess: Any) -> int:
+        """Return the index of `guess`, a code given as text, `Code` or index (the methods
+        that cut candidates by a guess take all three)."""
+        return self.index(guess) if isinstance(guess, (str, Code)) else self.checked(guess)
+
     def checked_indices(self, indices: Any) -> np.ndarray:
         """Return `indices` as a contiguous int32 array of code indices of this space; else
         raise `InvalidCodeError`."""
@@ -320,11 +325,11 @@ class CodeSpace:
         return table
 
     # ------------------------------------------------------------------ cuts
-    def responses(self, guess: int, secrets: np.ndarray) -> np.ndarray:
-        """Return the answer index of `guess` against each of `secrets` (code indices;
-        `InvalidCodeError` for one outside the space)."""
+    def responses(self, guess: int | str | Code, secrets: np.ndarray) -> np.ndarray:
+        """Return the answer index of `guess` (text, `Code` or index) against each of
+        `secrets` (code indices; `InvalidCodeError` for one outside the space)."""
         secrets = self.checked_indices(secrets).ravel()
-        guess = self.checked(guess)
+        guess = self.guess_index(guess)
         out = np.empty(secrets.shape[0], dtype=np.int32)
         if self._table is not None:
             kfb.row_from_table(self._table, guess, secrets, out)
@@ -338,12 +343,14 @@ class CodeSpace:
             )
         return out
 
-    def part_sizes(self, guess: int, candidates: np.ndarray) -> np.ndarray:
+    def part_sizes(self, guess: int | str | Code, candidates: np.ndarray) -> np.ndarray:
         """Return how many of `candidates` give each answer to `guess` (length R)."""
         return np.bincount(self.responses(guess, candidates), minlength=self.n_responses)
 
-    def partition(self, guess: int, candidates: np.ndarray) -> dict[int, np.ndarray]:
-        """Return the non-empty parts of `candidates` under `guess`, keyed by answer index."""
+    def partition(self, guess: int | str | Code,
+                  candidates: np.ndarray) -> dict[int, np.ndarray]:
+        """Return the non-empty parts of `candidates` under `guess` (text, `Code` or index),
+        keyed by answer index (`feedback(key)` is the answer)."""
         candidates = self.checked_indices(candidates).ravel()
         resp = self.responses(guess, candidates)
         order = np.argsort(resp, kind="stable")
@@ -355,8 +362,12 @@ class CodeSpace:
                 parts[int(resp[chunk[0]])] = candidates[chunk]
         return parts
 
-    def filter(self, candidates: np.ndarray, guess: int, response: int) -> np.ndarray:
-        """Return the candidates that give answer `response` to `guess`."""
+    def filter(self, candidates: np.ndarray, guess: int | str | Code,
+               response: int | str | Feedback) -> np.ndarray:
+        """Return the candidates that give answer `response` (text such as 1B1W, a
+        `Feedback` or an answer index) to `guess` (text, `Code` or index)."""
+        if isinstance(response, (str, Feedback)):
+            response = self.response_index(response)
         check_index(response, self.n_responses, "answer index")
         candidates = self.checked_indices(candidates).ravel()
         return candidates[self.responses(guess, candidates) == response]

@@ -88,6 +88,15 @@ def find_strategy(name: str, **options: Any) -> Strategy:
 def evaluate(strategies: Any, rules: Any, **options: Any) -> list[DecisionTree]:
     """`keypeg.strategy.evaluate`, the strategies also given by name: one strategy or name,
     or a list of strategies and names (`find_strategy` reads each name)."""
+    allowed = [name for name, p in inspect.signature(_evaluate).parameters.items()
+               if p.kind is p.KEYWORD_ONLY]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise KeypegError(
+            f"evaluate takes no option {', '.join(unknown)} (it takes {', '.join(allowed)}); "
+            "a strategy's own options go to find_strategy (find_strategy('knuth', "
+            "possible_only=True)) and a board's rows to the rules "
+            "(find_rules('classic').with_max_guesses(5)).")
     if isinstance(strategies, (Strategy, str)):
         strategies = [strategies]
     with contextlib.suppress(TypeError):  # (not a list: refused there)
