@@ -338,7 +338,8 @@ def test_evaluate_plays_the_optimum_within_the_boards_rows():
     """Under --max-guesses the optimal row is the fewest guesses among the trees that find
     every secret within the rows, as `keypeg optimal --max-guesses` finds it (it had been
     the shipped uncapped tree: 7 secrets beyond 5 rows in classic, where 5,626 fits in 5);
-    where no tree fits, the fewest guesses over all trees (MM(4,4) within 3: 905)."""
+    where no tree fits, the fewest guesses over all trees (MM(4,4) within 3: 905), and the
+    row says so (a review read 'optimal' as the board's optimum)."""
     best = PUB["optimal"]["classic"]
     row = json.loads(run(["evaluate", "-s", "optimal", "--max-guesses", "5", "--json"]).stdout)[0]
     assert (row["total"], row["worst"], row["beyond_rows"]) == (best["max5_total"], 5, 0)
@@ -346,6 +347,12 @@ def test_evaluate_plays_the_optimum_within_the_boards_rows():
     row = json.loads(run(["evaluate", "-s", "optimal", "--rules", "mini", "--max-guesses", "3",
                           "--json"]).stdout)[0]
     assert row["total"] == mini and row["beyond_rows"] > 0
+    assert row["note"].startswith("no tree finds every secret within 3 guesses")
+    text = run(["evaluate", "-s", "optimal", "--rules", "mini", "--max-guesses", "3"]).stdout
+    assert "Note: No tree finds every secret within 3 guesses" in text
+    row = json.loads(run(["evaluate", "-s", "optimal", "--rules", "mini", "--max-guesses", "4",
+                          "--json"]).stdout)[0]
+    assert row["beyond_rows"] == 0 and "note" not in row
 
 
 def test_json_says_what_was_asked_as_the_text_does():
@@ -1257,7 +1264,8 @@ def test_evaluate_counts_the_secrets_beyond_the_boards_rows():
     assert "beyond" not in run(["evaluate", "--rules", "classic", "-s", "consistent"]).stdout
     (row,) = json.loads(run(["evaluate", "--rules", "mini", "-s", "consistent",
                              "--json"]).stdout)
-    assert "beyond_rows" not in row and "max_guesses" not in row
+    # (the keys are there all the same, null: the JSON has one shape for every game)
+    assert row["beyond_rows"] is None and row["max_guesses"] is None
 
 
 def test_a_review_as_a_demanding_user_found(tmp_path):

@@ -57,10 +57,21 @@ def with_beyond_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
     """Add to an evaluation's row, for a board of `rules.max_guesses` rows, how many of
     its secrets take more guesses than the board has (`beyond_rows`): its totals count
     every game played on to the end."""
-    if rules.max_guesses is not None:
-        row["max_guesses"] = rules.max_guesses
-        row["beyond_rows"] = sum(row["histogram"][rules.max_guesses:])
+    row["max_guesses"] = rules.max_guesses
+    row["beyond_rows"] = (None if rules.max_guesses is None
+                          else sum(row["histogram"][rules.max_guesses:]))
     return row
+
+
+def uncapped_note(rules: Rules, name: str, worst: int) -> str | None:
+    """The note on the optimal row of a board no tree fits: its tree is then the optimum
+    with no cap (`OptimalStrategy.tree`), which a reader would take for the board's."""
+    rows = rules.max_guesses
+    if name != "optimal" or rows is None or worst <= rows:
+        return None
+    return (f"no tree finds every secret within {rows} guesses (keypeg optimal "
+            f"--max-guesses {rows} says so), so the optimal row is the optimum with no cap: "
+            "the fewest guesses in total, not the most secrets found within the rows.")
 
 
 def beyond_column(rules: Rules, histograms: list[list[int]]
@@ -184,8 +195,9 @@ def evaluate_command(
         options: dict[str, object] = {"first": first}
         if name.lower() == "optimal":
             if first is not None or possible_only or tie != "first":
-                raise KeypegError("for optimal variants use keypeg optimal (--first, "
-                                  "--possible-only, --max-guesses, --objective).")
+                raise KeypegError("the optimal row takes no --first, --possible-only or "
+                                  "--tie; keypeg optimal finds those variants (--first, "
+                                  "--possible-only, --objective).")
             options = {"time_limit": OPTIMAL_TREE_SECONDS, "max_candidates": None}
         elif name.lower() == "random":
             options["seed"] = seed
@@ -253,15 +265,22 @@ def evaluate_command(
             tree.save(path)
             err_console.print(escape(f"saved {tree.strategy} tree to {path}"))
     rows = evaluation_rows(trees, [s.name for s in strategies], rules)
-    if cluster is not None:
-        for row in rows:
+    notes = [uncapped_note(rules, s.name, tree.worst)
+             for s, tree in zip(strategies, trees, strict=True)]
+    for row, note in zip(rows, notes, strict=True):
+        if cluster is not None:
             row["cluster"] = info
+        if note is not None:
+            row["note"] = note
     if as_json:
         print(exact_json(rows, rules, trees[0].secrets))
         return
     _print_table(f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)", rules,
                  [(tree.strategy, str(row["first_guess"]), tree.total, tree.mean, tree.worst,
                    tree.histogram) for row, tree in zip(rows, trees, strict=True)])
+    for note in notes:
+        if note is not None:
+            console.print(escape(f"Note: {note[0].upper()}{note[1:]}"))
 
 
 def _print_table(what: str, rules: Rules,
