@@ -19,6 +19,7 @@ import pytest
 import keypeg.solver.roots as roots_module
 import keypeg.solver.search as search_module
 from keypeg._kernels import slots
+from keypeg.errors import KeypegError
 from keypeg.game import GameState
 from keypeg.published import published
 from keypeg.rules import Rules
@@ -579,3 +580,19 @@ def test_many_openers_of_a_new_store_all_get_it(tmp_path):
         for t in threads:
             t.join()
         assert not errors, (trial, errors[0])
+
+
+def test_a_store_in_a_missing_folder_is_refused_and_no_folder_made(tmp_path, monkeypatch):
+    """KEYPEG_DB (or a path given) naming a folder that does not exist had made it, folders
+    and all (a typo left /nonexistent/dir behind); only keypeg's own data folder is made."""
+    missing = tmp_path / "no" / "such"
+    for env in (True, False):
+        monkeypatch.setenv("KEYPEG_DB", str(missing / "kp.db")) if env else (
+            monkeypatch.delenv("KEYPEG_DB", raising=False))
+        with pytest.raises(KeypegError, match=f"no folder '{missing}'.*point "
+                                              + ("KEYPEG_DB" if env else "it")):
+            Store() if env else Store(missing / "kp.db")
+        assert not (tmp_path / "no").exists()
+    monkeypatch.delenv("KEYPEG_DB", raising=False)
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda name: str(missing))
+    assert Store().path.parent == missing and missing.is_dir()  # the default is made

@@ -134,7 +134,11 @@ class Store:
         self._local = threading.local()
         self._write_lock = threading.Lock()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if path is None and not os.environ.get("KEYPEG_DB"):
+                self.path.parent.mkdir(parents=True, exist_ok=True)  # the user data folder
+            elif not self.path.parent.is_dir():
+                # (a typo in a path of one's own made the folders it names: say so instead)
+                raise FileNotFoundError(errno.ENOENT, f"no folder {str(self.path.parent)!r}")
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "a folder, not a file")
             _while_busy(lambda: self._migrate(self._conn()))
