@@ -488,6 +488,9 @@ def test_the_ledger_table_is_never_cut(monkeypatch, width):
     text = run(["ledger"]).stdout
     assert "…" not in text
     assert ("5,625 (6)" if width > 200 else "MM(4,6)") in text  # (the grid, or the list)
+    if width < 200:  # the list names the published total it compares with
+        (row,) = [line for line in text.splitlines() if "MM(4,6)" in line]
+        assert f"{PUB['ledger']['totals']['4']['6']:,}: agrees" in row and "published" in text
 
 
 def test_a_ledger_that_checked_nothing_is_not_a_pass(monkeypatch):

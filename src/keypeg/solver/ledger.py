@@ -72,18 +72,20 @@ def run_ledger(*, max_seconds: float = 60.0, max_codes: int | None = None,
 def format_list(cells: list[dict[str, Any]]) -> Table:
     """Return the ledger one cell per row (for a terminal too narrow for `format_grid`)."""
     table = Table(title="Optimal total over all secrets")
-    for name, right in (("game", False), ("total", True), ("worst", True), ("", False)):
+    for name, right in (("game", False), ("total", True), ("worst", True),
+                        ("published", False)):
         table.add_column(name, justify="right" if right else "left")
     for cell in cells:
         game = f"MM({cell['pegs']},{cell['colors']})"
         if cell["status"] == "skipped":
-            table.add_row(game, f"[dim]{cell['expected']:,}[/]", "",
-                          "[dim]skipped: its search ran longer[/]")
+            table.add_row(game, "", "", f"[dim]{cell['expected']:,}: skipped, its search "
+                                        "ran longer[/]")
         elif cell["status"] == "mismatch":
             table.add_row(game, f"[bold red]{cell['total']:,}[/]", str(cell["worst"]),
-                          f"[bold red]published {cell['expected']:,}[/]")
+                          f"[bold red]{cell['expected']:,}: disagrees[/]")
         else:
-            table.add_row(game, f"{cell['total']:,}", str(cell["worst"]), "")
+            table.add_row(game, f"{cell['total']:,}", str(cell["worst"]),
+                          f"{cell['expected']:,}: agrees")
     return table
 
 
