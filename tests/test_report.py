@@ -14,6 +14,7 @@ import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,9 @@ class Page(HTMLParser):
         self.captions: dict[str, str] = {}
         self.cells: dict[tuple[str, str], str] = {}  # (first guess, strategy) -> text
         self.notes: list[str] = []
-        self._figure = self._row = self._cell = None
+        self._figure: str | None = None
+        self._row: str | None = None
+        self._cell: str | None = None
         self._caption = self._note = False
         self.feed(text)
 
@@ -88,6 +91,13 @@ class Page(HTMLParser):
             self.cells[self._row, self._cell] += data
         if self._note:
             self.notes[-1] += data
+
+
+def paragraph(page_text: str, section: str) -> str:
+    """The text of the first paragraph after a section's heading (tags dropped)."""
+    start = page_text.index(f'<h2 id="{section}">')
+    body = page_text[page_text.index("<p>", start): page_text.index("</p>", start)]
+    return html.unescape(re.sub(r"<[^>]+>", "", body))
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -157,6 +167,27 @@ def test_first_guess_table_is_seed_000s(classic: tuple[Path, Page]) -> None:
     assert [r["first_guess"] for r in numbers["openings"]["rows"]] == list(after)
 
 
+def test_the_first_guess_table_says_it_plays_first_codes_only(
+        classic: tuple[Path, Page]) -> None:
+    """The table plays each class's first code; the report must not read as if a column's
+    bold figure were the strategy's best opening: it says other codes of a class can do
+    better, and on classic shows one (seed 002's consistent opening 3456, 6,045, against
+    the 6,671 of 1234, ABCD's first code, and 6,508, the table's lowest, from 1122)."""
+    out, page = classic
+    text = paragraph((out / "index.html").read_text(), "openings")
+    forced = PUB["evaluate"]["classic"]["consistent_forced_first"]
+    abcd = naive_consistent_total(4, 6, (0, 1, 2, 3))  # 1234, the first code of ABCD
+    assert "played from its first code only" in text, text
+    assert "another code of a class can do better than its first code" in text, text
+    assert (f"consistent takes {forced['3456']['total']:,} guesses opening with 3456 but "
+            f"{abcd:,} with 1234, the first code of its class ABCD, fewer than any first "
+            f"code here (the lowest, 1122, takes {forced['1122']['total']:,})") in text, text
+    assert "pegs reordered" in text  # black/white answers: positions permute
+    caption = page.captions["fig-openings"]
+    assert "other codes of a class can do better" in caption, caption
+    assert "best of these first codes" not in caption
+
+
 def test_ledger_and_entropy_captions_are_published(classic: tuple[Path, Page]) -> None:
     _, page = classic
     totals = PUB["ledger"]["totals"]
@@ -187,6 +218,8 @@ def test_a_small_game_against_plain_python(tmp_path: Path) -> None:
     assert optimum == PUB["ledger"]["totals"]["3"]["3"]
     assert f"{int(optimum)} guesses in all" in page.captions["fig-hist-optimal"]
     assert "MM(3,3) = 73" in page.captions["fig-ledger"]
+    text = paragraph((out / "index.html").read_text(), "openings")  # classic's, not quoted
+    assert "classic" not in text and "5,803" not in text and "For example" not in text, text
     for first in ((0, 0, 0), (0, 0, 1), (0, 1, 2)):  # AAA, AAB, ABC
         text = "".join(str(x + 1) for x in first)
         parts: dict[tuple[int, int], list[tuple[int, ...]]] = {}
@@ -199,14 +232,35 @@ def test_a_small_game_against_plain_python(tmp_path: Path) -> None:
 
 
 def test_a_big_game_says_what_is_out_of_reach(tmp_path: Path) -> None:
+    """Made in the folder of an earlier report (another game's: its optimum, first-guess
+    table and study drawn), the report leaves none of that game's figures behind, and
+    touches no file of the teacher's."""
     out = tmp_path / "r"
+    out.mkdir()
+    earlier = ["hist-optimal.png", "openings.png", "entropy-study.png", "hist-knuth.png"]
+    for name in earlier:
+        (out / name).write_bytes(b"\x89PNG an earlier game's figure")
+    (out / "numbers.json").write_text(json.dumps({
+        "rules": {"name": "classic"}, "figures": ["openings.png", "../outside.png"],
+        "strategies": {"rows": [{"strategy": "optimal"}, {"strategy": "knuth"}]}}))
+    mine = {"notes.png": b"mine", "hist-optimal.txt": b"mine", "hist-mine.png": b"mine"}
+    for name, data in mine.items():
+        (out / name).write_bytes(data)
+    (tmp_path / "outside.png").write_bytes(b"mine")
     run = keypeg("report", "--rules", "super", "--out", str(out), db=tmp_path / "k.db")
     assert run.returncode == 0, run.stderr
     page = Page((out / "index.html").read_text())
-    assert sorted(page.images) == sorted([*(f"hist-{s}.png" for s in TABLE_STRATEGIES),
-                                          "ledger.png"])
+    drawn = sorted([*(f"hist-{s}.png" for s in TABLE_STRATEGIES), "ledger.png"])
+    assert sorted(page.images) == drawn
+    assert sorted(p.name for p in out.glob("*.png")) == sorted([*drawn, "notes.png",
+                                                                "hist-mine.png"])
+    assert all((out / name).read_bytes() == data for name, data in mine.items())
+    assert (tmp_path / "outside.png").exists()
     assert len(page.notes) >= 3 and any("first-guess table" in n for n in page.notes)
-    assert run.stderr.count("note:") == 3
+    assert run.stderr.count("note:") == 4
+    assert re.search(r"note: removed 4 figures of an earlier report from \S+ that this one "
+                     r"does not draw \(entropy-study.png, hist-knuth.png, hist-optimal.png, "
+                     r"openings.png\)\.\n", run.stderr), run.stderr
 
 
 @pytest.mark.parametrize("where", ["file", "under-file", "empty"])
@@ -270,3 +324,71 @@ def test_the_new_cells_are_listed_beyond_the_ledger(classic: tuple[Path, Page]) 
         assert by[label][6] == f"{w['worst']}: {w['total']:,}"
     numbers = json.loads((out / "numbers.json").read_text())
     assert len(numbers["new_cells"]) == len(cells)
+
+
+def test_a_positional_game_says_its_pegs_keep_their_places(tmp_path: Path) -> None:
+    """With per-peg answers and repeated colours, 112, 121 and 211 are not alike (which
+    copy of 1 is amber depends on the order): the classes are AAB, ABA and ABB, and the
+    report does not say pegs are reordered."""
+    out = tmp_path / "r"
+    run = keypeg("report", "--pegs", "3", "--colors", "3", "--positional", "--out", str(out),
+                 db=tmp_path / "k.db")
+    assert run.returncode == 0, run.stderr
+    text = (out / "index.html").read_text()
+    assert [c for c in ("AAB", "ABA", "ABB") if f'data-class="{c}"' in text] == [
+        "AAB", "ABA", "ABB"]
+    words = paragraph(text, "openings")
+    assert "pegs reordered" not in words and "classic" not in words, words
+    assert "once colours are renamed, each peg kept in its place" in words, words
+
+
+@pytest.mark.parametrize("pegs,colors,repeats,name", [(2, 2, True, "MM(2,2)"),
+                                                      (2, 3, False, "MM(2,3) [no repeats]")])
+def test_every_figure_names_its_game_and_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              pegs: int, colors: int, repeats: bool,
+                                              name: str) -> None:
+    """With one or two opening classes the heat map's y label used to be cut off at both
+    ends, and the histograms and the study's figure did not say which game they show."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    import keypeg.report as report_module
+    from keypeg.rules import Rules
+    from keypeg.store import Store
+
+    drawn = {}
+    save = report_module._save
+
+    def keep(report: report_module.Report, fig: Any, figure_name: str) -> None:
+        drawn[figure_name] = fig
+        save(report, fig, figure_name)
+
+    monkeypatch.setattr(report_module, "_save", keep)
+    rules = Rules(pegs=pegs, colors=colors, repeats=repeats)
+    report_module.build_report(rules, tmp_path / "r", store=Store(tmp_path / "k.db"))
+    assert sorted(drawn) == sorted(FIGURES)
+    for figure_name, fig in drawn.items():
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+        box = fig.bbox
+        for ax in fig.axes:
+            for text in (ax.title, ax.xaxis.label, ax.yaxis.label):
+                if not text.get_text():
+                    continue
+                at = text.get_window_extent(renderer)
+                assert (at.x0 >= box.x0 - 1 and at.y0 >= box.y0 - 1 and at.x1 <= box.x1 + 1
+                        and at.y1 <= box.y1 + 1), (figure_name, text.get_text(), at, box)
+        if figure_name != "ledger.png":  # (the ledger is every game's)
+            title = fig.axes[0].get_title()
+            assert title.startswith(f"{name}"), (figure_name, title)
+
+
+def test_the_study_caption_writes_thousands_like_the_rest() -> None:
+    """Bulls-and-cows' study has 1,636 decisions: '1611 of 1636' read oddly beside 26,424."""
+    from keypeg.report import study_caption
+
+    study = {"decisions": 1636, "tied": 1611, "tied_across_sizes": 3, "exact_total": 26424,
+             "spellings": [{"spelling": "plnp", "total": 26429, "differing": 1010}]}
+    caption = study_caption(study)
+    assert caption.startswith("1,611 of 1,636 decisions of the exact entropy tree are tied")
+    assert "sum p*ln p: 26,429 (1,010 of 1,636 decisions differ)" in caption, caption

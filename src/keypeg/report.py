@@ -16,6 +16,8 @@ quote):
 
 Where a part is out of reach for the rules (a game too big to evaluate exactly here, an
 optimal search past its time), the report says so in that section instead of a figure.
+Figures an earlier report left in the folder and this one does not draw (another game's
+optimum, say) are removed; no other file is touched.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from .errors import KeypegError, LimitExceededError
 from .labs import lab
 from .limits import EXACT_HINT_CODES, REPORT_OPTIMAL_SECONDS, shorten
 from .openings import first_guess_table
-from .rules import Rules, rules_name
+from .rules import Rules, find_rules, rules_name
 from .store import Store
 
 #: The parts of a report, in order (what the progress callback counts).
@@ -42,6 +44,13 @@ DPI = 110
 #: How the strategies are called in captions.
 LABELS = {"optimal": "optimal", "consistent": "consistent", "maxsize": "maxsize (Knuth)",
           "expsize": "expsize (Irving)", "entropy": "entropy (Neuwirth)", "parts": "parts (Kooi)"}
+#: The least height of the first-guess heat map, in inches (its y label's length).
+OPENINGS_MIN_HEIGHT = 2.8
+#: The figures a report may write besides the histograms (``hist-STRATEGY.png``).
+FIGURE_NAMES = ("openings.png", "ledger.png", "entropy-study.png")
+#: An opening the report plays besides the first-guess table, by the code space it is for
+#: (`Rules.key`): a strategy that does better from it than from its class's first code.
+OPENING_EXAMPLES = {find_rules("classic").key: ("consistent", "3456")}
 
 
 @dataclass
@@ -54,6 +63,8 @@ class Report:
     numbers: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: Figures of an earlier report in the folder, removed before this one was written.
+    removed: list[str] = field(default_factory=list)
 
     @property
     def index(self) -> Path:
@@ -76,6 +87,36 @@ def prepare_folder(out: Path) -> None:
             f"--out {shorten(out)!r} cannot be written to ({reason.lower()}).") from None
 
 
+def earlier_figures(out: Path) -> list[str]:
+    """Return the names of the figures an earlier report may have left in `out`: those its
+    numbers.json lists or implies, and the names any report writes (the histograms of the
+    known strategies and `FIGURE_NAMES`), each only where such a file is there."""
+    names = {*(f"hist-{s}.png" for s in LABELS), *FIGURE_NAMES}
+    try:
+        earlier = json.loads((out / "numbers.json").read_text())
+    except (OSError, ValueError):
+        earlier = None
+    if isinstance(earlier, dict):
+        listed = earlier.get("figures")
+        rows = (earlier.get("strategies") or {}).get("rows") or []
+        if isinstance(listed, list):
+            names.update(n for n in listed if isinstance(n, str))
+        names.update(f"hist-{r['strategy']}.png" for r in rows
+                     if isinstance(r, dict) and isinstance(r.get("strategy"), str))
+    # (a name from the file stays a plain file name in this folder)
+    return sorted(n for n in names if n == Path(n).name and n.endswith(".png")
+                  and (out / n).is_file())
+
+
+def remove_figures(out: Path, names: list[str]) -> list[str]:
+    """Remove the figures `names` (from `earlier_figures`, less those just written again)
+    from `out`, so that no figure of another game or run stays next to the new index.html;
+    return their names. No other file is touched."""
+    for name in names:
+        (out / name).unlink(missing_ok=True)
+    return names
+
+
 def build_report(rules: Rules, out: Path, *, store: Store | None = None,
                  seconds: float = REPORT_OPTIMAL_SECONDS,
                  on_step: Callable[[str, int], None] | None = None) -> Report:
@@ -86,6 +127,7 @@ def build_report(rules: Rules, out: Path, *, store: Store | None = None,
     out = Path(out)
     prepare_folder(out)
     report = Report(out, rules)
+    earlier = earlier_figures(out)  # (read before numbers.json is written again)
 
     def step(i: int, what: str) -> None:
         if on_step is not None:
@@ -96,16 +138,21 @@ def build_report(rules: Rules, out: Path, *, store: Store | None = None,
                                "codes": rules.size}
     report.numbers["strategies"] = strategy_rows(rules, store, seconds, report.notes)
     step(1, "playing every opening")
-    report.numbers["openings"] = _maybe(
+    report.numbers["openings"] = table = _maybe(
         report, lambda: first_guess_table(rules, store=store, seconds=seconds,
                                           on_step=lambda w: step(1, w)))
+    if table is not None:
+        table["example"] = opening_example(rules, table)
     step(2, "the ledger")
     report.numbers["ledger"] = ledger_cells()
     report.numbers["new_cells"] = new_cells()
     step(3, "the entropy float study")
-    report.numbers["entropy_study"] = _maybe(report, lambda: study_numbers(rules))
+    report.numbers["entropy_study"] = _maybe(
+        report, lambda: study_numbers(rules, on_step=lambda w: step(3, f"the study: {w}")))
     step(4, "drawing the figures")
     write_figures(report)
+    report.numbers["figures"] = report.figures
+    report.removed = remove_figures(out, [n for n in earlier if n not in report.figures])
     report.seconds = round(time.perf_counter() - started, 2)
     report.numbers["seconds"] = report.seconds
     (out / "numbers.json").write_text(json.dumps(report.numbers, indent=1) + "\n")
@@ -176,8 +223,10 @@ def new_cells() -> list[dict[str, Any]]:
     return out
 
 
-def study_numbers(rules: Rules) -> dict[str, Any]:
-    """Return the entropy float study of `rules` (games of at most `EXACT_HINT_CODES`)."""
+def study_numbers(rules: Rules, on_step: Callable[[str], None] | None = None
+                  ) -> dict[str, Any]:
+    """Return the entropy float study of `rules` (games of at most `EXACT_HINT_CODES`);
+    `on_step(what)` is told what is computed next."""
     if rules.size > EXACT_HINT_CODES:
         raise LimitExceededError(
             f"the entropy float study walks every decision of the exact entropy tree, which "
@@ -185,7 +234,39 @@ def study_numbers(rules: Rules) -> dict[str, Any]:
             f"{EXACT_HINT_CODES:,} here).")
     from .study import entropy_study
 
-    return entropy_study(rules).to_dict()
+    return entropy_study(rules, on_step=on_step).to_dict()
+
+
+def opening_example(rules: Rules, table: dict[str, Any]) -> dict[str, Any] | None:
+    """Return, for a game in `OPENING_EXAMPLES`, a strategy's total from an opening that is
+    not its class's first code, next to that first code's total and the lowest total
+    among the first codes of the table; None for other games."""
+    example = OPENING_EXAMPLES.get(rules.key)
+    if example is None or example[0] not in table["strategies"]:
+        return None
+    from .classes import secret_classes
+    from .space import get_space
+    from .strategies import evaluate, find_strategy
+
+    name, code = example
+    space = get_space(rules)
+    label = secret_classes(rules).labels[int(secret_classes(rules).of[space.index(code)])]
+    row = next(r for r in table["rows"] if r["class"] == label)
+    (tree,) = evaluate([find_strategy(name, first=code)], space)
+    lowest = min(table["rows"], key=lambda r: r["totals"][name])
+    return {"strategy": name, "first_guess": code, "class": label, "total": tree.total,
+            "class_first": row["first_guess"], "class_first_total": row["totals"][name],
+            "lowest_first": lowest["first_guess"], "lowest_first_total": lowest["totals"][name]}
+
+
+def classes_text(rules: Rules) -> str:
+    """Return what makes two first guesses one class for `rules`."""
+    from .classes import positions_permute
+
+    if positions_permute(rules):
+        return "codes alike once colours are renamed and pegs reordered"
+    return ("codes alike once colours are renamed, each peg kept in its place: with per-peg "
+            "answers and repeated colours, reordering the pegs can change an answer")
 
 
 # ----------------------------------------------------------------------------- captions
@@ -210,10 +291,35 @@ def openings_caption(table: dict[str, Any]) -> str:
     for name in table["strategies"]:
         top = min(table["rows"], key=lambda r: r["totals"][name])
         each.append(f"{name} {top['first_guess']} {top['totals'][name]:,}")
-    parts.append("Each strategy's best of these first codes: " + ", ".join(each) + ".")
+    parts.append("Each class is played from its first code; each strategy's lowest total "
+                 "among these first codes (other codes of a class can do better for a "
+                 "strategy that breaks ties by code order): " + ", ".join(each) + ".")
     if table.get("note"):
         parts.append(table["note"][0].upper() + table["note"][1:])
     return " ".join(parts)
+
+
+def openings_paragraph(rules: Rules, table: dict[str, Any]) -> str:
+    """Return the paragraph before the first-guess table: what a class is for `rules`,
+    that each class is played from its first code only, and (for a game in
+    `OPENING_EXAMPLES`) a strategy that does better from another code of a class."""
+    text = (f"Every class of first guesses ({classes_text(rules)}), played from its first "
+            "code only: each strategy's total when forced to open with that code, and the "
+            "optimal total once it is played. The optimal total is the same for every code "
+            "of a class; a one-step strategy's need not be, as it breaks ties by code order, "
+            "so another code of a class can do better than its first code: the lowest total "
+            "of a column (in bold) is the lowest among the first codes only.")
+    example = table.get("example")
+    if example:
+        text += (f" For example, {example['strategy']} takes {example['total']:,} guesses "
+                 f"opening with {example['first_guess']} but {example['class_first_total']:,} "
+                 f"with {example['class_first']}, the first code of its class "
+                 f"{example['class']}")
+        if example["total"] < example["lowest_first_total"]:
+            text += (f", fewer than any first code here (the lowest, "
+                     f"{example['lowest_first']}, takes {example['lowest_first_total']:,})")
+        text += "."
+    return text
 
 
 def ledger_caption(cells: list[dict[str, Any]], rules: Rules) -> str:
@@ -244,11 +350,11 @@ def study_caption(study: dict[str, Any]) -> str:
     from .study import SPELLING_TEXT
 
     spellings = "; ".join(
-        f"{SPELLING_TEXT[s['spelling']]}: {s['total']:,} ({s['differing']} of "
-        f"{study['decisions']} decisions differ)" for s in study["spellings"])
-    return (f"{study['tied']} of {study['decisions']} decisions of the exact entropy tree are "
-            f"tied ({study['tied_across_sizes']} between different part sizes); exact total "
-            f"{study['exact_total']:,}. Written as a float sum: {spellings}.")
+        f"{SPELLING_TEXT[s['spelling']]}: {s['total']:,} ({s['differing']:,} of "
+        f"{study['decisions']:,} decisions differ)" for s in study["spellings"])
+    return (f"{study['tied']:,} of {study['decisions']:,} decisions of the exact entropy tree "
+            f"are tied ({study['tied_across_sizes']:,} between different part sizes); exact "
+            f"total {study['exact_total']:,}. Written as a float sum: {spellings}.")
 
 
 # ----------------------------------------------------------------------------- figures
@@ -268,7 +374,10 @@ def _save(report: Report, fig: Any, name: str) -> None:
 
 def write_figures(report: Report) -> None:
     """Draw every figure the numbers allow into the report's folder."""
+    from matplotlib.ticker import MaxNLocator
+
     rules = report.rules
+    game = rules_name(rules)
     figure = _figure_class()
     strategies = report.numbers["strategies"]
     rows = strategies["rows"]
@@ -285,10 +394,11 @@ def write_figures(report: Report) -> None:
         ax.set_xlim(0.4, widest + 0.6)
         ax.set_ylim(0, tallest * 1.15)
         ax.set_xticks(range(1, widest + 1))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # (counts of secrets)
         ax.set_xlabel("guesses needed")
         ax.set_ylabel("secrets")
-        ax.set_title(f"{LABELS.get(row['strategy'], row['strategy'])}: total {row['total']:,}, "
-                     f"mean {row['mean']:.4f}", fontsize=9)
+        ax.set_title(f"{game}, {LABELS.get(row['strategy'], row['strategy'])}:\n"
+                     f"total {row['total']:,}, mean {row['mean']:.4f}", fontsize=9)
         ax.spines[["top", "right"]].set_visible(False)
         _save(report, fig, f"hist-{row['strategy']}.png")
     table = report.numbers.get("openings")
@@ -300,14 +410,18 @@ def write_figures(report: Report) -> None:
         _study_figure(report, figure, study)
 
 
-def _openings_figure(report: Report, figure: Any, table: dict[str, Any]) -> None:
+def _openings_figure(report: Report, figure: Any, table: dict[str, Any]) -> Any:
+    """Draw the first-guess table as a heat map into openings.png; return the figure."""
     import numpy as np
 
     columns = [*table["strategies"], "optimal"]
     rows = table["rows"]
     values = np.array([[np.nan if (v := (r["optimal"] if c == "optimal" else r["totals"][c]))
                         is None else v for c in columns] for r in rows], dtype=float)
-    fig = figure(figsize=(1.05 * len(columns) + 1.6, 0.42 * len(rows) + 1.3),
+    # (at least `OPENINGS_MIN_HEIGHT` inches: with one or two classes the y label, centred
+    # on the axes, would be cut off at both ends)
+    fig = figure(figsize=(1.05 * len(columns) + 1.6,
+                          max(0.42 * len(rows) + 1.3, OPENINGS_MIN_HEIGHT)),
                  layout="constrained")
     ax = fig.add_subplot()
     means = np.ma.masked_invalid(values / table["secrets"])
@@ -326,10 +440,11 @@ def _openings_figure(report: Report, figure: Any, table: dict[str, Any]) -> None
     ax.set_xlabel("strategy")
     ax.set_yticks(range(len(rows)), [f"{r['class']} ({r['first_guess']})" for r in rows],
                   fontsize=8)
-    ax.set_ylabel("first guess: its class (the code played)")
+    ax.set_ylabel("first guess: its class\n(the code played)")
     ax.set_title(f"{rules_name(report.rules)}: total guesses when forced to open with ...",
                  fontsize=9)
     _save(report, fig, "openings.png")
+    return fig
 
 
 def _ledger_figure(report: Report, figure: Any, cells: list[dict[str, Any]],
@@ -384,11 +499,12 @@ def _study_figure(report: Report, figure: Any, study: dict[str, Any]) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     for y, t, d in zip(ys, totals, differ, strict=True):
-        note = "" if d is None else f"  ({d} of {study['decisions']} decisions differ)"
+        note = "" if d is None else f"  ({d:,} of {study['decisions']:,} decisions differ)"
         ax.text(t, y, f"   {t:,}{note}", va="center", fontsize=8)
     ax.set_yticks(ys, [SPELLING_TEXT[n] for n in names], fontsize=8)
     ax.set_xlabel("total guesses over every secret")
-    ax.set_title("the entropy rule, compared exactly and as float sums", fontsize=9)
+    ax.set_title(f"{rules_name(report.rules)}:\nthe entropy rule, compared exactly and as "
+                 "float sums", fontsize=9)
     ax.spines[["top", "right"]].set_visible(False)
     _save(report, fig, "entropy-study.png")
 
@@ -461,12 +577,7 @@ def render_html(report: Report) -> str:
     if table is None:
         out.append('<p class="note">Not made for these rules (see the note above).</p>')
     else:
-        out.append("<p>Every class of first guesses (codes alike once colours are renamed and "
-                   "pegs reordered), its first code played first by each strategy, and the "
-                   "optimal total once it is played. The optimal total is the same for every "
-                   "code of a class; a one-step strategy's need not be, as it breaks ties by "
-                   "code order (classic's maxsize opening 1234 takes 5,803 guesses, 2345 "
-                   "5,781).</p>")
+        out.append(f"<p>{_e(openings_paragraph(report.rules, table))}</p>")
         best = table.get("best") or {}
         out.append(_figure_html("openings.png", "first-guess table as a heat map",
                                 openings_caption(table), best_class=best.get("class", ""),

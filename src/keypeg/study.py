@@ -8,7 +8,8 @@ this reports the total of the resulting tree and how many decisions along the ex
 takes differently; for the exact tree, how many decisions are tied and whether any tie is
 between different part-size multisets.
 
-    python -m keypeg.study              # classic MM(4,6) and MM(4,7)
+    python -m keypeg.study                       # classic MM(4,6) and MM(4,7)
+    python -m keypeg.study --rules mini --rules 'MM(3,3)'
 
 >>> s = entropy_study(find_rules("classic"))
 >>> s.exact_total, s.decisions, s.tied, s.tied_across_sizes
@@ -17,13 +18,18 @@ between different part-size multisets.
 
 from __future__ import annotations
 
+import argparse
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import numpy as np
 
 from ._kernels.onestep import entropy_qtab
+from .errors import KeypegError
+from .limits import EXACT_HINT_CODES
 from .rules import Rules, find_rules, rules_name
 from .space import get_space
 from .strategies import ENTROPY_SPELLINGS, find_strategy
@@ -69,10 +75,17 @@ class EntropyStudy:
         }
 
 
-def entropy_study(rules: Rules, *, order: list[int] | None = None) -> EntropyStudy:
+def entropy_study(rules: Rules, *, order: list[int] | None = None,
+                  on_step: Callable[[str], None] | None = None) -> EntropyStudy:
     """Return the study for `rules`; `order` is the answer order of the float sums (the
-    alphabet order, black then white ascending, by default)."""
+    alphabet order, black then white ascending, by default). `on_step(what)` is told what
+    is computed next."""
+    def step(what: str) -> None:
+        if on_step is not None:
+            on_step(what)
+
     space = get_space(rules)
+    step("the exact entropy tree")
     exact = find_strategy("entropy").tree(space)
     spellings = {s: find_strategy("entropy", entropy=s, order=order) for s in FLOAT_SPELLINGS}
     # candidate sets and guesses so far for each node of the exact tree (depth-first order)
@@ -88,6 +101,7 @@ def entropy_study(rules: Rules, *, order: list[int] | None = None) -> EntropyStu
     everything = space.all()
     decisions = tied = across = 0
     differing = dict.fromkeys(FLOAT_SPELLINGS, 0)
+    step(f"each decision of the exact tree, exactly and as {len(spellings)} float sums")
     for i in range(exact.nodes):
         cands = sets[i]
         if cands.size < 2:
@@ -106,6 +120,7 @@ def entropy_study(rules: Rules, *, order: list[int] | None = None) -> EntropyStu
         for name, strategy in spellings.items():
             if strategy.choose(space, cands, paths[i]) != int(exact.guess[i]):
                 differing[name] += 1
+    step(f"the trees of the {len(spellings)} float spellings")
     results = [
         SpellingResult(name, strategy.tree(space).total, differing[name])
         for name, strategy in spellings.items()
@@ -116,22 +131,78 @@ def entropy_study(rules: Rules, *, order: list[int] | None = None) -> EntropyStu
 def format_study(study: EntropyStudy) -> str:
     """Return the study as a plain-text table like seed 000's."""
     lines = [
-        f"{rules_name(study.rules)}: {study.tied} of {study.decisions} decisions of the exact "
-        f"tree are tied, {study.tied_across_sizes} of them between different part sizes.",
+        f"{rules_name(study.rules)}: {study.tied:,} of {study.decisions:,} decisions of the exact "
+        f"tree are tied, {study.tied_across_sizes:,} of them between different part sizes.",
         f"{'entropy computed as':<32} {'total':>7}  decisions that differ from exact",
         f"{SPELLING_TEXT['exact']:<32} {study.exact_total:>7,}  -",
     ]
     for s in study.spellings:
         lines.append(f"{SPELLING_TEXT[s.spelling]:<32} {s.total:>7,}  "
-                     f"{s.differing} of {study.decisions}")
+                     f"{s.differing:,} of {study.decisions:,}")
     return "\n".join(lines)
 
 
+#: The games `python -m keypeg.study` studies when no --rules is given.
+DEFAULT_RULES = ("classic", "MM(4,7)")
+USAGE = "python -m keypeg.study [-h] [--rules NAME]..."
+
+
+#: What the study's command line takes (said when it is given something else).
+ALLOWED = "the study takes --rules NAME (any number of times) and --help"
+
+
+def _refuse(message: str) -> NoReturn:
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors said in one sentence (no usage lines before them)."""
+
+    def error(self, message: str) -> NoReturn:
+        _refuse(f"{message}; {ALLOWED}.")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m keypeg.study", usage=USAGE, add_help=False, allow_abbrev=False,
+        description="The entropy float study: the totals of the float spellings of the "
+        "entropy rule and how many decisions of the exact tree each takes differently. "
+        "Progress goes to stderr, the tables to stdout.")
+    parser.add_argument("-h", "--help", action="help", help="Show this message and exit.")
+    parser.add_argument("--rules", action="append", metavar="NAME",
+                        help="A preset name or MM(pegs,colours) with flags, as keypeg's "
+                        f"--rules takes; repeat for more games (at most {EXACT_HINT_CODES:,} "
+                        f"codes each; default: {' and '.join(DEFAULT_RULES)}).")
+    return parser
+
+
 def main(argv: list[str]) -> None:
-    """Print the study for classic MM(4,6) and MM(4,7)."""
-    for rules in (find_rules("classic"), Rules(pegs=4, colors=7)):
-        print(format_study(entropy_study(rules)))
-        print()
+    """Print the study for each --rules game (classic MM(4,6) and MM(4,7) by default),
+    saying on stderr what is computed; refuse unknown options and rules (exit 2)."""
+    args, extra = _parser().parse_known_args(argv)
+    if extra:
+        what = "option" if extra[0].startswith("-") else "argument"
+        _refuse(f"unknown {what} {extra[0]!r}; {ALLOWED}.")
+    games = []
+    for name in args.rules or DEFAULT_RULES:
+        try:
+            rules = find_rules(name)
+        except KeypegError as exc:
+            _refuse(str(exc))
+        if rules.size > EXACT_HINT_CODES:
+            _refuse(f"the study of {rules_name(rules)} ({rules.size:,} codes) walks every "
+                    f"decision of its exact entropy tree, which takes too long here; give "
+                    f"rules of at most {EXACT_HINT_CODES:,} codes.")
+        games.append(rules)
+    for rules in games:
+        name = rules_name(rules)
+
+        def say(what: str, name: str = name) -> None:
+            print(f"{name}: computing {what} ...", file=sys.stderr, flush=True)
+
+        print(format_study(entropy_study(rules, on_step=say)), flush=True)
+        print(flush=True)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ..errors import KeypegError
-from ..limits import REPORT_OPTIMAL_SECONDS, check_max_seconds
+from ..limits import REPORT_OPTIMAL_SECONDS, check_max_seconds, plural
 from ..rules import Rules
 from .common import command, console, err_console, shown_name
 
@@ -69,5 +69,9 @@ def report_command(
         steps.close()
     for note in report.notes:
         err_console.print(escape(f"note: {note}"))
+    if report.removed:
+        err_console.print(escape(
+            f"note: removed {plural(len(report.removed), 'figure')} of an earlier report "
+            f"from {out} that this one does not draw ({', '.join(report.removed)})."))
     console.print(escape(f"wrote {report.index} with {len(report.figures)} figures "
                          f"({report.seconds:.1f} s)."))
