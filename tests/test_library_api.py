@@ -436,7 +436,9 @@ def test_an_unknown_strategy_lists_the_names_it_is_known_by_too():
     (lambda: hint(GameState.start("MM(2,3)"), strategies="no"), "strategies must be True"),
     (lambda: get_space(CLASSIC).feedback(999), "answer index 999 is outside 0..13"),
     (lambda: get_space(CLASSIC).feedback(-1), "answer index -1 is outside"),
-    (lambda: get_space(CLASSIC).filter(all, 0, "1B1W"), "an answer index is a whole"),
+    (lambda: get_space(CLASSIC).filter(get_space(CLASSIC).all(), 0, 1.5),
+     "an answer index is a whole"),
+    (lambda: get_space(CLASSIC).filter(all, 0, "1B1W"), "code indices are whole numbers"),
     (lambda: CodeSpace(Rules(2, 3), budget="x"), "budget must be a whole number"),
 ])
 def test_arguments_are_checked_up_front(call, message):
