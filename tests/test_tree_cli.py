@@ -27,7 +27,8 @@ runner = CliRunner()
 DATA = Path(__file__).resolve().parent / "data"
 KNUTH = published()["evaluate"]["classic"]["all_probes"]["maxsize"]
 HAND = {"rules": "MM(2,3)", "secrets": 9, "total": 21, "mean": round(21 / 9, 4), "worst": 3,
-        "histogram": [1, 4, 4], "valid": True}  # tests/data/README.md
+        "histogram": [1, 4, 4], "valid": True,  # tests/data/README.md
+        "max_guesses": None, "beyond_rows": None, "unreached": 0}  # (no rows: MM(2,3))
 HAND_FILES = ["mm23-hand.arfst", "mm23-hand.arfst.yml", "mm23-hand.irving.txt"]
 ARRAYS = ("guess", "parent", "response", "depth", "size")
 
@@ -93,7 +94,9 @@ def test_knuth_tree_rebuilt_from_maxsize_verifies_at_5801(tmp_path):
     # (what the text line says: the rules, secrets and mean as well)
     assert data == {"rules": "classic", "secrets": 1296, "total": KNUTH["total"],
                     "mean": round(KNUTH["total"] / 1296, 4), "worst": KNUTH["worst"],
-                    "histogram": KNUTH["histogram"], "valid": True}
+                    "histogram": KNUTH["histogram"], "valid": True,
+                    # classic's board: 10 rows, none beyond them; every guess reached
+                    "max_guesses": 10, "beyond_rows": 0, "unreached": 0}
     assert data["total"] == 5801 and data["histogram"] == [1, 6, 62, 533, 694]
     text = run(["tree", "verify", out, "classic"])
     assert text.exit_code == 0
@@ -496,3 +499,272 @@ def test_tree_show_walks_past_the_full_table_part_by_part(monkeypatch):
                                   "entropy"])
     assert refused.exit_code == 2
     assert "--checkpoint FILE --save-tree TREE" in refused.output
+
+
+# ---------------------------------------------------------------- review findings (s49)
+# the hand tree of tests/data with one guess no secret reaches: after 12 and 0B1W only 23
+# and 31 are left, and neither answers 0B2W to 23 (worked by hand)
+UNREACHED = ("12\n  0B0W: 33\n  0B1W: 23\n    0B1W: 31\n    0B2W: 32\n  0B2W: 21\n"
+             "  1B0W: 13\n    0B0W: 22\n    0B1W: 32\n    1B0W: 11\n")
+
+
+def test_the_board_rows_are_kept_in_show_and_verify_json(tmp_path):
+    """`tree show --max-guesses 6` said 'worst 9 guesses' of a 6-row board with no note,
+    and `verify --json` dropped the rows note and the unreached note that its text gives."""
+    beyond = KNUTH["histogram"][4]  # Knuth's published 694 secrets found on guess 5
+    shown = run(["tree", "show", "-s", "knuth", "--max-guesses", "4", "--depth", "1"])
+    assert shown.exit_code == 0
+    assert (f"note: the worst case takes 5 guesses, more than the 4 rows of classic: "
+            f"{beyond} secrets need more than 4 guesses") in shown.stdout
+    assert "note:" not in run(["tree", "show", "-s", "knuth", "--depth", "1"]).stdout
+    data = json.loads(run(["tree", "show", "-s", "knuth", "--max-guesses", "4", "--depth",
+                           "1", "--json"]).stdout)
+    assert (data["max_guesses"], data["beyond_rows"]) == (4, beyond)
+    out = tmp_path / "knuth.irving"
+    assert run(["tree", "export", "-s", "knuth", "-o", out]).exit_code == 0
+    data = json.loads(run(["tree", "verify", out, "--json", "--max-guesses", "4"]).stdout)
+    assert (data["max_guesses"], data["beyond_rows"], data["unreached"]) == (4, beyond, 0)
+    text = run(["tree", "verify", out, "--max-guesses", "4"]).stdout
+    assert f"{beyond} secrets need more than 4 guesses" in text
+    # no rows (MM(2,3)): the keys are there, null; one guess no secret reaches is counted
+    hand = tmp_path / "unreached.txt"
+    hand.write_text(UNREACHED)
+    data = json.loads(run(["tree", "verify", hand, "MM(2,3)", "--json"]).stdout)
+    assert data == {**HAND, "unreached": 1}
+    assert "1 guess in the file no secret reaches" in run(["tree", "verify", hand,
+                                                           "MM(2,3)"]).stdout
+    # a tree that fails has the keys too: its rows, and no counts of a replay cut short
+    hand.write_text(UNREACHED.replace("  0B0W: 33\n", ""))
+    data = json.loads(run(["tree", "verify", hand, "MM(2,3)", "--max-guesses", "3",
+                           "--json"]).stdout)
+    assert data["valid"] is False and data["secret"] == "33"  # 0B0W to 12: no branch
+    assert (data["max_guesses"], data["beyond_rows"], data["unreached"]) == (3, None, None)
+
+
+def hand_json(rules: object = "MM(2,3)", guess: object = "12") -> dict:
+    """The hand tree of tests/data written as keypeg JSON by hand (no sizes, no summary)."""
+    data: dict = {"format": "keypeg-tree", "root": {"guess": guess, "parts": {
+        "0B0W": {"guess": "33"}, "0B1W": {"guess": "23", "parts": {"0B1W": {"guess": "31"}}},
+        "0B2W": {"guess": "21"}, "1B0W": {"guess": "13", "parts": {
+            "0B0W": {"guess": "22"}, "0B1W": {"guess": "32"}, "1B0W": {"guess": "11"}}}}}}
+    if rules is not None:
+        data["rules"] = rules
+    return data
+
+
+def test_a_hand_written_json_tree_names_its_rules_or_takes_them_given(tmp_path):
+    """'"rules": "MM(2,2)"' was refused ('no readable rules and root'), and a JSON tree
+    without rules ignored RULES on the command line."""
+    path = tmp_path / "h.json"
+    for rules in ("MM(2,3)", "mm(2,3)", {"pegs": 2, "colors": 3}):
+        path.write_text(json.dumps(hand_json(rules)))
+        result = run(["tree", "verify", path, "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == HAND
+    path.write_text(json.dumps(hand_json(None)))
+    for given in (["MM(2,3)"], ["--pegs", "2", "--colors", "3"]):
+        result = run(["tree", "verify", path, *given, "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout) == HAND
+    # a preset's name: Knuth's tree with "rules": "classic"
+    knuth = tmp_path / "knuth.json"
+    assert run(["tree", "export", "-s", "knuth", "-o", knuth]).exit_code == 0
+    data = json.loads(knuth.read_text())
+    data["rules"] = "classic"
+    knuth.write_text(json.dumps(data))
+    assert json.loads(run(["tree", "verify", knuth, "--json"]).stdout)["total"] == 5801
+    path.write_text(json.dumps(hand_json("MM(2,3)")))
+    assert "MM(2,3)" in one_error_line(run(["tree", "verify", path, "classic"]))
+
+
+@pytest.mark.parametrize("data,words,not_words", [
+    (hand_json("nonsense"), ["unknown rules 'nonsense'", "classic"], ["root"]),
+    (hand_json({"pegs": 2}), ['"rules" must be a rules name such as "classic"',
+                              "an object giving pegs and colors"], ["root"]),
+    (hand_json({"pegs": -2, "colors": 3}), ['"rules" cannot be read', "-2"], ["root"]),
+    ({"format": "keypeg-tree", "rules": "MM(2,3)"}, ['no "root" field', '"guess": "11"'],
+     ["rules"]),
+    (hand_json("MM(2,3)", 12), ['the guess of the root must be text, like "12", not 12'],
+     ["has no guess"]),
+    ({**hand_json("MM(2,3)"), "root": {"parts": {}}}, ["the root has no guess"], ["rules"]),
+])
+def test_a_hand_written_json_tree_is_refused_for_what_is_wrong(tmp_path, data, words,
+                                                              not_words):
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(data))
+    result = run(["tree", "verify", path])
+    assert result.exit_code == 2
+    line = one_error_line(result).replace(str(path), "FILE")
+    line = " ".join(line.split())
+    assert "no readable rules and root" not in line
+    for w in words:
+        assert w in line, line
+    for w in not_words:  # (what is fine is not blamed)
+        assert w not in line, line
+
+
+def test_export_takes_the_format_from_the_extension(tmp_path):
+    """`export -o knuth.svg` without --format wrote JSON into the .svg file."""
+    svg = tmp_path / "knuth.svg"
+    result = run(["tree", "export", "-s", "knuth", "-o", svg])
+    assert result.exit_code == 0 and " as svg " in result.stderr
+    assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    dot = tmp_path / "knuth.dot"
+    assert run(["tree", "export", "-s", "knuth", "-o", dot]).exit_code == 0
+    assert dot.read_text().startswith("digraph tree {")
+    for name, start in (("knuth.txt", "# keypeg decision tree, Irving-style"),
+                        ("knuth.irving.txt", "# keypeg decision tree, Irving-style"),
+                        ("knuth.yml", "---\n- 0011\n"),  # (arfst23's digits: 1122)
+                        ("knuth.json", '{"format":"keypeg-tree"'),
+                        ("knuth.text", "classic: 4 pegs"),
+                        ("knuth.data", '{"format":"keypeg-tree"')):  # unknown: json
+        out = tmp_path / name
+        assert run(["tree", "export", "-s", "knuth", "-o", out]).exit_code == 0
+        assert out.read_text().startswith(start), name
+    for name in ("knuth.txt", "knuth.yml"):
+        data = json.loads(run(["tree", "verify", tmp_path / name, "--json"]).stdout)
+        assert data["total"] == 5801
+    gz = tmp_path / "knuth.svg.gz"
+    assert run(["tree", "export", "-s", "knuth", "-o", gz]).exit_code == 0
+    import gzip
+    assert gzip.decompress(gz.read_bytes()).startswith(b"<svg")
+    # an explicit format that fits: as asked (the README writes irving to knuth.txt)
+    out = tmp_path / "k.txt"
+    assert run(["tree", "export", "-s", "knuth", "-f", "text", "-o", out]).exit_code == 0
+    assert out.read_text().startswith("classic: 4 pegs")
+
+
+@pytest.mark.parametrize("fmt,name,words", [
+    ("svg", "out.png", "PNG"),
+    (None, "out.png", "PNG"),
+    ("json", "x.svg", "--format json does not fit"),
+    ("svg", "x.dot", "--format svg does not fit"),
+    ("irving", "x.yml.gz", "--format irving does not fit"),
+])
+def test_export_refuses_a_format_the_extension_contradicts(tmp_path, fmt, name, words):
+    out = tmp_path / name
+    result = run(["tree", "export", "-s", "knuth", *(["-f", fmt] if fmt else []), "-o", out])
+    assert result.exit_code == 2 and words in one_error_line(result)
+    assert not out.exists()
+
+
+def test_import_and_export_do_not_write_over_the_file_read(tmp_path):
+    """`tree import X -o X` replaced the hand-written file by its JSON without a word."""
+    src = tmp_path / "mm23.txt"
+    text = (DATA / "mm23-hand.irving.txt").read_text()
+    src.write_text(text)
+    for command in (["tree", "import", src, "-o", src],
+                    ["tree", "import", src, "-o", f"{tmp_path}/./mm23.txt"],
+                    ["tree", "export", "--from", src, "-f", "irving", "-o", src]):
+        result = run(command)
+        assert result.exit_code == 2 and "is the file being read" in one_error_line(result)
+        assert src.read_text() == text
+
+
+def test_an_out_path_ending_in_a_slash_is_a_folder(tmp_path):
+    """`-o mm22.txt.bak/` (no such folder) wrote a file named mm22.txt.bak."""
+    missing = tmp_path / "backup"
+    for command in (["tree", "import", DATA / HAND_FILES[0]],
+                    ["tree", "export", "-s", "knuth"]):
+        result = run([*command, "-o", f"{missing}/"])
+        assert result.exit_code == 2 and "names a folder" in one_error_line(result)
+        assert not missing.exists()
+        # an existing folder, with or without the slash: refused as a folder, as before
+        for out in (f"{tmp_path}/", str(tmp_path)):
+            result = run([*command, "-o", out])
+            assert result.exit_code == 2 and "is a folder" in one_error_line(result)
+
+
+def test_path_errors_say_what_path_reads_and_where_the_game_ends():
+    result = run(["tree", "show", "-s", "knuth", "--path", "2 1"])
+    line = one_error_line(result)
+    assert result.exit_code == 2 and "cannot read the answer '2'" in line
+    assert "2 1" not in line and "2B1W" in line and "commas" in line
+    # 1122 answers 0B4W to one secret only (counted here): the game ends when it is guessed
+    (last,) = [c for c in naive.all_codes(4, 6) if naive.blackwhite(c, (0, 0, 1, 1)) == (0, 4)]
+    secret = "".join(str(x + 1) for x in last)
+    line = one_error_line(run(["tree", "show", "-s", "knuth", "--path", "0B4W,1B0W"]))
+    assert f"{secret} is the secret after 0B4W: it answers 4B0W and the game ends" in line
+    assert "none" not in line
+    line = one_error_line(run(["tree", "show", "-s", "knuth", "--path", "4B0W"]))
+    assert "1122 is the secret: the game ends there" in line
+    result = run(["tree", "show", "knuth"])
+    assert result.exit_code == 2
+    assert "did you mean --strategy knuth?" in one_error_line(result)
+    assert "did you mean" not in one_error_line(run(["tree", "show", "knuht"]))
+
+
+def test_export_messages_count_the_nodes_written(tmp_path, knuth_tree):
+    """Partial views were announced with the whole tree's 1,378 nodes."""
+    text = run(["tree", "export", "-s", "knuth", "-f", "text", "-o", tmp_path / "k.txt"])
+    # the text view, two guesses deep: 1122 and one guess per answer but the win
+    answers = {naive.blackwhite(c, (0, 0, 1, 1)) for c in naive.all_codes(4, 6)} - {(4, 0)}
+    assert f"({len(answers) + 1} of its {knuth_tree.nodes:,} nodes)" in text.stderr
+    out = tmp_path / "p.svg"
+    result = run(["tree", "export", "-s", "knuth", "--path", "1B1W", "-o", out])
+    boxes = len(ET.parse(out).getroot().findall("{http://www.w3.org/2000/svg}rect")) - 1
+    assert f"({boxes} of its {knuth_tree.nodes:,} nodes)" in result.stderr
+    assert boxes < knuth_tree.nodes
+    whole = run(["tree", "export", "-s", "knuth", "-f", "irving", "-o", tmp_path / "k.irving"])
+    assert f"({knuth_tree.nodes:,} nodes)" in whole.stderr
+
+
+def test_show_counts_hidden_nodes_as_nodes_with_plurals():
+    """'[+266 hidden]' next to '256 secrets' read like secrets; '1 nodes', '1 secrets'."""
+    knuth = run(["tree", "show", "-s", "knuth"]).stdout
+    assert re.search(r"^  0B0W: 256 secrets, .*  \[\+\d+ nodes hidden\]$", knuth, flags=re.M)
+    # MM(2,2): 11 leaves 12 and 21 (1B0W); the guess for them leaves one node below
+    small = run(["tree", "show", "--pegs", "2", "--colors", "2", "-s", "maxsize"]).stdout
+    assert "[+1 node hidden]" in small and "\n1 node hidden below guess 2" in small
+    one = run(["tree", "show", "--pegs", "3", "--colors", "1"]).stdout
+    assert "optimal: 1 secret, total 1" in one
+
+
+def test_irving_names_rules_that_read_back_and_dot_has_a_legend(tmp_path):
+    out = tmp_path / "t.irving"
+    assert run(["tree", "export", "--pegs", "3", "--colors", "3", "--positional", "-s",
+                "maxsize", "-o", out]).exit_code == 0
+    assert "# rules: MM(3,3) [positional]\n" in out.read_text()
+    assert json.loads(run(["tree", "verify", out, "--json"]).stdout)["rules"] == (
+        "MM(3,3) [positional]")
+    # rows a preset does not have: the name would read back as 10 rows, so JSON
+    assert run(["tree", "export", "-s", "maxsize", "--max-guesses", "6", "-o", out]
+               ).exit_code == 0
+    line = next(ln for ln in out.read_text().splitlines() if ln.startswith("# rules:"))
+    assert json.loads(line[len("# rules:"):])["max_guesses"] == 6
+    assert json.loads(run(["tree", "verify", out, "--json"]).stdout)["max_guesses"] == 6
+    dot = run(["tree", "export", "-s", "knuth", "-f", "dot", "--depth", "2"]).stdout
+    label = re.search(r'^  label="(.*)"; labelloc=t;$', dot, flags=re.M).group(1)
+    for words in ("double border", "can be the secret", "dashed", "hidden",
+                  "number of secrets"):
+        assert words in label
+    svg = run(["tree", "export", "-s", "knuth", "-f", "svg", "--depth", "2"]).stdout
+    assert "dashed" in svg and 'stroke-dasharray' in svg
+
+
+def test_a_hand_written_tree_shows_its_answers_in_order(tmp_path):
+    """Answers were shown in file order (1B0W before 0B0W) where generated trees sort."""
+    lines = (DATA / "mm23-hand.irving.txt").read_text().splitlines()
+    body = [ln for ln in lines if not ln.startswith("#")]
+    # the 1B0W branch of 12 (four lines) moved first, 13's answers reversed
+    i = body.index("  1B0W: 13")
+    shuffled = [body[0], body[i], *reversed(body[i + 1:]), *body[1:i]]
+    path = tmp_path / "shuffled.txt"
+    path.write_text("\n".join([*lines[:4], *shuffled]) + "\n")
+    result = run(["tree", "show", "--from", path, "--depth", "0"])
+    assert result.exit_code == 0
+    answers = re.findall(r"^  (\dB\dW):", result.stdout, flags=re.M)
+    assert answers == ["0B0W", "0B1W", "0B2W", "1B0W", "2B0W"]
+    inner = re.findall(r"^    (\dB\dW): .* -> (\d\d)", result.stdout, flags=re.M)
+    assert [a for a, g in inner if a != "0B1W" or g != "31"] == ["0B0W", "0B1W", "1B0W"]
+    data = json.loads(run(["tree", "show", "--from", path, "--json"]).stdout)
+    assert [a["answer"] for a in data["node"]["answers"]] == answers
+    # the file itself is read as written: imported in file order, the same tree
+    assert json.loads(run(["tree", "verify", path, "--json"]).stdout) == HAND
+
+
+def test_usage_lines_name_the_file_plainly():
+    for command in ("import", "verify"):
+        result = run(["tree", command, "--help"])
+        usage = next(ln for ln in result.output.splitlines() if "Usage:" in ln)
+        assert "FILE [RULES]" in usage and "{" not in usage and "[[" not in usage, usage

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from keypeg.rules import Rules, find_rules
+from keypeg.space import get_space
 from keypeg.strategies import find_strategy
 from keypeg.treeformats import (
     TreeFileError,
@@ -108,3 +109,57 @@ def test_a_punch_card_is_written_back_byte_for_byte_with_its_closing_note():
     assert text.endswith("\ncpu=0.0s\n")
     raw = parse_tree(text)
     assert write_arfst(to_decision_tree(raw)) == text
+
+
+def test_a_tree_dict_may_name_its_rules_and_its_guesses_are_text():
+    """DecisionTree.from_dict refused "rules": "MM(2,3)", and took a guess written as a
+    number (3) for a code index."""
+    import json
+
+    from keypeg.errors import KeypegError
+    from keypeg.tree import DecisionTree
+
+    tree = find_strategy("maxsize").tree(MM23)
+    data = json.loads(json.dumps(tree.to_dict()))
+    for name in ("MM(2,3)", "mm(2, 3)"):
+        back = DecisionTree.from_dict({**data, "rules": name})
+        assert back == tree and back.rules == MM23
+    with pytest.raises(KeypegError, match="unknown rules 'nonsense'"):
+        DecisionTree.from_dict({**data, "rules": "nonsense"})
+    with pytest.raises(KeypegError, match="rules must be a rules name"):
+        DecisionTree.from_dict({**data, "rules": 7})
+    first = data["root"]["guess"]
+    index = get_space(MM23).index(first)
+    bad = {**data, "root": {**data["root"], "guess": index}}
+    with pytest.raises(KeypegError, match="a guess must be text"):
+        DecisionTree.from_dict(bad)
+
+
+def test_irving_writes_a_rules_name_that_reads_back_as_the_same_rules():
+    """Custom rules were written as a JSON blob though '# rules: MM(3,3) [positional]'
+    reads back."""
+    from keypeg.treeformats import write_irving
+
+    for rules, line in ((Rules(pegs=3, colors=3, feedback="positional"),
+                         "# rules: MM(3,3) [positional]"),
+                        (MM23, "# rules: MM(2,3)"),
+                        (find_rules("classic"), "# rules: classic")):
+        text = write_irving(find_strategy("maxsize").tree(rules))
+        assert line in text.splitlines()
+        assert parse_tree(text).rules == rules
+    odd = find_rules("classic").with_max_guesses(6)  # classic's name reads back as 10 rows
+    text = write_irving(find_strategy("maxsize").tree(odd))
+    assert '"max_guesses": 6' in text and parse_tree(text).rules == odd
+
+
+def test_views_sort_a_hand_written_trees_answers():
+    raw = parse_tree("12\n  1B0W: 13\n    1B0W: 11\n    0B1W: 32\n    0B0W: 22\n"
+                     "  0B2W: 21\n  0B1W: 23\n    0B1W: 31\n  0B0W: 33\n", "irving", MM23)
+    tree = to_decision_tree(raw)
+    view = make_view(tree, 0)
+    space = get_space(MM23)
+    shown = [(space.text(int(tree.guess[i]))) for i in view.shown]
+    assert shown == ["12", "33", "23", "31", "21", "13", "22", "32", "11"]  # by answer
+    # the tree itself keeps the file's order (display only)
+    assert [space.text(int(g)) for g in tree.guess] == [
+        "12", "13", "11", "32", "22", "21", "23", "31", "33"]

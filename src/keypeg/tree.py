@@ -26,7 +26,8 @@ import numpy as np
 
 from .errors import KeypegError
 from .feedback import Feedback
-from .rules import Rules, rules_name
+from .limits import shorten
+from .rules import Rules, find_rules, rules_name
 from .space import CodeSpace, get_space
 
 FORMAT = "keypeg-tree"
@@ -268,7 +269,7 @@ class DecisionTree:
             raise KeypegError(f"not a keypeg tree (a {type(data).__name__}, not an object).")
         if data.get("format") != FORMAT:
             raise KeypegError("not a keypeg tree file (missing format 'keypeg-tree').")
-        rules = Rules(**data["rules"])
+        rules = _rules_of(data["rules"])
         space = get_space(rules)
         guess: list[int] = []
         parent: list[int] = []
@@ -287,11 +288,13 @@ class DecisionTree:
             item, par, resp, d = stack.pop()
             me = len(guess)
             text = item["guess"]
-            g = codes.get(text) if isinstance(text, str) else None
+            if not isinstance(text, str):
+                # (a number had been taken as a code index: "guess": 3 played 22)
+                raise KeypegError(f"not a keypeg tree: a guess must be text, like "
+                                  f"{space.text(0)!r}, not {shorten(repr(text))}.")
+            g = codes.get(text)
             if g is None:
-                g = space.index(text)
-                if isinstance(text, str):
-                    codes[text] = g
+                g = codes[text] = space.index(text)
             guess.append(g)
             parent.append(par)
             response.append(resp)
@@ -365,6 +368,18 @@ def tree_bytes(tree: DecisionTree) -> bytes:
 def tree_from_bytes(data: bytes) -> DecisionTree:
     """Return the tree stored by `tree_bytes`."""
     return DecisionTree.from_dict(json.loads(gzip.decompress(data)))
+
+
+def _rules_of(given: Any) -> Rules:
+    """Return the rules a tree's JSON gives: an object of the rules' options, or a name
+    `find_rules` reads ("classic", "MM(2,2)") as hand-written trees may give them."""
+    if isinstance(given, str):
+        return find_rules(given)
+    if not isinstance(given, dict):
+        raise KeypegError(f"not a keypeg tree: its rules must be a rules name such as "
+                          f"'classic' or an object giving pegs and colors, not "
+                          f"{type(given).__name__}.")
+    return Rules(**given)
 
 
 def _node_text(tree: DecisionTree, node: int) -> str:

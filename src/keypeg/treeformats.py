@@ -6,7 +6,9 @@ any replay); `replay` plays it against every secret and says whether it is a val
 `DecisionTree` whose part sizes come from that replay. Writers turn a `DecisionTree` into
 text. Formats:
 
-* **json** -- keypeg's own tree JSON (`DecisionTree.to_dict`), rules included.
+* **json** -- keypeg's own tree JSON (`DecisionTree.to_dict`), rules included; a
+  hand-written one may name its rules (``"rules": "classic"`` or ``"MM(2,2)"``) or leave
+  them out, to be given (classic when none are).
 * **irving** -- Irving-style indented text, one line per guess (see `write_irving`)::
 
       # keypeg decision tree, Irving-style text
@@ -20,7 +22,8 @@ text. Formats:
   spaces more than the guess it answers. ``(N)`` (secrets reaching the guess) and ``*``
   (the guess can be the secret; on a line with nothing below it, it is the secret) are
   written for people and recomputed on reading. The winning answer takes no line.
-  ``# rules:`` (a preset name or the rules as JSON) and ``# strategy:`` are optional.
+  ``# rules:`` (a rules name such as ``classic`` or ``MM(3,3) [positional]``, or the rules
+  as JSON) and ``# strategy:`` are optional.
 * **arfst** -- the solution files of arfst23/Mastermind (a C solver on GitHub): colours
   are digits from 0 (arfst23's ``0012`` is keypeg's classic ``1123``) and answers are
   written ``X`` (black), ``O`` (white), ``-`` per key peg, blacks first (``XO--``).
@@ -50,7 +53,7 @@ import numpy as np
 from .errors import KeypegError
 from .feedback import Feedback
 from .limits import plural, shorten
-from .rules import PRESETS, Rules, find_rules, rules_name
+from .rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from .space import get_space
 from .tree import FORMAT as JSON_FORMAT
 from .tree import DecisionTree
@@ -147,10 +150,18 @@ def _same_game(a: Rules, b: Rules) -> bool:
 
 
 def _rules_text(rules: Rules) -> str:
-    """Return a preset name when `rules` is one, else the rules as JSON."""
+    """Return the rules' name when `find_rules` reads it back as the same rules (a preset,
+    or 'MM(3,3) [positional]'), else the rules as JSON (a board of other rows, a custom
+    name)."""
     for p in PRESETS:
         if p.rules == rules:
             return p.name
+    name = rules_name(rules)
+    try:
+        if find_rules(name) == rules:
+            return name
+    except KeypegError:
+        pass
     data = asdict(rules)
     data.pop("name", None)
     return json.dumps(data)
@@ -284,20 +295,12 @@ def read_json(text: str, rules: Rules | None = None, name: str = "the tree") -> 
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
         raise TreeFileError(f"{name} is not a keypeg tree (its JSON lacks "
                             f"\"format\": \"{JSON_FORMAT}\").")
-    try:
-        if not isinstance(data.get("rules"), dict):
-            raise TypeError
-        found = Rules(**data["rules"])
-        root = data["root"]
-    except (KeyError, TypeError, ValueError) as exc:
-        # (Python's own words, "Rules.__init__() missing 1 required positional argument",
-        # said nothing to the reader of a tree file)
-        why = ("its \"rules\" must be an object giving pegs and colors, and only the "
-               "rules' options" if isinstance(exc, TypeError)
-               else f"no \"{exc.args[0]}\" field" if isinstance(exc, KeyError)
-               else str(exc).rstrip("."))
-        raise TreeFileError(f"{name} has no readable rules and root ({why}).") from None
-    use = _pick_rules(found, rules, name)
+    use = _pick_rules(_json_rules(data, name), rules, name)
+    if "root" not in data:
+        raise TreeFileError(f"{name} has no \"root\" field; give the first guess as "
+                            f"\"root\": {{\"guess\": \"{get_space(use).text(0)}\", "
+                            "\"parts\": {...}}.")
+    root = data["root"]
     first_depth = data.get("first_depth", 1)
     if first_depth != 1:
         raise TreeFileError(f"{name} plays from a position (its first guess is guess number "
@@ -308,8 +311,14 @@ def read_json(text: str, rules: Rules | None = None, name: str = "the tree") -> 
     stack: list[tuple[Any, int, int, str]] = [(root, -1, -1, "the root")]
     while stack:
         item, par, resp, where = stack.pop()
-        if not isinstance(item, dict) or not isinstance(item.get("guess"), str):
-            raise TreeFileError(f"{name}: {where} has no guess.")
+        if not isinstance(item, dict) or "guess" not in item:
+            raise TreeFileError(f"{name}: {where} has no guess; write it as "
+                                f"{{\"guess\": \"{get_space(use).text(0)}\", \"parts\": "
+                                "{...}}.")
+        if not isinstance(item["guess"], str):
+            raise TreeFileError(f"{name}: the guess of {where} must be text, like "
+                                f"{json.dumps(_as_text(item['guess']))}, not "
+                                f"{shorten(json.dumps(item['guess']))}.")
         me = raw.add(item["guess"], par, resp, f"{name}, {where}")
         parts = item.get("parts") or {}
         if not isinstance(parts, dict):
@@ -318,6 +327,39 @@ def read_json(text: str, rules: Rules | None = None, name: str = "the tree") -> 
             r = _answer(answer, use, f"{name}, under {item['guess']}")
             stack.append((sub, me, r, f"the branch {answer} under {item['guess']}"))
     return raw
+
+
+def _json_rules(data: dict[str, Any], name: str) -> Rules | None:
+    """Return the rules a tree's JSON names (None when it has no "rules"): an object of the
+    rules' options, or a name `find_rules` reads ("classic", "MM(2,2)")."""
+    if "rules" not in data:
+        return None
+    given = data["rules"]
+    if isinstance(given, str):
+        try:
+            return find_rules(given)
+        except KeypegError as exc:
+            raise TreeFileError(f"{name}, \"rules\": {str(exc).rstrip('.')}.") from None
+    try:
+        if not isinstance(given, dict):
+            raise TypeError
+        return Rules(**given)
+    except TypeError:
+        # (Python's own words, "Rules.__init__() missing 1 required positional argument",
+        # said nothing to the reader of a tree file)
+        raise TreeFileError(f"{name}: its \"rules\" must be a rules name such as "
+                            "\"classic\" or \"MM(2,2)\", or an object giving pegs and colors "
+                            "and only the rules' options.") from None
+    except ValueError as exc:
+        raise TreeFileError(f"{name}: its \"rules\" cannot be read "
+                            f"({str(exc).rstrip('.')}).") from None
+
+
+def _as_text(value: Any) -> str:
+    """Return how a guess written as JSON data (11, [1, 1]) would be written as text."""
+    if isinstance(value, list):
+        return "".join(str(v) for v in value)
+    return str(value)
 
 
 _IRVING_LINE = re.compile(
@@ -689,18 +731,26 @@ class Verdict:
         return f"secret {space.text(int(self.secret))}: {self.reason}"  # type: ignore[arg-type]
 
     def as_dict(self) -> dict[str, Any]:
-        """Return the JSON verdict: total, worst, histogram, valid; or, for a tree that
-        fails, valid false with the first secret it fails on and why."""
+        """Return the JSON verdict: total, worst, histogram, valid, the board's rows
+        (`max_guesses`), the secrets beyond them (`beyond_rows`) and the guesses no secret
+        reaches (`unreached`); or, for a tree that fails, valid false with the first secret
+        it fails on and why. Every key is always there (null where it does not apply)."""
         rules = rules_name(self.raw.rules)
+        rows = self.raw.rules.max_guesses
         if self.valid:
             secrets = int(self.found_at.size)
             return {"rules": rules, "secrets": secrets, "total": self.total,
                     "mean": round(self.total / secrets, 4) if secrets else 0.0,
-                    "worst": self.worst, "histogram": self.histogram, "valid": True}
+                    "worst": self.worst, "histogram": self.histogram, "valid": True,
+                    "max_guesses": rows,
+                    "beyond_rows": beyond_rows(self.raw.rules, self.histogram),
+                    "unreached": self.unreached}
         space = get_space(self.raw.rules)
+        # (a tree that fails: its secrets stop early, so neither count is the tree's)
         return {"rules": rules, "valid": False,
                 "secret": space.text(int(self.secret)),  # type: ignore[arg-type]
-                "reason": self.reason, "failures": self.failures}
+                "reason": self.reason, "failures": self.failures,
+                "max_guesses": rows, "beyond_rows": None, "unreached": None}
 
 
 _ILLEGAL, _LEAF, _NO_BRANCH = 1, 2, 3
@@ -811,12 +861,13 @@ def write_json(tree: DecisionTree) -> str:
 
 
 def write_irving(tree: DecisionTree) -> str:
-    """Return the tree as Irving-style text: comment lines (``# rules:`` a preset name or
-    the rules as JSON, ``# strategy:``), then one line per guess in depth-first order,
-    indented two spaces per guess: the first guess as ``GUESS (N)``, every other guess as
-    ``ANSWER: GUESS (N)``, where ANSWER is keypeg's text of the answer to the guess above
-    (2B1W, or one G/A/- mark per peg) and N the secrets that reach it. ``*`` ends the line
-    when the guess can be the secret (it is the secret when nothing is indented below)."""
+    """Return the tree as Irving-style text: comment lines (``# rules:`` the rules' name
+    when it reads back as the same rules, else the rules as JSON; ``# strategy:``), then
+    one line per guess in depth-first order, indented two spaces per guess: the first
+    guess as ``GUESS (N)``, every other guess as ``ANSWER: GUESS (N)``, where ANSWER is
+    keypeg's text of the answer to the guess above (2B1W, or one G/A/- mark per peg) and N
+    the secrets that reach it. ``*`` ends the line when the guess can be the secret (it is
+    the secret when nothing is indented below)."""
     space = get_space(tree.rules)
     found = tree.found()
     lines = ["# keypeg decision tree, Irving-style text (keypeg tree import reads it back)",
@@ -942,24 +993,54 @@ def subtree_totals(tree: DecisionTree) -> tuple[np.ndarray, np.ndarray]:
     return total, count
 
 
+def path_spellings(rules: Rules) -> str:
+    """Return how `--path` takes one answer under `rules` (each answer a word: commas,
+    slashes or spaces between answers, so '2 1' is two answers)."""
+    if rules.feedback != "blackwhite":
+        dashes = "-" * max(0, rules.pegs - 2)
+        return f"one mark per peg, G (green), A (amber) or - (gray), like GA{dashes}"
+    b, w = ("B", "C") if feedback_terms(rules)[0] == "bull" else ("B", "W")
+    p = rules.pegs
+    arfst = "XO" + "-" * max(0, p - 2) if p >= 2 else "X"
+    two = ", 21" if p <= 9 else ""
+    return (f"like 2{b}1{w} (or 2{b}, 1{w}, 0{b}0{w}{two}, {b}{b}{w}, or arfst23's {arfst}), "
+            f"the answers separated by commas, like 0{b}0{w},1{b}1{w}")
+
+
 def follow(tree: DecisionTree, path: list[str]) -> list[int]:
     """Return the nodes from the root along `path` (answers); raises `KeypegError` when
     the tree has no branch for one of them."""
     space = get_space(tree.rules)
     child = tree.children()
+    found = tree.found()
+    win = str(space.feedback(space.win))
     nodes = [0]
-    for step in path:
+    for n, step in enumerate(path):
         if tree.rules.feedback == "blackwhite" and re.fullmatch(r"X*O*-*", step) and step:
             step = f"{step.count('X')}B{step.count('O')}W"  # arfst23's XO--
         try:
-            r = space.response_index(Feedback.parse(step, tree.rules))
+            fb = Feedback.parse(step, tree.rules)
         except KeypegError as exc:
+            if str(exc).startswith(("cannot read feedback", "feedback ")):
+                # (the parser's own list offered '2 1', which --path splits in two)
+                raise KeypegError(f"--path: cannot read the answer {shorten(step)!r}; write "
+                                  f"each answer {path_spellings(tree.rules)}.") from None
             raise KeypegError(f"--path: {str(exc).rstrip('.')}.") from None
+        r = space.response_index(fb)
+        here = space.text(int(tree.guess[nodes[-1]]))
+        before = (f" after {','.join(path[:n])}" if n else "")
+        if r == space.win and found[nodes[-1]]:
+            raise KeypegError(f"--path: the answer {win} to {here}{before} means {here} is "
+                              f"the secret: the game ends there, so leave {win} out of "
+                              "--path.")
         k = int(child[nodes[-1], r])
+        if k < 0 and found[nodes[-1]] and not (tree.parent == nodes[-1]).any():
+            raise KeypegError(f"--path: {here} is the secret{before}: it answers {win} and "
+                              f"the game ends there, so no {space.feedback(r)} follows.")
         if k < 0:
-            here = space.text(int(tree.guess[nodes[-1]]))
             have = ", ".join(str(space.feedback(int(tree.response[c])))
-                             for c in np.flatnonzero(tree.parent == nodes[-1]))
+                             for c in sorted(np.flatnonzero(tree.parent == nodes[-1]),
+                                             key=lambda c: int(tree.response[c])))
             raise KeypegError(f"--path: after {here} the tree has no branch "
                               f"{space.feedback(r)}; its answers are: {have or 'none'}.")
         nodes.append(k)
@@ -994,7 +1075,8 @@ def make_view(tree: DecisionTree, depth: int = 2, path: list[str] | None = None)
     nodes = follow(tree, path or [])
     top = nodes[-1]
     total, count = subtree_totals(tree)
-    kids = _kids(tree)
+    # by answer, as a generated tree has them (a hand-written one has them in file order)
+    kids = [sorted(k, key=lambda c: int(tree.response[c])) for k in _kids(tree)]
     shown: list[int] = []
     hidden: dict[int, int] = {}
     base = int(tree.depth[top])
@@ -1014,6 +1096,25 @@ def _n(x: int) -> str:
     return f"{x:,}"
 
 
+def beyond_rows(rules: Rules, histogram: list[int]) -> int | None:
+    """Return how many secrets need more guesses than the board's rows (None: no rows)."""
+    if rules.max_guesses is None:
+        return None
+    return sum(histogram[rules.max_guesses:])
+
+
+def rows_note(rules: Rules, histogram: list[int]) -> str | None:
+    """Return the note for a worst case beyond the board's rows, or None."""
+    rows, beyond = rules.max_guesses, beyond_rows(rules, histogram)
+    if rows is None or not beyond:
+        return None
+    return (f"note: the worst case takes {len(histogram)} guesses, more than the "
+            f"{rows} rows of {rules_name(rules)}: "
+            f"{plural(beyond, 'secret')} {'needs' if beyond == 1 else 'need'} more than "
+            f"{plural(rows, 'guess', 'guesses')} (the totals count every "
+            "game played on to the end).")
+
+
 def render_view(view: View) -> str:
     """Return the indented text view: a header, then per guess its answers, each with its
     part size and the subtree's total (guesses counted from the start), and the next
@@ -1022,9 +1123,12 @@ def render_view(view: View) -> str:
     space = get_space(tree.rules)
     found = tree.found()
     lines = [f"{rules_name(tree.rules)}: {tree.rules.describe()}; {tree.strategy}: "
-             f"{_n(tree.secrets)} secrets, total {_n(tree.total)} (mean {tree.mean:.4f}), "
-             f"worst {plural(tree.worst, 'guess', 'guesses')}",
+             f"{plural(tree.secrets, 'secret')}, total {_n(tree.total)} (mean "
+             f"{tree.mean:.4f}), worst {plural(tree.worst, 'guess', 'guesses')}",
              _TEXT_VIEW_LINE]
+    note = rows_note(tree.rules, tree.histogram)
+    if note:
+        lines.append(note)
     if len(view.path) > 1:
         steps = [space.text(int(tree.guess[0]))]
         for k in view.path[1:]:
@@ -1051,7 +1155,7 @@ def render_view(view: View) -> str:
             if not view.kids[k] and found[k]:
                 line += f", found on guess {int(tree.depth[k])}"
             elif k in view.hidden_below:
-                line += f"  [+{_n(view.hidden_below[k])} hidden]"
+                line += f"  [+{plural(view.hidden_below[k], 'node')} hidden]"
             lines.append(line)
             answers(k, indent + "  ")
         if found[i] and view.kids[i]:
@@ -1061,7 +1165,7 @@ def render_view(view: View) -> str:
     answers(top, "  ")
     if view.hidden:
         last = base + view.depth - 1
-        lines.append(f"{_n(view.hidden)} nodes hidden below guess {last}: --depth "
+        lines.append(f"{plural(view.hidden, 'node')} hidden below guess {last}: --depth "
                      f"{view.depth + 1} shows more (0: all), --path ANSWER,ANSWER,... opens "
                      "one branch.")
     return "\n".join(lines) + "\n"
@@ -1095,6 +1199,8 @@ def view_dict(view: View) -> dict[str, Any]:
     return {"rules": rules_name(tree.rules), "strategy": tree.strategy,
             "secrets": tree.secrets, "total": tree.total, "mean": round(tree.mean, 4),
             "worst": tree.worst, "histogram": tree.histogram,
+            "max_guesses": tree.rules.max_guesses,
+            "beyond_rows": beyond_rows(tree.rules, tree.histogram),
             "first_guess": space.text(int(tree.guess[0])),
             "path": [str(space.feedback(int(tree.response[k]))) for k in view.path[1:]],
             "depth": view.depth, "hidden": view.hidden, "node": node(view.top)}
@@ -1113,7 +1219,8 @@ def auto_depth(tree: DecisionTree, limit: int = SVG_NODES) -> int:
 
 
 def write_dot(view: View) -> str:
-    """Return Graphviz source of the view (left to right; doubled boxes: found there)."""
+    """Return Graphviz source of the view (left to right; doubled boxes: the guess can be
+    the secret; dashed: nodes hidden below), a legend under the title."""
     tree = view.tree
     space = get_space(tree.rules)
     found = tree.found()
@@ -1121,7 +1228,11 @@ def write_dot(view: View) -> str:
     title = (f"{rules_name(tree.rules)}, {tree.strategy}: total {_n(tree.total)}, "
              f"worst {tree.worst}")
     if view.hidden:
-        title += f"; {_n(view.hidden)} nodes hidden (--depth)"
+        title += f"; {plural(view.hidden, 'node')} hidden (--depth)"
+    # the legend, as the SVG's says it
+    title += ("\nBox: a guess, below it the number of secrets reaching it; double border: "
+              "the guess can be the secret; dashed: +N nodes hidden below it; arrow: the "
+              "answer.")
     out = ["digraph tree {", "  rankdir=LR;", f"  label={q(title)}; labelloc=t;",
            '  node [shape=box, fontname="monospace"];', '  edge [fontname="monospace"];']
     for i in view.shown:
@@ -1190,8 +1301,8 @@ def write_svg(view: View) -> str:
                    "shows more, --depth 0 all).")
     else:
         caption = f"The whole tree from guess {base}: {_n(len(view.shown))} guesses."
-    legend = ("Box: a guess, the secrets reaching it, +N nodes hidden below; green border: "
-              "it can be the secret; filled: it is.")
+    legend = ("Box: a guess, the secrets reaching it, +N nodes hidden below it (dashed "
+              "border); green border: it can be the secret; filled: it is.")
     texts = [(title, 14, "bold", "#000"), (caption, 12, "normal", "#444"),
              (legend, 12, "normal", "#444")]
     if len(view.path) > 1:
@@ -1235,6 +1346,13 @@ def export_text(tree: DecisionTree, fmt: str, depth: int | None = None,
     """Return `tree` written in `fmt` (json, dot, svg, irving, text, arfst, arfst-yaml).
     `depth` and `path` shape the pictures and the text view; the other formats carry the
     whole tree."""
+    return export_document(tree, fmt, depth, path)[0]
+
+
+def export_document(tree: DecisionTree, fmt: str, depth: int | None = None,
+                    path: list[str] | None = None) -> tuple[str, int]:
+    """Return `export_text` and how many of the tree's nodes (guesses) it shows: all of
+    them but for the views (text, dot, svg), cut by `depth` and `path`."""
     fmt = fmt.lower()
     whole = {"json": write_json, "irving": write_irving, "arfst": write_arfst,
              "arfst-yaml": write_arfst_yaml}
@@ -1242,12 +1360,13 @@ def export_text(tree: DecisionTree, fmt: str, depth: int | None = None,
         if depth is not None or path:
             raise KeypegError(f"--depth and --path shape the text, dot and svg views; "
                               f"{fmt} carries the whole tree.")
-        return whole[fmt](tree)
-    if fmt == "text":
-        return render_view(make_view(tree, 2 if depth is None else depth, path))
-    if fmt == "dot":
-        return write_dot(make_view(tree, 0 if depth is None else depth, path))
-    if fmt == "svg":
-        return write_svg(make_view(tree, auto_depth(tree) if depth is None else depth, path))
+        return whole[fmt](tree), tree.nodes
+    views = {"text": (render_view, 2), "dot": (write_dot, 0), "svg": (write_svg, None)}
+    if fmt in views:
+        writer, default = views[fmt]
+        if depth is None:
+            depth = auto_depth(tree) if default is None else default
+        view = make_view(tree, depth, path)
+        return writer(view), len(view.shown)
     raise KeypegError(f"unknown tree format {shorten(fmt)!r}; choose one of: json, dot, "
                       "svg, irving, text, arfst, arfst-yaml.")

@@ -3,7 +3,9 @@
 Rules come as a positional preset name (``keypeg tree verify t.txt mini``) or the usual
 options (``--rules``, ``--pegs``/``--colors``...). A tree from a strategy uses classic when
 none are given; a tree from a file uses the file's own rules (arfst23's files, which name
-none, the game their codes show), and given rules must be the file's game.
+none, the game their codes show; an Irving or JSON file that names none, the given rules,
+else classic), and given rules must be the file's game. `export` takes its format from the
+extension of --out when --format is not given.
 """
 
 import dataclasses
@@ -15,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.core
 from rich.markup import escape
 
-from ..catalog import STRATEGY_NAMES, TREE_EXPORT_FORMATS, TREE_IMPORT_FORMATS
-from ..errors import KeypegError, LimitExceededError, TimeLimitError
+from ..catalog import ALIASES, STRATEGY_NAMES, TREE_EXPORT_FORMATS, TREE_IMPORT_FORMATS
+from ..errors import KeypegError, LimitExceededError, TimeLimitError, UnknownRulesError
 from ..limits import OPTIMAL_TREE_SECONDS, check_seed, plural, shorten
 from ..rules import Rules, rules_name
 from .common import RULE_PARAMETERS, build_rules, check_output_path, command, err_console, fail
@@ -37,7 +40,7 @@ _RULE_NAMES = [p.name for p in RULE_PARAMETERS]
 _IMPORT_HELP = "Format of FILE: " + ", ".join(TREE_IMPORT_FORMATS) + " (arfst: punch card or YAML)."
 
 RulesArgument = Annotated[str | None, typer.Argument(
-    metavar="[RULES]", help="A rules preset (like --rules); or give --rules / --pegs ...")]
+    metavar="RULES", help="A rules preset (like --rules); or give --rules / --pegs ...")]
 StrategyOption = Annotated[str | None, typer.Option(
     "--strategy", "-s", help="The strategy whose tree to build: " + ", ".join(STRATEGY_NAMES)
     + " (or an alias such as knuth); default optimal.")]
@@ -51,6 +54,15 @@ PathOption = Annotated[str | None, typer.Option(
     "--path", help="Open one branch: the answers from the first guess, like 0B0W,1B1W.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the random and genetic "
                                          "strategies.")]
+
+
+class PlainUsage(typer.core.TyperCommand):
+    """A command whose usage line writes a required argument plainly, FILE (Typer writes
+    {FILE}: 'keypeg tree import [OPTIONS] {file} [[RULES]]' read as braces to type)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p
+                for p in super().collect_usage_pieces(ctx)]
 
 
 def note(text: str) -> None:
@@ -87,7 +99,17 @@ def given_rules(positional: str | None, options: dict[str, Any]) -> Rules | None
     defaults = {p.name: p.default for p in RULE_PARAMETERS}
     if all(options[k] == defaults[k] for k in _RULE_NAMES):
         return None
-    return build_rules(**options)
+    try:
+        return build_rules(**options)
+    except UnknownRulesError:
+        name = options["rules_name"]
+        key = str(name).strip().lower()
+        if key in STRATEGY_NAMES or key in ALIASES:
+            # ('keypeg tree show knuth': a strategy given where the rules go)
+            raise UnknownRulesError(f"unknown rules {shorten(name)!r}: {shorten(key)} is a "
+                                    f"strategy; did you mean --strategy {shorten(key)}?"
+                                    ) from None
+        raise
 
 
 def check_formats(value: str, allowed: tuple[str, ...], option: str) -> str:
@@ -173,6 +195,76 @@ def the_tree(positional: str | None, options: dict[str, Any], strategy: str | No
     return strategy_tree(rules or build_rules(), strategy or "optimal", seed)
 
 
+#: The format a known extension of `export -o` names (after any .gz), and the other
+#: formats that may be written under it (text files: Irving's and arfst23's are text).
+_EXTENSION_FORMATS: dict[str, tuple[str, ...]] = {
+    ".json": ("json",),
+    ".svg": ("svg",),
+    ".dot": ("dot",), ".gv": ("dot",),
+    ".irving": ("irving",),
+    ".txt": ("irving", "text", "arfst"),
+    ".text": ("text",),
+    ".arfst": ("arfst",),
+    ".yml": ("arfst-yaml",), ".yaml": ("arfst-yaml",),
+}
+#: Extensions of files keypeg does not write (pictures other than SVG).
+_OTHER_FILES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".gif": "GIF",
+                ".pdf": "PDF", ".webp": "WebP", ".html": "HTML"}
+
+
+def _extension(out: Path) -> str:
+    """Return the extension that names a file's kind: '.svg' for t.svg.gz, '.irving' for
+    t.irving.txt (an Irving file named as text), '' for none."""
+    suffixes = [x.lower() for x in out.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes.pop()
+    if len(suffixes) >= 2 and suffixes[-1] == ".txt" and suffixes[-2] in (".irving", ".arfst"):
+        return suffixes[-2]
+    return suffixes[-1] if suffixes else ""
+
+
+def export_format(fmt: str | None, out: str | None) -> str:
+    """Return the format to export: --format, else the one the extension of --out names
+    (.svg, .dot, .json, .txt ...), else json; an extension that names another kind of file
+    than --format writes is refused (an unknown extension is not)."""
+    if fmt is not None:
+        fmt = check_formats(fmt, TREE_EXPORT_FORMATS, "--format")
+    if out is None or out == "-":
+        return fmt or "json"
+    ext = _extension(Path(out))
+    if ext in _OTHER_FILES:
+        raise KeypegError(f"--out {shorten(out)!r} names a {_OTHER_FILES[ext]} file, which "
+                          "keypeg does not write; name an .svg picture (or .dot, .json, .txt, "
+                          ".yml) and convert it if need be.")
+    allowed = _EXTENSION_FORMATS.get(ext)
+    if allowed is None:
+        return fmt or "json"
+    if fmt is None:
+        return allowed[0]
+    if fmt not in allowed:
+        raise KeypegError(f"--format {fmt} does not fit --out {shorten(out)!r}: a {ext} file "
+                          f"holds {' or '.join(allowed)}; give the file a name that fits "
+                          "(or leave out --format).")
+    return fmt
+
+
+def output_path(out: str | None, option: str, source: Path | None = None) -> Path | None:
+    """Return --out as a path (None for none or '-'), checked before any work: a name
+    ending in / is a folder (refused, as an existing folder is), and the file being read
+    is not written over."""
+    if out is None or out == "-":
+        return None
+    path = Path(out)
+    if out.endswith(("/", "\\")) and not path.is_dir():
+        raise KeypegError(f"{option} {shorten(out)!r} names a folder (it ends in /), and "
+                          "there is no such folder; give a file name, like tree.json.")
+    check_output_path(path, option)
+    if source is not None and path.exists() and path.resolve() == source.resolve():
+        raise KeypegError(f"{option} {shorten(out)!r} is the file being read; write to "
+                          "another file, so the tree read stays as it is.")
+    return path
+
+
 def emit(text: str, out: Path | None, what: str) -> None:
     """Write `text` to `out` (stdout for None or '-'); gzip when the name ends in .gz."""
     if out is None or str(out) == "-":
@@ -219,38 +311,41 @@ def export_command(
     rules_arg: RulesArgument = None,
     strategy: StrategyOption = None,
     source: FromOption = None,
-    fmt: Annotated[str, typer.Option(
-        "--format", "-f", help="One of: " + ", ".join(TREE_EXPORT_FORMATS) + ".")] = "json",
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="The file to write ('-' or none: standard output; .gz: gzip).")
-    ] = None,
+    fmt: Annotated[str | None, typer.Option(
+        "--format", "-f", help="One of: " + ", ".join(TREE_EXPORT_FORMATS) + " (default: "
+        "the one the extension of --out names: .json, .svg, .dot, .txt (irving), .text, "
+        ".yml (arfst-yaml), .arfst; else json).")] = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", metavar="<path>", help="The file to write ('-' or none: standard "
+        "output; .gz: gzip).")] = None,
     depth: DepthOption = None,
     path: PathOption = None,
     seed: SeedOption = 0,
 ) -> None:
     """Write a strategy's tree (or one read with --from) as keypeg JSON, Graphviz source,
     an SVG picture, Irving-style text, the text view, or arfst23's punch card or YAML."""
-    from ..treeformats import export_text
+    from ..treeformats import export_document
 
-    fmt = check_formats(fmt, TREE_EXPORT_FORMATS, "--format")
-    if out is not None and str(out) != "-":
-        check_output_path(out, "--out")
+    fmt = export_format(fmt, out)
+    target = output_path(out, "--out", source)
     tree = the_tree(rules_arg, rule_options, strategy, source, seed)
-    text = export_text(tree, fmt, depth, path_steps(path))
-    emit(text, out, f"the {tree.strategy} tree of {rules_name(tree.rules)} as {fmt} "
-         f"({plural(tree.nodes, 'node')})")
+    text, shown = export_document(tree, fmt, depth, path_steps(path))
+    nodes = (plural(tree.nodes, "node") if shown == tree.nodes
+             else f"{shown:,} of its {plural(tree.nodes, 'node')}")
+    emit(text, target, f"the {tree.strategy} tree of {rules_name(tree.rules)} as {fmt} "
+         f"({nodes})")
 
 
-@tree_app.command("import")
+@tree_app.command("import", cls=PlainUsage)
 @with_rules
 def import_command(
     rule_options: dict[str, Any],
-    file: Annotated[Path, typer.Argument(help="The tree file to read.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The tree file to read.")],
     rules_arg: RulesArgument = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help=_IMPORT_HELP)] = "auto",
-    out: Annotated[Path | None, typer.Option(
-        "--out", "-o", help="Where to write keypeg's tree JSON ('-' or none: standard "
-        "output; .gz: gzip).")] = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", metavar="<path>", help="Where to write keypeg's tree JSON ('-' or "
+        "none: standard output; .gz: gzip).")] = None,
     name: Annotated[str | None, typer.Option(
         "--name", help="The strategy name to record (default: the file's, or 'imported').")
     ] = None,
@@ -260,8 +355,7 @@ def import_command(
     from ..treeformats import write_json
 
     fmt = check_formats(fmt, TREE_IMPORT_FORMATS, "--format")
-    if out is not None and str(out) != "-":
-        check_output_path(out, "--out")
+    target = output_path(out, "--out", file)
     tree = read_tree_file(file, fmt, given_rules(rules_arg, rule_options))
     if name:
         tree.strategy = name
@@ -269,25 +363,26 @@ def import_command(
     dropped = tree.meta.get("unreached_dropped")
     if dropped:
         note(f"left out {plural(dropped, 'guess', 'guesses')} no secret reaches.")
-    emit(write_json(tree), out, f"{rules_name(tree.rules)} tree: {tree.secrets:,} secrets, "
+    emit(write_json(tree), target, f"{rules_name(tree.rules)} tree: {tree.secrets:,} secrets, "
          f"total {tree.total:,}, worst {tree.worst}")
 
 
-@tree_app.command("verify")
+@tree_app.command("verify", cls=PlainUsage)
 @with_rules
 def verify_command(
     rule_options: dict[str, Any],
-    file: Annotated[Path, typer.Argument(help="The tree file to check.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The tree file to check.")],
     rules_arg: RulesArgument = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help=_IMPORT_HELP)] = "auto",
     as_json: Annotated[bool, typer.Option(
-        "--json", help='Print {"total", "worst", "histogram", "valid": true}, or "valid": '
-        "false with the first secret it fails on and why.")] = False,
+        "--json", help='Print {"total", "worst", "histogram", "valid": true, "max_guesses", '
+        '"beyond_rows", "unreached"}, or "valid": false with the first secret it fails on '
+        "and why.")] = False,
 ) -> None:
     """Play a tree file against every secret: total, worst case and histogram when it is
     a valid strategy (exit 0), else the first secret it fails on (exit 1); a file it
     cannot read exits 2."""
-    from ..treeformats import read_tree, replay
+    from ..treeformats import read_tree, replay, rows_note
 
     fmt = check_formats(fmt, TREE_IMPORT_FORMATS, "--format")
     raw = read_tree(file, fmt, given_rules(rules_arg, rule_options))
@@ -306,9 +401,9 @@ def verify_command(
                   f"{secrets:,} secrets, total {verdict.total:,} (mean "
                   f"{verdict.total / secrets:.4f}), worst {verdict.worst}")
             print(f"found on guess 1 / 2 / 3 / ...: {histogram_text(verdict.histogram)}")
-            if rules.max_guesses and verdict.worst > rules.max_guesses:
-                print(f"note: the worst case takes {verdict.worst} guesses, more than the "
-                      f"{rules.max_guesses} rows of {rules_name(rules)}.")
+            note_text = rows_note(rules, verdict.histogram)
+            if note_text:
+                print(note_text)
             if verdict.unreached:
                 print(f"note: {plural(verdict.unreached, 'guess', 'guesses')} in the file "
                       "no secret reaches.")
