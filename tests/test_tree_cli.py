@@ -768,3 +768,5 @@ def test_usage_lines_name_the_file_plainly():
         result = run(["tree", command, "--help"])
         usage = next(ln for ln in result.output.splitlines() if "Usage:" in ln)
         assert "FILE [RULES]" in usage and "{" not in usage and "[[" not in usage, usage
+    usage = next(ln for ln in run(["solve", "--help"]).output.splitlines() if "Usage:" in ln)
+    assert "[OPTIONS] CLUES..." in usage, usage

@@ -7,6 +7,7 @@ import sys
 import click
 import typer
 
+from .common import PlainUsage
 from .evaluate import evaluate_command
 from .interactive import assist, play
 from .match import match
@@ -53,7 +54,7 @@ def _collector(ctx: typer.Context, show_version: bool = typer.Option(
         gc.enable()
 
 
-app.command()(solve)
+app.command(cls=PlainUsage)(solve)
 app.command()(play)
 app.command()(assist)
 app.command()(match)

@@ -3,12 +3,14 @@
 import functools
 import inspect
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+import typer.core
 from rich.console import Console
 from rich.markup import escape
 
@@ -27,6 +29,16 @@ if TYPE_CHECKING:
 
 console = Console(highlight=False, soft_wrap=True)
 err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class PlainUsage(typer.core.TyperCommand):
+    """A command whose usage line writes a required argument plainly, FILE (Typer writes
+    {FILE}: 'keypeg tree import [OPTIONS] {file} [[RULES]]' read as braces to type; solve's
+    {CLUES}...)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [re.sub(r"^\{(.*)\}(\.\.\.)?$", r"\1\2", p)
+                for p in super().collect_usage_pieces(ctx)]
 
 
 #: What ends a terminal session (play, assist, match) at any prompt.

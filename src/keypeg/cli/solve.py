@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 def solve(
     clues: Annotated[
         list[str],
-        typer.Argument(help="Clues as GUESS=FEEDBACK, e.g. 1122=1B1W or 01234=GA--A."),
+        typer.Argument(metavar="CLUES",
+                       help="Clues as GUESS=FEEDBACK, e.g. 1122=1B1W or 01234=GA--A."),
     ],
     rules: Rules,
     as_json: Annotated[bool, typer.Option(

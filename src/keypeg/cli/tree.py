@@ -17,14 +17,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-import typer.core
 from rich.markup import escape
 
 from ..catalog import ALIASES, STRATEGY_NAMES, TREE_EXPORT_FORMATS, TREE_IMPORT_FORMATS
 from ..errors import KeypegError, LimitExceededError, TimeLimitError, UnknownRulesError
 from ..limits import OPTIMAL_TREE_SECONDS, check_seed, plural, shorten
 from ..rules import Rules, rules_name
-from .common import RULE_PARAMETERS, build_rules, check_output_path, command, err_console, fail
+from .common import (
+    RULE_PARAMETERS,
+    PlainUsage,
+    build_rules,
+    check_output_path,
+    command,
+    err_console,
+    fail,
+)
 from .evaluate import histogram_text, optimal_tree_late
 
 if TYPE_CHECKING:
@@ -54,15 +61,6 @@ PathOption = Annotated[str | None, typer.Option(
     "--path", help="Open one branch: the answers from the first guess, like 0B0W,1B1W.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the random and genetic "
                                          "strategies.")]
-
-
-class PlainUsage(typer.core.TyperCommand):
-    """A command whose usage line writes a required argument plainly, FILE (Typer writes
-    {FILE}: 'keypeg tree import [OPTIONS] {file} [[RULES]]' read as braces to type)."""
-
-    def collect_usage_pieces(self, ctx: Any) -> list[str]:
-        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p
-                for p in super().collect_usage_pieces(ctx)]
 
 
 def note(text: str) -> None:
