@@ -399,6 +399,19 @@ def test_show_json_and_text_export_agree():
     answers = data["node"]["answers"]
     assert sum(a["secrets"] for a in answers) == 9
     assert sum(a["total"] for a in answers) == data["total"]
+    # each node says whether its guess can be the secret there (named 'found' before, which
+    # a review read as found): plain Python, from the node's guess and its secrets
+    from tests.naive import all_codes, blackwhite
+
+    def check(node, secrets):
+        guess = tuple(int(ch) - 1 for ch in node["guess"])
+        assert node["can_be_secret"] == (guess in secrets) and "found" not in node
+        for part in node.get("answers", []):
+            if "node" in part:
+                b, w = (int(x) for x in part["answer"].replace("B", " ").rstrip("W").split())
+                check(part["node"], [s for s in secrets if blackwhite(s, guess) == (b, w)])
+
+    check(data["node"], all_codes(2, 3))
     text = run(["tree", "export", "--pegs", "2", "--colors", "3", "-s", "maxsize", "-f",
                 "text"])
     shown = run(["tree", "show", "--pegs", "2", "--colors", "3", "-s", "maxsize"])

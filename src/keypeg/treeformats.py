@@ -1182,7 +1182,7 @@ def view_dict(view: View) -> dict[str, Any]:
         out: dict[str, Any] = {"guess": space.text(int(tree.guess[i])),
                                "guess_number": int(tree.depth[i]),
                                "secrets": int(tree.size[i]), "total": int(view.total[i]),
-                               "found": bool(found[i])}
+                               "can_be_secret": bool(found[i])}
         if i in view.hidden_below:
             out["hidden"] = view.hidden_below[i]
             return out
