@@ -596,3 +596,22 @@ def test_a_store_in_a_missing_folder_is_refused_and_no_folder_made(tmp_path, mon
     monkeypatch.delenv("KEYPEG_DB", raising=False)
     monkeypatch.setattr("platformdirs.user_data_dir", lambda name: str(missing))
     assert Store().path.parent == missing and missing.is_dir()  # the default is made
+
+
+def test_a_store_that_cannot_be_written_is_refused_before_any_work(tmp_path, monkeypatch):
+    """On a read-only file system a store read fine, and a finished search died storing its
+    result (sqlite3's 'attempt to write a readonly database', a traceback, the result
+    lost); the store now says so when it opens. (Read-only here: SQLite's mode=ro, as
+    root writes through file permissions.)"""
+    import keypeg.store as store_module
+
+    path = tmp_path / "ro.sqlite"
+    Store(path).put_result("k", {"total": 1}, b"")  # a keypeg store, written once
+    real = sqlite3.connect
+
+    def read_only(target, *args, **kwargs):
+        return real(f"file:{target}?mode=ro", *args, uri=True, **kwargs)
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", read_only)
+    with pytest.raises(KeypegError, match="readonly database.*at a writable file"):
+        Store(path)

@@ -142,6 +142,7 @@ class Store:
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "a folder, not a file")
             _while_busy(lambda: self._migrate(self._conn()))
+            _while_busy(lambda: self._check_writable(self._conn()))
         except (OSError, sqlite3.Error) as exc:
             conn = getattr(self._local, "conn", None)
             if conn is not None:
@@ -176,6 +177,18 @@ class Store:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    @staticmethod
+    def _check_writable(conn: sqlite3.Connection) -> None:
+        """Raise sqlite3's error now if the store cannot be written (a read-only file
+        system reads it fine, and failed only when a finished search stored its result:
+        the result was lost with a traceback). A write rolled back: the header's version."""
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            conn.execute(f"PRAGMA user_version = {version}")
+        finally:
+            conn.execute("ROLLBACK")
 
     @staticmethod
     def _migrate(conn: sqlite3.Connection) -> None:
