@@ -57,6 +57,18 @@ def save(db: Path, out_dir: Path) -> Path:
     return out
 
 
+def _check_checkpoint(path: Path) -> None:
+    """Raise sqlite3.Error unless `path` is a SQLite file whose tables include a keypeg
+    store's recorded parts (`parts`)."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master")}
+        if "parts" not in tables:
+            raise sqlite3.DatabaseError("a SQLite file without keypeg's recorded parts")
+    finally:
+        con.close()
+
+
 def load(packed: Path, db: Path) -> None:
     if not packed.is_file() or packed.suffix != ".gz":
         raise SystemExit(f"no saved checkpoint at {packed}: give a NAME.gz that save wrote.")
@@ -64,8 +76,18 @@ def load(packed: Path, db: Path) -> None:
         raise SystemExit(f"{db} exists already: load into a new path (a checkpoint holds "
                          "work; nothing is overwritten).")
     db.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(packed, "rb") as src, open(db, "wb") as dst:
-        shutil.copyfileobj(src, dst)
+    # (into a file beside DB, checked, then renamed: a truncated copy had left an empty DB,
+    # which the next run took for a new store and started from scratch)
+    part = db.with_name(db.name + ".loading")
+    try:
+        with gzip.open(packed, "rb") as src, open(part, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        _check_checkpoint(part)
+    except (OSError, EOFError, sqlite3.Error) as exc:
+        part.unlink(missing_ok=True)
+        raise SystemExit(f"{packed} is not a whole saved checkpoint ({exc}); nothing was "
+                         "loaded: copy it again from where save wrote it.") from None
+    part.rename(db)
     name = packed.name[:-len(".gz")]
     for side in side_files(packed.parent / name):
         shutil.copyfile(side, db.parent / (db.name + side.name[len(name):]))

@@ -540,6 +540,21 @@ def test_a_checkpoint_carried_through_the_repository_resumes_every_part(tmp_path
     assert 0 < exact <= again.stats["parts_resumed"] and again.stats["parts_solved"] == 0
     with pytest.raises(SystemExit, match="exists already"):
         carry.load(packed, moved)
+    # a copy cut short, a file that is not gzip, and gzipped text: refused in a sentence
+    # and nothing left (an empty DB had been left, which the next run took for a new one)
+    import gzip
+
+    cut = tmp_path / "cut.db.gz"
+    cut.write_bytes(packed.read_bytes()[:2000])
+    plain = tmp_path / "plain.db.gz"
+    plain.write_bytes(b"not gzip")
+    text = tmp_path / "text.db.gz"
+    text.write_bytes(gzip.compress(b"hello"))
+    for bad in (cut, plain, text):
+        target = tmp_path / "bad" / bad.name.replace(".gz", "")
+        with pytest.raises(SystemExit, match=f"{bad.name} is not a whole saved checkpoint"):
+            carry.load(bad, target)
+        assert list(target.parent.iterdir()) == []
 
 
 def test_keypeg_split_codes_sets_the_parts_solved_a_guess_at_a_time(monkeypatch):
