@@ -74,6 +74,52 @@ def naive_total(rules: Rules) -> int:
     return int(naive.naive_optimal(codes, codes, rules.feedback))
 
 
+def test_cluster_addresses_are_checked_in_a_sentence(monkeypatch):
+    """An address nothing answers at had hung in Ray for ever (--max-seconds aside); auto
+    with no cluster pointed at an --address flag keypeg has not; local joined a running
+    `ray start --head` (Ray's 'num_cpus ... must not be provided'). A stand-in for ray
+    records how keypeg calls it."""
+    import socket
+
+    from keypeg.errors import KeypegError
+    from keypeg.solver import cluster as cluster_module
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    calls = []
+
+    class FakeRay:
+        @staticmethod
+        def is_initialized():
+            return False
+
+        @staticmethod
+        def init(**kwargs):
+            calls.append(kwargs)
+            if kwargs.get("address") == "auto":
+                raise ConnectionError("Could not find any running Ray instance. Please "
+                                      "specify the one to connect to by setting `--address`")
+            raise RuntimeError("stop here")
+
+    monkeypatch.setattr(cluster_module, "require_ray", lambda: FakeRay)
+    for address, why in ((f"127.0.0.1:{port}", "connection refused"),
+                         ("nosuchhost.invalid:6379", "")):
+        with pytest.raises(KeypegError, match=f"nothing answers at the Ray cluster address "
+                                              f"'{address}' [(]{why}"):
+            cluster_module.Cluster(address)
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(KeypegError, match="nothing answers"):
+        cluster_module.Cluster("auto")
+    assert calls == []  # (Ray was never asked)
+    monkeypatch.delenv("RAY_ADDRESS")
+    with pytest.raises(KeypegError, match="no Ray cluster runs here .* --cluster local") as info:
+        cluster_module.Cluster("auto")
+    assert "--address" not in str(info.value)
+    with pytest.raises(KeypegError, match="stop here"):
+        cluster_module.Cluster("local")
+    assert calls[-1]["address"] == "local"  # a private instance, never a running one
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rules,expected", [
     (Rules(pegs=4, colors=5), PUB["ledger"]["totals"]["4"]["5"]),

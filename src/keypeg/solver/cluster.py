@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import socket
 import threading
 import uuid
 from collections.abc import Callable
@@ -444,6 +445,32 @@ class RemoteWorker(PartWorker):
             for i, w in enumerate(workers)]))
 
 
+#: Seconds to wait for a cluster's address to answer before Ray is asked to join it (Ray
+#: itself tried an unreachable address for ever, --max-seconds aside).
+REACH_SECONDS = 10.0
+
+
+def check_reachable(address: str) -> None:
+    """Raise `KeypegError` when the cluster address (``auto``: ``RAY_ADDRESS``, when set)
+    is HOST:PORT and nothing answers there within `REACH_SECONDS`."""
+    if address == "auto":
+        address = os.environ.get("RAY_ADDRESS", "").strip()
+        if not address or address in ("auto", "local"):
+            return  # (the cluster `ray start --head` left here, found by Ray)
+    plain = address.split("://", 1)[-1]
+    host, _, port = plain.rpartition(":")
+    if not host or not port.isdigit():
+        return  # (not HOST:PORT: left to Ray)
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_SECONDS).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise KeypegError(
+            f"nothing answers at the Ray cluster address {address!r} ({reason.lower()}); "
+            "give the head node's HOST:PORT as ray start --head prints it, auto for "
+            "RAY_ADDRESS or the cluster started here, or local.") from None
+
+
 class Cluster:
     """A connection to a Ray cluster and one part-solving actor per CPU (see the module).
     Use as a context manager, or call `close`."""
@@ -458,14 +485,24 @@ class Cluster:
         if not ray.is_initialized():
             quiet = {"include_dashboard": False, "log_to_driver": False,
                      "configure_logging": False}
+            if address != "local":
+                check_reachable(address)
             try:
                 if address == "local":
-                    ray.init(num_cpus=usable_cores(), **quiet)
+                    # (address="local": a private instance even where `ray start --head`
+                    # runs, which plain ray.init(num_cpus=...) had tried to join)
+                    ray.init(address="local", num_cpus=usable_cores(), **quiet)
                 else:
                     ray.init(address=address, **quiet)
             except (ConnectionError, ValueError, RuntimeError) as exc:
-                raise KeypegError(f"cannot join the Ray cluster at {address!r}: "
-                                  f"{str(exc).splitlines()[0] if str(exc) else exc}") from None
+                text = str(exc).splitlines()[0] if str(exc) else str(exc)
+                if "Could not find any running Ray instance" in text:
+                    raise KeypegError(
+                        "no Ray cluster runs here and RAY_ADDRESS names none, so --cluster "
+                        "auto has nothing to join; start one (ray start --head), give "
+                        "--cluster its HOST:PORT, or use --cluster local.") from None
+                raise KeypegError(f"cannot join the Ray cluster at {address!r}: {text}"
+                                  ) from None
             self.owned = True
         self.nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
         self.cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
