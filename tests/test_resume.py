@@ -630,3 +630,42 @@ def test_a_store_that_cannot_be_written_is_refused_before_any_work(tmp_path, mon
     monkeypatch.setattr(store_module.sqlite3, "connect", read_only)
     with pytest.raises(KeypegError, match="readonly database.*at a writable file"):
         Store(path)
+
+
+@pytest.mark.parametrize("stop", ["time", "ctrl-c"])
+def test_a_stopped_search_says_what_it_keeps(tmp_path, monkeypatch, stop):
+    """A search stopped by --max-seconds or Ctrl-C said 'did not finish' or 'interrupted.'
+    and nothing of the parts it kept for the same command to resume; --json printed
+    nothing. The search here stands in: it records two parts, then stops."""
+    from typer.testing import CliRunner
+
+    import keypeg.solver.cached as cached_module
+    from keypeg.cli import app
+    from keypeg.errors import TimeLimitError
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+
+    def stopping(rules, *, checkpoint=None, **kwargs):
+        for digest in ("a", "b") if checkpoint is not None else ():
+            checkpoint.store.put_part(checkpoint.context, digest, 3, 10, True, 12, None)
+        if stop == "ctrl-c":
+            raise KeyboardInterrupt
+        raise TimeLimitError("the optimal search did not finish within 1 seconds."
+                             ).with_best(0, 999, 900)
+
+    monkeypatch.setattr(cached_module, "solve_optimal", stopping)
+    args = ["optimal", "--pegs", "4", "--colors", "5", "--recompute"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == (3 if stop == "time" else 130)
+    assert ("Its 2 finished parts are kept: the same command resumes from them"
+            if stop == "time" else "note: its 2 finished parts are kept") in result.output
+    result = CliRunner().invoke(app, [*args, "--json"])
+    line = next(x for x in result.output.splitlines() if x.startswith("{"))
+    assert json.loads(line) == {
+        "finished": False, "rules": "MM(4,5)",
+        "stopped": "time limit" if stop == "time" else "interrupted",
+        "best_first_guess": "1111" if stop == "time" else None,
+        "best_total": 999 if stop == "time" else None,
+        "lower_bound": 900 if stop == "time" else None, "parts_kept": 2}
+    result = CliRunner().invoke(app, [*args, "--no-resume"])
+    assert result.exit_code in (3, 130) and "othing it did is kept" in result.output

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Column, Table
 
 from ..catalog import OBJECTIVES
-from ..errors import KeypegError
+from ..errors import KeypegError, TimeLimitError
 from ..limits import check_max_seconds, plural, shorten
 from ..rules import Rules, rules_name
 from .common import PriorOption, check_output_path, command, console, err_console, shown_name
@@ -138,9 +138,11 @@ def optimal_command(
 ) -> None:
     """Compute the exact optimal strategy: fewest guesses in total over every secret (with
     --prior: the fewest expected guesses, each secret weighted by the prior), from the start
-    or after the CLUES given. A search that is interrupted (even killed) resumes where it
-    stopped when run again; a search that runs out of --max-seconds exits with code 3 and,
-    without a row limit, says the best tree it had found and how good the optimum could be."""
+    or after the CLUES given. A search of sets of 2,000 codes or more (or on a cluster)
+    records its finished parts, so that, interrupted (even killed), it resumes where it
+    stopped when run again (not with --prior or --trace); a search that runs out of
+    --max-seconds exits with code 3 and, without a row limit, says the best tree it had
+    found and how good the optimum could be."""
     if objective not in OBJECTIVES:
         raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     check_max_seconds(max_seconds)
@@ -181,13 +183,23 @@ def optimal_command(
             raise KeypegError(f"the clues leave one code, {state.candidate_texts()[0]}, "
                               "already found: nothing is left to search.")
     store = Store()
-    with search_progress(shown_name(rules)) as report:
-        result, cached = optimal(
-            rules, objective=objective, max_guesses=rules.max_guesses,
-            possible_only=possible_only, first=first, state=state, store=store,
-            recompute=recompute or trace, trace=trace, time_limit=max_seconds, progress=report,
-            weights=weights, resume=not no_resume, cluster=cluster,
-        )
+    try:
+        with search_progress(shown_name(rules)) as report:
+            result, cached = optimal(
+                rules, objective=objective, max_guesses=rules.max_guesses,
+                possible_only=possible_only, first=first, state=state, store=store,
+                recompute=recompute or trace, trace=trace, time_limit=max_seconds,
+                progress=report, weights=weights, resume=not no_resume, cluster=cluster,
+            )
+    except (TimeLimitError, KeyboardInterrupt) as exc:
+        from ..solver.cached import result_key
+
+        key = result_key(rules, objective=objective, max_guesses=rules.max_guesses,
+                         possible_only=possible_only, first=first, state=state,
+                         weights=weights)
+        kept = 0 if no_resume or trace or weights is not None else store.count_parts(key)
+        _say_kept(exc, kept, rules, as_json)
+        raise
     if save is not None:
         result.tree.save(save)
         err_console.print(escape(f"saved the optimal tree to {save}"))
@@ -269,6 +281,30 @@ def optimal_command(
     if captions:
         table.caption = "; ".join(captions)
     console.print(table)
+
+
+def _say_kept(exc: BaseException, kept: int, rules: Rules, as_json: bool) -> None:
+    """Say, as a search stops on its time limit or Ctrl-C, what it keeps for the same
+    command to resume (its finished parts) and, with --json, print its bounds as JSON; the
+    caller then re-raises (exit 3 or 130)."""
+    how = (f"its {plural(kept, 'finished part')} {'is' if kept == 1 else 'are'} kept: the "
+           "same command resumes from them (--no-resume starts over)" if kept else
+           "nothing it did is kept (only searches of sets of 2,000 codes or more, or on a "
+           "cluster, record their parts; none with --prior or --trace)")
+    if isinstance(exc, TimeLimitError):
+        exc.args = (f"{exc} {how[0].upper()}{how[1:]}.",)
+    else:
+        err_console.print(escape(f"note: {how}."))
+    if as_json:
+        best = getattr(exc, "best_guess", None)
+        from ..space import get_space
+
+        print(json.dumps({
+            "finished": False, "rules": rules_name(rules),
+            "stopped": "time limit" if isinstance(exc, TimeLimitError) else "interrupted",
+            "best_first_guess": None if best is None else get_space(rules).text(best),
+            "best_total": getattr(exc, "best_total", None),
+            "lower_bound": getattr(exc, "lower", None), "parts_kept": kept}))
 
 
 @command
