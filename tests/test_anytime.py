@@ -19,7 +19,13 @@ from keypeg.errors import TimeLimitError
 from keypeg.game import GameState
 from keypeg.hints import hint
 from keypeg.rules import find_rules
-from keypeg.solver.search import KERNELS_LOADING, _Watch, solve_optimal
+from keypeg.solver.search import (
+    KERNELS_LOADING,
+    KERNELS_WHY,
+    KERNELS_WHY_AFTER,
+    _Watch,
+    solve_optimal,
+)
 from keypeg.solver.search import _many_first_guesses as many
 from keypeg.space import get_space
 from tests.conftest import HINT_SECONDS
@@ -278,8 +284,11 @@ def test_progress_says_the_kernels_load_until_the_first_set_is_expanded():
     its first set; a warm one reports searching from the start."""
     watch = _watch(0, 0, 0)
     watch.kernels_cold = True
-    assert watch.report()["phase"] == KERNELS_LOADING
+    assert watch.report()["phase"] == KERNELS_LOADING  # (from the disk cache: a second)
     assert progress_text(watch.report()).startswith(KERNELS_LOADING + ", ")
+    watch.started -= KERNELS_WHY_AFTER + 1  # past it, the phase says why it takes long
+    assert watch.report()["phase"] == f"{KERNELS_LOADING} ({KERNELS_WHY})"
+    assert "compiles them" in KERNELS_WHY
     watch.searches[0].counters[slots.N_SETS] = 1
     assert watch.report()["phase"] == "searching"
     assert progress_text(watch.report()).startswith("searching: 1 sets")

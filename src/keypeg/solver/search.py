@@ -1270,7 +1270,10 @@ def _run(search: _Search, S: np.ndarray, depth: int, budget: int, guesses: list[
 #: Why a first search waits on its kernels, as every message about it says.
 KERNELS_WHY = "the first search after installing compiles them, a minute or two"
 #: The phase a search reports while its kernel loads (see `_Watch.kernels_cold`).
-KERNELS_LOADING = f"loading the search kernels ({KERNELS_WHY})"
+KERNELS_LOADING = "loading the search kernels"
+#: Seconds of loading after which the phase says why it may take long (loading them from
+#: the disk cache takes a second or two; said at once, the note blamed every run).
+KERNELS_WHY_AFTER = 4.0
 
 
 def kernels_compiling() -> bool:
@@ -1421,7 +1424,8 @@ class _Watch:
         nodes = sum(int(x.counters[slots.N_SETS]) for x in self.searches)
         phase = self.phase
         if self.kernels_cold and not nodes and phase.startswith("searching"):
-            phase = KERNELS_LOADING
+            slow = time.perf_counter() - self.started > KERNELS_WHY_AFTER
+            phase = KERNELS_LOADING + (f" ({KERNELS_WHY})" if slow else "")
 
         def units(x: int | None) -> int | float | None:
             # weights scaled for the search: report in the caller's weights
