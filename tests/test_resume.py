@@ -669,3 +669,23 @@ def test_a_stopped_search_says_what_it_keeps(tmp_path, monkeypatch, stop):
         "lower_bound": 900 if stop == "time" else None, "parts_kept": 2}
     result = CliRunner().invoke(app, [*args, "--no-resume"])
     assert result.exit_code in (3, 130) and "othing it did is kept" in result.output
+
+
+def test_a_search_under_caps_counts_the_parts_of_every_cap(tmp_path, small_roots):
+    """Under the worst-case objective a search tries caps in turn; a resumed run took the
+    proof that a cap fails from the record too, yet its stats were the last cap's only
+    (a review saw 'parts_resumed': 0 after the whole first cap had been resumed)."""
+    rules = Rules(pegs=4, colors=5)
+    db = tmp_path / "k.db"
+    first = solve_optimal(rules, objective="worst", workers=2,
+                          checkpoint=Checkpoint(Store(db), "demo"))
+    with sqlite3.connect(db) as conn:
+        per_cap = dict(conn.execute("SELECT context, count(*) FROM parts GROUP BY context"))
+    assert len(per_cap) == 2  # a cap ruled out, then the cap of the tree
+    last = per_cap[f"demo|cap={first.worst},symmetry=True"]
+    again = solve_optimal(rules, objective="worst", workers=2,
+                          checkpoint=Checkpoint(Store(db), "demo"))
+    assert again.total == first.total
+    # more parts resumed than the last cap holds: the ruled-out cap's count too
+    assert again.stats["parts_resumed"] > last
+    assert again.stats["nodes"] < first.stats["nodes"]

@@ -674,6 +674,22 @@ def _counters(search: _Search) -> dict[str, int]:
             "parts_solved": sum(int(getattr(x, "solved", 0)) for x in search.helpers)}
 
 
+#: The counts of `_counters` that add up over a search's attempts (caps tried in turn).
+SUMMED_COUNTS = ("nodes", "probes", "memo_hits", "peer_hits", "shortcuts", "memo_resets",
+                 "parts_reused", "parts_resumed", "parts_solved")
+
+
+def _add_counts(into: dict[str, int], counts: dict[str, int]) -> dict[str, int]:
+    """Add `counts`' summed counts into `into` (the counts of every attempt of a search
+    under caps: its stats had been the last attempt's only, so a run under the worst-case
+    objective that resumed a ruled-out cap's proof said 0 parts resumed); return `into`."""
+    for name in SUMMED_COUNTS:
+        into[name] = into.get(name, 0) + counts.get(name, 0)
+    for name, value in counts.items():
+        into.setdefault(name, value)
+    return into
+
+
 def solve_optimal(
     rules: Rules | CodeSpace,
     *,
@@ -1005,7 +1021,10 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         searches = 1 + n_workers
         memo_share = memo_bytes // searches
     search: _Search | None = None
+    earlier: dict[str, int] = {}  # the counts of the attempts under caps ruled out
     for cap, need in attempts:
+        if search is not None:
+            _add_counts(earlier, _counters(search))
         capped = cap is not None
         depth = (cap - len(guesses)) if cap is not None else DEPTH_UNCAPPED
         if depth < 1:
@@ -1132,7 +1151,8 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         return OptimalResult(
             space.rules, tree.total, tree, objective=objective, max_guesses=need,
             possible_only=possible_only, first=None if first is None else str(first),
-            seconds=time.perf_counter() - watch.started, stats=_counters(search),
+            seconds=time.perf_counter() - watch.started,
+            stats=_add_counts(_counters(search), earlier),
             trace=format_trace(search) if trace else [], weights=given,
         )
     limit = (f"within {plural(max_guesses, 'guess', 'guesses')}" if max_guesses is not None
