@@ -689,3 +689,19 @@ def test_a_search_under_caps_counts_the_parts_of_every_cap(tmp_path, small_roots
     # more parts resumed than the last cap holds: the ruled-out cap's count too
     assert again.stats["parts_resumed"] > last
     assert again.stats["nodes"] < first.stats["nodes"]
+
+
+def test_a_finished_run_without_resuming_drops_the_stale_records(tmp_path):
+    """Records an interrupted run left were deleted only by a resuming run that finished;
+    after `--no-resume` finished the same search they stayed for good."""
+    from keypeg.solver.cached import result_key
+
+    store = Store(tmp_path / "k.db")
+    rules = Rules(pegs=3, colors=3)
+    key = result_key(rules)
+    store.put_part(key + "|cap=None,symmetry=True", "a", 3, 10, True, 12, None)
+    other = result_key(Rules(pegs=3, colors=4))
+    store.put_part(other + "|cap=None,symmetry=True", "b", 3, 10, True, 12, None)
+    result, cached = optimal(rules, store=store, recompute=True, resume=False)
+    assert not cached and result.total == PUB["ledger"]["totals"]["3"]["3"]
+    assert store.count_parts(key + "|") == 0 and store.count_parts(other + "|") == 1

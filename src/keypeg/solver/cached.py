@@ -123,4 +123,8 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
         store.put_result(key, result.summary(), tree_bytes(result.tree))
     if checkpoint is not None:
         checkpoint.clear()
+    elif store is not None and given is None and not search.get("trace"):
+        # (a run without resuming that finished: the records an interrupted run of the same
+        # search left are of no more use, and had stayed for good)
+        Checkpoint(store, key).clear()
     return result, False
