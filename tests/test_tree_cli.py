@@ -674,6 +674,18 @@ def test_import_and_export_do_not_write_over_the_file_read(tmp_path):
         assert src.read_text() == text
 
 
+def test_import_writes_json_under_a_json_name_only(tmp_path):
+    """`tree import X -o x.svg` wrote keypeg's JSON into x.svg."""
+    for name in ("x.svg", "x.txt", "x.png", "x.yml.gz"):
+        result = run(["tree", "import", DATA / HAND_FILES[0], "-o", tmp_path / name])
+        assert result.exit_code == 2 and "import writes keypeg's tree JSON" in (
+            one_error_line(result))
+        assert not (tmp_path / name).exists()
+    for name in ("x.json", "x.json.gz", "x.tree"):  # (an unknown extension is not refused)
+        assert run(["tree", "import", DATA / HAND_FILES[0], "-o", tmp_path / name]
+                   ).exit_code == 0
+
+
 def test_an_out_path_ending_in_a_slash_is_a_folder(tmp_path):
     """`-o mm22.txt.bak/` (no such folder) wrote a file named mm22.txt.bak."""
     missing = tmp_path / "backup"

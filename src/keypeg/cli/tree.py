@@ -354,6 +354,11 @@ def import_command(
 
     fmt = check_formats(fmt, TREE_IMPORT_FORMATS, "--format")
     target = output_path(out, "--out", file)
+    ext = "" if out is None or out == "-" else _extension(Path(out))
+    if ext in _OTHER_FILES or _EXTENSION_FORMATS.get(ext, ("json",)) != ("json",):
+        raise KeypegError(f"--out {shorten(out)!r} names another kind of file, and import "
+                          "writes keypeg's tree JSON; name it .json (tree export writes "
+                          "the other formats).")
     tree = read_tree_file(file, fmt, given_rules(rules_arg, rule_options))
     if name:
         tree.strategy = name
