@@ -36,6 +36,7 @@ import itertools
 import os
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from multiprocessing import resource_tracker, shared_memory
@@ -52,6 +53,10 @@ from .roots import PartLog, PartViews, PartWorker, part_subtree
 
 #: Seconds between checks of a worker's STOP slot while its part runs remotely.
 POLL_SECONDS = 0.05
+#: Seconds between two asks of an actor for the sets its running part has expanded (the
+#: driver's progress stood still for the whole of a remote part: a part of hours read as
+#: hung).
+SETS_SECONDS = 1.0
 
 #: A part is split into tasks when it holds at least this share of the root's codes per
 #: CPU of the cluster (and `roots.SPLIT_MIN_CODES` codes).
@@ -105,6 +110,8 @@ class _PartSolver:
         #: search of the part's own view.
         self.active: Any = None
         self.current = -1
+        #: The running part's counters when it began (`sets_so_far`).
+        self.before = np.zeros(slots.COUNTER_SLOTS, np.int64)
         self.stopped: set[int] = set()
         self.lock = threading.Lock()
         #: Held by the solve that runs (and by a merge into its memo): one part at a time,
@@ -275,7 +282,7 @@ class _PartSolver:
             self.active = search
             search.counters[slots.STOP] = 0
             self.current = seq
-        before = search.counters.copy()
+            before = self.before = search.counters.copy()
         hist = slots.History(np.array(history[0]), np.array(history[1]), np.uint64(history[2]))
         cost = search.run_part(part, depth, budget, kmax, hist)
         rows = None
@@ -353,6 +360,14 @@ class _PartSolver:
         tree = split_tree(strategy, space, GameState.from_clues(space, clues))
         return tree.guess, tree.parent, tree.response, tree.depth, tree.size
 
+    def sets_so_far(self, seq: int) -> int:
+        """Return the sets the part `seq` has expanded so far (-1 when it is not running:
+        not yet, or done)."""
+        with self.lock:
+            if self.current != seq or self.active is None:
+                return -1
+            return int(self.active.counters[slots.N_SETS] - self.before[slots.N_SETS])
+
     def stop(self, seq: int) -> None:
         with self.lock:
             if self.current == seq:
@@ -414,12 +429,22 @@ class RemoteWorker(PartWorker):
             budget, kmax, (history.perms, history.colour_maps, int(history.played)),
             self.rank, self.n)
         told = False
+        base = int(self.counters[slots.N_SETS])  # (the part's sets are shown as it runs)
+        asked, asked_at = None, time.monotonic()
         while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
             if self.counters[slots.STOP] and not told:
                 self.actor.stop.remote(seq)
                 told = True
+            if asked is not None and ray.wait([asked], timeout=0)[0]:
+                so_far = int(ray.get(asked))
+                if so_far >= 0:
+                    self.counters[slots.N_SETS] = base + so_far
+                asked = None
+            if asked is None and time.monotonic() - asked_at >= SETS_SECONDS:
+                asked, asked_at = self.actor.sets_so_far.remote(seq), time.monotonic()
         cost, stopped, rows, added, entries = ray.get(ref)
-        for slot in (slots.N_SETS, slots.N_PROBES, slots.N_MEMO_HITS, slots.N_PEER_HITS,
+        self.counters[slots.N_SETS] = base + int(added[slots.N_SETS])
+        for slot in (slots.N_PROBES, slots.N_MEMO_HITS, slots.N_PEER_HITS,
                      slots.N_SHORTCUTS, slots.N_MEMO_RESETS):
             self.counters[slot] += int(added[slot])
         self.mmeta[slots.MEMO_USED_ENTRIES] = entries
