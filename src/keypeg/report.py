@@ -250,7 +250,8 @@ def opening_example(rules: Rules, table: dict[str, Any]) -> dict[str, Any] | Non
 
     name, code = example
     space = get_space(rules)
-    label = secret_classes(rules).labels[int(secret_classes(rules).of[space.index(code)])]
+    classes = secret_classes(rules)
+    label = classes.labels[int(classes.of[space.index(code)])]
     row = next(r for r in table["rows"] if r["class"] == label)
     (tree,) = evaluate([find_strategy(name, first=code)], space)
     lowest = min(table["rows"], key=lambda r: r["totals"][name])
