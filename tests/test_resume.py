@@ -647,7 +647,9 @@ def test_a_stopped_search_says_what_it_keeps(tmp_path, monkeypatch, stop):
 
     def stopping(rules, *, checkpoint=None, **kwargs):
         for digest in ("a", "b") if checkpoint is not None else ():
-            checkpoint.store.put_part(checkpoint.context, digest, 3, 10, True, 12, None)
+            # (under the attempt's scope, as the search records them)
+            scoped = checkpoint.scoped("cap=None,symmetry=True")
+            scoped.store.put_part(scoped.context, digest, 3, 10, True, 12, None)
         if stop == "ctrl-c":
             raise KeyboardInterrupt
         raise TimeLimitError("the optimal search did not finish within 1 seconds."

@@ -126,7 +126,7 @@ def test_a_tree_dict_may_name_its_rules_and_its_guesses_are_text():
         assert back == tree and back.rules == MM23
     with pytest.raises(KeypegError, match="unknown rules 'nonsense'"):
         DecisionTree.from_dict({**data, "rules": "nonsense"})
-    with pytest.raises(KeypegError, match="rules must be a rules name"):
+    with pytest.raises(KeypegError, match='"rules" must be a rules name'):
         DecisionTree.from_dict({**data, "rules": 7})
     first = data["root"]["guess"]
     index = get_space(MM23).index(first)

@@ -269,7 +269,7 @@ class DecisionTree:
             raise KeypegError(f"not a keypeg tree (a {type(data).__name__}, not an object).")
         if data.get("format") != FORMAT:
             raise KeypegError("not a keypeg tree file (missing format 'keypeg-tree').")
-        rules = _rules_of(data["rules"])
+        rules = rules_from_json(data["rules"])
         space = get_space(rules)
         guess: list[int] = []
         parent: list[int] = []
@@ -370,16 +370,25 @@ def tree_from_bytes(data: bytes) -> DecisionTree:
     return DecisionTree.from_dict(json.loads(gzip.decompress(data)))
 
 
-def _rules_of(given: Any) -> Rules:
-    """Return the rules a tree's JSON gives: an object of the rules' options, or a name
-    `find_rules` reads ("classic", "MM(2,2)") as hand-written trees may give them."""
+def rules_from_json(given: Any) -> Rules:
+    """Return the rules a tree's JSON gives (its "rules"): an object of the rules' options,
+    or a name `find_rules` reads ("classic", "MM(2,2)") as hand-written trees may give them;
+    `KeypegError` in a sentence otherwise (the one reader for `from_dict` and
+    `treeformats.read_json`)."""
     if isinstance(given, str):
         return find_rules(given)
-    if not isinstance(given, dict):
-        raise KeypegError(f"not a keypeg tree: its rules must be a rules name such as "
-                          f"'classic' or an object giving pegs and colors, not "
-                          f"{type(given).__name__}.")
-    return Rules(**given)
+    try:
+        if not isinstance(given, dict):
+            raise TypeError
+        return Rules(**given)
+    except TypeError:
+        # (Python's own words, "Rules.__init__() missing 1 required positional argument",
+        # said nothing to the reader of a tree file)
+        raise KeypegError("its \"rules\" must be a rules name such as \"classic\" or "
+                          "\"MM(2,2)\", or an object giving pegs and colors and only the "
+                          "rules' options.") from None
+    except ValueError as exc:
+        raise KeypegError(f"its \"rules\" cannot be read ({str(exc).rstrip('.')}).") from None
 
 
 def _node_text(tree: DecisionTree, node: int) -> str:

@@ -56,7 +56,7 @@ from .limits import plural, shorten
 from .rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from .space import get_space
 from .tree import FORMAT as JSON_FORMAT
-from .tree import DecisionTree
+from .tree import DecisionTree, rules_from_json
 
 #: The formats `read_tree` tells apart by itself.
 READ_FORMATS = ("json", "irving", "arfst")
@@ -330,29 +330,14 @@ def read_json(text: str, rules: Rules | None = None, name: str = "the tree") -> 
 
 
 def _json_rules(data: dict[str, Any], name: str) -> Rules | None:
-    """Return the rules a tree's JSON names (None when it has no "rules"): an object of the
-    rules' options, or a name `find_rules` reads ("classic", "MM(2,2)")."""
+    """Return the rules a tree's JSON names (None when it has no "rules"; see
+    `tree.rules_from_json`)."""
     if "rules" not in data:
         return None
-    given = data["rules"]
-    if isinstance(given, str):
-        try:
-            return find_rules(given)
-        except KeypegError as exc:
-            raise TreeFileError(f"{name}, \"rules\": {str(exc).rstrip('.')}.") from None
     try:
-        if not isinstance(given, dict):
-            raise TypeError
-        return Rules(**given)
-    except TypeError:
-        # (Python's own words, "Rules.__init__() missing 1 required positional argument",
-        # said nothing to the reader of a tree file)
-        raise TreeFileError(f"{name}: its \"rules\" must be a rules name such as "
-                            "\"classic\" or \"MM(2,2)\", or an object giving pegs and colors "
-                            "and only the rules' options.") from None
-    except ValueError as exc:
-        raise TreeFileError(f"{name}: its \"rules\" cannot be read "
-                            f"({str(exc).rstrip('.')}).") from None
+        return rules_from_json(data["rules"])
+    except KeypegError as exc:
+        raise TreeFileError(f"{name}: {exc}") from None
 
 
 def _as_text(value: Any) -> str:

@@ -192,13 +192,7 @@ def optimal_command(
                 progress=report, weights=weights, resume=not no_resume, cluster=cluster,
             )
     except (TimeLimitError, KeyboardInterrupt) as exc:
-        from ..solver.cached import result_key
-
-        key = result_key(rules, objective=objective, max_guesses=rules.max_guesses,
-                         possible_only=possible_only, first=first, state=state,
-                         weights=weights)
-        kept = 0 if no_resume or trace or weights is not None else store.count_parts(key)
-        _say_kept(exc, kept, rules, as_json)
+        _say_kept(exc, getattr(exc, "parts_kept", 0), rules, as_json)
         raise
     if save is not None:
         result.tree.save(save)
@@ -290,7 +284,7 @@ def _say_kept(exc: BaseException, kept: int, rules: Rules, as_json: bool) -> Non
     how = (f"its {plural(kept, 'finished part')} {'is' if kept == 1 else 'are'} kept: the "
            "same command resumes from them (--no-resume starts over)" if kept else
            "nothing it did is kept (only searches of sets of 2,000 codes or more, or on a "
-           "cluster, record their parts; none with --prior or --trace)")
+           "cluster, record their parts; none with --prior, --trace or --no-resume)")
     if isinstance(exc, TimeLimitError):
         exc.args = (f"{exc} {how[0].upper()}{how[1:]}.",)
     else:

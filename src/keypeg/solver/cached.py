@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import TimeLimitError
 from ..game import GameState
 from ..rules import Rules
 from ..store import Store
@@ -87,7 +88,9 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
             **search: Any) -> tuple[OptimalResult, bool]:
     """Return (result, cached): from the store (or the shipped tree) when known, else from
     a new search, which is then stored. `search` goes to `solve_optimal`. Weighted results
-    (`weights`) are stored under their own key, and never come from a shipped tree.
+    (`weights`) are stored under their own key, and never come from a shipped tree. A
+    search stopped by its time limit or Ctrl-C raises with `parts_kept`: the parts its
+    checkpoint holds for the same call to resume.
 
     `resume` (with a store, unweighted): the search checkpoints the parts of the root it
     solves in the store as they finish and takes those an interrupted run of the same
@@ -116,9 +119,14 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
     checkpoint = None
     if resume and store is not None and given is None and not search.get("trace"):
         checkpoint = Checkpoint(store, key)
-    result = solve_optimal(rules, state=state, max_guesses=max_guesses,
-                           possible_only=possible_only, first=first, objective=objective,
-                           weights=given, checkpoint=checkpoint, **search)
+    try:
+        result = solve_optimal(rules, state=state, max_guesses=max_guesses,
+                               possible_only=possible_only, first=first, objective=objective,
+                               weights=given, checkpoint=checkpoint, **search)
+    except (TimeLimitError, KeyboardInterrupt) as exc:
+        # what a stopped search leaves for the same call to resume (`keypeg optimal` says so)
+        exc.parts_kept = 0 if checkpoint is None else checkpoint.count()  # type: ignore[union-attr]
+        raise
     if store is not None and not search.get("trace"):
         store.put_result(key, result.summary(), tree_bytes(result.tree))
     if checkpoint is not None:

@@ -685,8 +685,6 @@ def _add_counts(into: dict[str, int], counts: dict[str, int]) -> dict[str, int]:
     objective that resumed a ruled-out cap's proof said 0 parts resumed); return `into`."""
     for name in SUMMED_COUNTS:
         into[name] = into.get(name, 0) + counts.get(name, 0)
-    for name, value in counts.items():
-        into.setdefault(name, value)
     return into
 
 
