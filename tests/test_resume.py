@@ -707,3 +707,54 @@ def test_a_finished_run_without_resuming_drops_the_stale_records(tmp_path):
     result, cached = optimal(rules, store=store, recompute=True, resume=False)
     assert not cached and result.total == PUB["ledger"]["totals"]["3"]["3"]
     assert store.count_parts(key + "|") == 0 and store.count_parts(other + "|") == 1
+
+
+def test_the_parts_kept_are_listed_and_dropped_by_number(tmp_path, small_roots, monkeypatch):
+    """`keypeg optimal --records` lists each search with parts kept (in words, with its
+    count) and `--drop-records N` forgets that search's parts only: a run of it then
+    resumes nothing, while the other search's parts stay."""
+    from typer.testing import CliRunner
+
+    from keypeg.cli import app
+    from keypeg.solver.cached import result_key
+
+    db = tmp_path / "k.db"
+    monkeypatch.setenv("KEYPEG_DB", str(db))
+    store = Store(db)
+    rules = Rules(pegs=4, colors=5)
+    state = GameState.from_clues(rules, ["1122=0B1W"])
+    # two searches stopped before their results were stored: their parts stay
+    mine = Checkpoint(store, result_key(rules))
+    solve_optimal(rules, workers=2, checkpoint=mine)
+    kept = mine.count()
+    Checkpoint(store, "cell-second:p7-c4").scoped("cap=None,symmetry=True").put(
+        "d", 9, 12, False, 13, None)
+    invoke = CliRunner().invoke
+    listed = invoke(app, ["optimal", "--records", "--json"])
+    assert listed.exit_code == 0, listed.output
+    rows = json.loads(listed.stdout)["searches"]
+    assert [(r["number"], r["search"], r["parts"]) for r in rows] == [
+        (1, "MM(7,4), a new cell's second proof (scripts/new_cells.py)", 1),
+        (2, "MM(4,5)", kept)] and kept > 1
+    shown = invoke(app, ["optimal", "--records"], terminal_width=200)
+    assert "MM(4,5)" in shown.stdout and f"{kept:,} (" in shown.stdout
+    # a number not listed, and clues, are refused in a sentence
+    bad = invoke(app, ["optimal", "--drop-records", "3"])
+    assert bad.exit_code == 2 and "a number from 1 to 2" in bad.output
+    bad = invoke(app, ["optimal", "--records", "1122=0B1W"])
+    assert bad.exit_code == 2 and "take no clues" in bad.output
+    dropped = invoke(app, ["optimal", "--drop-records", "2", "--json"])
+    assert dropped.exit_code == 0 and json.loads(dropped.stdout)["parts"] == kept
+    assert Checkpoint(store, result_key(rules)).count() == 0
+    assert Checkpoint(store, "cell-second:p7-c4").count() == 1
+    again, cached = optimal(rules, store=store, resume=True, workers=2, recompute=True)
+    assert not cached and again.stats["parts_resumed"] == 0
+    # (another position's key names its clues)
+    Checkpoint(store, result_key(rules, state=state)).scoped("cap=None").put(
+        "d", 9, 12, False, 13, None)
+    names = [r["search"] for r in json.loads(
+        invoke(app, ["optimal", "--records", "--json"]).stdout)["searches"]]
+    assert "MM(4,5) after 1122=0B1W" in names
+    gone = invoke(app, ["optimal", "--drop-records", "all"])
+    assert gone.exit_code == 0 and "dropped 2 parts" in gone.output
+    assert "keeps no parts" in invoke(app, ["optimal", "--records"]).stdout

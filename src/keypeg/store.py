@@ -271,6 +271,23 @@ class Store:
             db.execute("DELETE FROM parts WHERE substr(context, 1, ?) = ?",
                        (len(prefix), prefix))
 
+    def part_contexts(self) -> list[tuple[str, int, int, int, float, float]]:
+        """Return, for every context with checkpointed parts, in context order: (context,
+        parts, exact parts, bytes of their subtrees, first and last written, as Unix
+        seconds)."""
+        rows = self._conn().execute(
+            "SELECT context, COUNT(*), SUM(exact), COALESCE(SUM(LENGTH(tree)), 0), "
+            "MIN(created), MAX(created) FROM parts GROUP BY context ORDER BY context"
+        ).fetchall()
+        return [(str(c), int(n), int(e), int(b), float(f), float(la))
+                for c, n, e, b, f, la in rows]
+
+    def drop_contexts(self, contexts: list[str]) -> int:
+        """Forget every part checkpointed under these contexts; return how many went."""
+        with self._connect() as db:
+            return sum(db.execute("DELETE FROM parts WHERE context = ?", (c,)).rowcount
+                       for c in contexts)
+
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, rules: str, secret: str, *,
                     seeded: bool = False, prior: str | None = None,

@@ -135,6 +135,15 @@ def optimal_command(
         bool, typer.Option("--no-resume", help="Neither take nor record the parts of an "
                            "interrupted run of the same search.")
     ] = False,
+    records: Annotated[
+        bool, typer.Option("--records", help="List the searches whose finished parts the "
+                           "store (KEYPEG_DB) keeps for resuming, numbered, and exit.")
+    ] = False,
+    drop_records: Annotated[
+        str | None, typer.Option("--drop-records", metavar="N|all", help="Forget the parts "
+                                 "kept of the search numbered N in --records (or of all), "
+                                 "and exit.")
+    ] = None,
 ) -> None:
     """Compute the exact optimal strategy: fewest guesses in total over every secret (with
     --prior: the fewest expected guesses, each secret weighted by the prior), from the start
@@ -143,6 +152,9 @@ def optimal_command(
     stopped when run again (not with --prior or --trace); a search that runs out of
     --max-seconds exits with code 3 and, without a row limit, says the best tree it had
     found and how good the optimum could be."""
+    if records or drop_records is not None:
+        _records(drop_records, as_json, clues)
+        return
     if objective not in OBJECTIVES:
         raise KeypegError(f"--objective must be 'total' or 'worst', not {shorten(objective)!r}.")
     check_max_seconds(max_seconds)
@@ -275,6 +287,59 @@ def optimal_command(
     if captions:
         table.caption = "; ".join(captions)
     console.print(table)
+
+
+def _records(drop: str | None, as_json: bool, clues: list[str] | None) -> None:
+    """`--records` (list the searches with parts kept) and `--drop-records N|all`."""
+    from ..solver.resume import drop_recorded, recorded_searches
+    from ..store import Store
+
+    if clues:
+        raise KeypegError("--records and --drop-records take no clues: they list or drop "
+                          "the records of every search in the store.")
+    store = Store()
+    found = recorded_searches(store)
+    if drop is not None:
+        which = drop.strip().lower()
+        if which == "all":
+            chosen = found
+        elif which.isdigit() and 1 <= int(which) <= len(found):
+            chosen = [found[int(which) - 1]]
+        else:
+            allowed = (f"a number from 1 to {len(found)} (as --records lists them) or all"
+                       if found else "all (the store keeps no parts now)")
+            raise KeypegError(f"--drop-records takes {allowed}, not {shorten(drop)!r}.")
+        gone = drop_recorded(store, chosen)
+        if as_json:
+            print(json.dumps({"dropped": [s.name for s in chosen], "parts": gone,
+                              "store": str(store.path)}))
+            return
+        names = "; ".join(s.name for s in chosen) if chosen else "no search"
+        err_console.print(escape(f"dropped {plural(gone, 'part')} kept in {store.path}: "
+                                 f"{names}."))
+        return
+    if as_json:
+        print(json.dumps({"store": str(store.path), "searches": [
+            {"number": i, "search": s.name, "key": s.key, "parts": s.parts,
+             "exact": s.exact, "bytes": s.size, "first_written": _utc(s.first),
+             "last_written": _utc(s.last)} for i, s in enumerate(found, 1)]}))
+        return
+    if not found:
+        console.print(escape(f"The store {store.path} keeps no parts of any search."))
+        return
+    table = Table(title=escape(f"Searches with finished parts kept in {store.path}"))
+    for col in ("#", "search", "parts (exact)", "size", "last written (UTC)"):
+        table.add_column(col)
+    for i, s in enumerate(found, 1):
+        table.add_row(str(i), escape(s.name), f"{s.parts:,} ({s.exact:,})",
+                      f"{s.size / 1e6:,.1f} MB", _utc(s.last))
+    table.caption = ("the same command as the search resumes it; a finished run drops its "
+                     "parts; keypeg optimal --drop-records N|all forgets them")
+    console.print(table)
+
+
+def _utc(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(seconds))
 
 
 def _say_kept(exc: BaseException, kept: int, rules: Rules, as_json: bool) -> None:

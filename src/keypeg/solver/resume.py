@@ -98,3 +98,102 @@ class Checkpoint:
     def clear(self) -> None:
         """Forget every part recorded for this search (all its attempts)."""
         self.store.clear_parts(self.key + "|")
+
+
+@dataclass
+class RecordedSearch:
+    """The parts one search has recorded in a store (all its attempts), as
+    `recorded_searches` lists them: a search that stopped, or a record no run will take
+    again (its options or keypeg changed), until the search finishes or they are dropped."""
+
+    key: str
+    contexts: list[str]
+    parts: int
+    exact: int
+    size: int  # bytes of the subtrees kept
+    first: float  # Unix seconds
+    last: float
+
+    @property
+    def name(self) -> str:
+        return describe_key(self.key)
+
+
+def recorded_searches(store: Store) -> list[RecordedSearch]:
+    """Return every search with parts recorded in `store`, in key order.
+
+    >>> import os, tempfile
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "k.db"))
+    >>> Checkpoint(store, 'optimal:["p4-c7","total",null,false,null,[]]').scoped("cap=None"
+    ...     ).put("d", 9, 12, True, 13, None)
+    >>> [(s.name, s.parts, s.exact) for s in recorded_searches(store)]
+    [('MM(4,7)', 1, 1)]
+    """
+    found: dict[str, RecordedSearch] = {}
+    for context, parts, exact, size, first, last in store.part_contexts():
+        key, _, scope = context.rpartition("|")
+        if not key or not scope.startswith("cap="):  # (a context with no attempt named)
+            key = context
+        seen = found.get(key)
+        if seen is None:
+            found[key] = RecordedSearch(key, [context], parts, exact, size, first, last)
+        else:
+            seen.contexts.append(context)
+            seen.parts += parts
+            seen.exact += exact
+            seen.size += size
+            seen.first, seen.last = min(seen.first, first), max(seen.last, last)
+    return [found[k] for k in sorted(found)]
+
+
+def drop_recorded(store: Store, searches: list[RecordedSearch]) -> int:
+    """Forget every part these searches recorded; return how many parts went."""
+    return store.drop_contexts([c for s in searches for c in s.contexts])
+
+
+def describe_key(key: str) -> str:
+    """Say in words which search a checkpoint key names (`cached.result_key`, or
+    `scripts/new_cells.py`'s cell keys); a key it cannot read is given as it is.
+
+    >>> describe_key('optimal:["p4-c6","worst",8,true,null,["1122=1B1W"]]')
+    'MM(4,6) after 1122=1B1W, worst case first, within 8 guesses, possible codes only'
+    >>> describe_key("cell-second:p7-c4")
+    "MM(7,4), a new cell's second proof (scripts/new_cells.py)"
+    """
+    import json
+
+    kind, _, rest = key.partition(":")
+    if kind == "optimal":
+        try:
+            fields = json.loads(rest)
+            space, objective, cap, possible_only, first, history = fields[:6]
+            text = _space_name(str(space))
+            if history:
+                text += " after " + " ".join(str(c) for c in history)
+        except (ValueError, TypeError):
+            return key
+        if objective == "worst":
+            text += ", worst case first"
+        if cap is not None:
+            text += f", within {cap} guesses"
+        if possible_only:
+            text += ", possible codes only"
+        if first:
+            text += f", first guess {first}"
+        return text
+    cells = {"cell": "a new cell's search", "cell-second": "a new cell's second proof"}
+    if kind in cells:
+        return f"{_space_name(rest)}, {cells[kind]} (scripts/new_cells.py)"
+    if kind.startswith("w-"):
+        return f"{_space_name(rest)}, a new cell's worst-case search (scripts/new_cells.py)"
+    return key
+
+
+def _space_name(space: str) -> str:
+    """MM(p,c) with its flags for a code space's key (`Rules.key`: p4-c6-norep-pos)."""
+    words = space.split("-")
+    if len(words) < 2 or not words[0][1:].isdigit() or not words[1][1:].isdigit():
+        return space
+    flags = {"norep": "no repeats", "blanks": "blanks", "pos": "positional"}
+    extra = [flags.get(w, w) for w in words[2:]]
+    return f"MM({words[0][1:]},{words[1][1:]})" + (f" [{', '.join(extra)}]" if extra else "")
