@@ -395,8 +395,8 @@ def test_plain_mastermind_is_read_in_the_forms_people_write():
 
 def test_descriptions_count_in_the_singular_too():
     assert Rules(1, 1).describe() == "1 peg, 1 colour"
-    assert Rules(4, 1, max_guesses=1).describe() == "4 pegs, 1 colour, 1 guess"
-    assert CLASSIC.describe() == "4 pegs, 6 colours, 10 guesses"
+    assert Rules(4, 1, max_guesses=1).describe() == "4 pegs, 1 colour, 1 row"
+    assert CLASSIC.describe() == "4 pegs, 6 colours, 10 rows"
 
 
 def test_huge_numbers_in_a_written_game_are_refused_as_numbers_not_unknown_names():

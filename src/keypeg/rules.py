@@ -109,7 +109,8 @@ class Rules:
         return "-".join(parts)
 
     def describe(self) -> str:
-        """Return a one-line human description, e.g. '4 pegs, 6 colours, 10 guesses'."""
+        """Return a one-line human description, e.g. '4 pegs, 6 colours, 10 rows' (the rows
+        of the board: the guesses a player has, not those a strategy needs)."""
         kind = "digit" if self.digits else "colour"
         text = f"{plural(self.pegs, 'peg')}, {plural(self.colors, kind)}"
         if not self.repeats:
@@ -119,7 +120,7 @@ class Rules:
         if self.feedback == "positional":
             text += ", positional feedback"
         if self.max_guesses:
-            text += f", {plural(self.max_guesses, 'guess', 'guesses')}"
+            text += f", {plural(self.max_guesses, 'row')}"
         return text
 
     def with_max_guesses(self, max_guesses: int | None) -> Rules:

@@ -145,7 +145,7 @@ def describe(m: "Match") -> None:
     computer = next(p for p in m.players.values() if p.is_computer)
     rows = f"{m.rows} rows"
     console.print(f"[bold]A match of {m.n_games} games[/] on {shown_name(m.rules)} "
-                  f"({m.rules.describe()}; a board of {rows}).")
+                  f"({m.rules.with_max_guesses(None).describe()}; a board of {rows}).")
     if m.scoring == "guesses":
         console.print("The codemaker scores a point for each guess, and one more when the "
                       "code is not broken within the rows.")
