@@ -1378,3 +1378,12 @@ def test_assist_under_noise_takes_a_win_as_a_win(tmp_path, monkeypatch):
               input="1234 4B\n1111 4B\n\nquit\n").stdout
     assert "Solved in 1 guess" in out and "Solved in 2 guesses" not in out
     assert "Contradiction" in out
+
+
+def test_evaluate_and_optimal_print_the_mean_alike():
+    """evaluate's table gave 4.476 where optimal and tree show give four decimals."""
+    total = CLASSIC_TABLE["all_probes"]["maxsize"]["total"]
+    shown = run(["evaluate", "-s", "maxsize"]).stdout
+    assert f"{total / 1296:.4f}" in shown
+    best = PUB["ledger"]["totals"]["4"]["6"]
+    assert f"{best / 1296:.4f}" in run(["optimal"]).stdout

@@ -295,7 +295,7 @@ def _print_table(what: str, rules: Rules,
                          ("found on guess 1 / 2 / 3 / ...", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for label, first, total, mean, worst, histogram in rows:
-        table.add_row(label, first, f"{total:,}", f"{mean:.3f}", str(worst), *cell(histogram),
+        table.add_row(label, first, f"{total:,}", f"{mean:.4f}", str(worst), *cell(histogram),
                       histogram_text(histogram))
     console.print(table)
     print_beyond_note(header, rules)
@@ -498,7 +498,7 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
         table.add_column(col)
     for r in rows:
         table.add_row(r["label"], str(r["first_guess"]), f"{r['total']:,}",
-                      f"{r['mean']:.3f}", str(r["worst"]), *cell(r["histogram"]),
+                      f"{r['mean']:.4f}", str(r["worst"]), *cell(r["histogram"]),
                       f"{r['weighted_total']:,.2f}", f"{r['weighted_mean']:.4f}")
     console.print(table)
     print_beyond_note(header, rules)
