@@ -102,7 +102,7 @@ def test_cluster_addresses_are_checked_in_a_sentence(monkeypatch):
                                       "specify the one to connect to by setting `--address`")
             raise RuntimeError("stop here")
 
-    monkeypatch.setattr(cluster_module, "require_ray", lambda: FakeRay)
+    monkeypatch.setattr(cluster_module, "require_ray", lambda address=None: FakeRay)
     for address, why in ((f"127.0.0.1:{port}", "connection refused"),
                          ("nosuchhost.invalid:6379", "")):
         with pytest.raises(KeypegError, match=f"nothing answers at the Ray cluster address "
@@ -466,6 +466,20 @@ def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
         assert not c.segments and not c.linked
     finally:
         c.release()
+
+
+@pytest.mark.slow
+def test_a_private_cluster_runs_without_rays_token_line(tmp_path):
+    """`--cluster local` starts its own Ray with token authentication on, as Ray would,
+    without Ray's line about it on every run."""
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_MODE", "RAY_ADDRESS")}
+    env["KEYPEG_DB"] = str(tmp_path / "k.db")
+    out = subprocess.run([KEYPEG, "optimal", "--pegs", "3", "--colors", "3", "--json",
+                          "--cluster", "local"], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["total"] == PUB["ledger"]["totals"]["3"]["3"]
+    assert "Token authentication" not in out.stderr, out.stderr
 
 
 def test_cluster_without_ray_is_one_sentence(monkeypatch):

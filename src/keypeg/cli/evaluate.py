@@ -404,7 +404,7 @@ def _on_cluster(strategies: list[Any], rules: Rules, address: str,
                           "--cluster.")
     if not address.strip():
         raise KeypegError("--cluster must be local, auto or a Ray address, not empty.")
-    require_ray()
+    require_ray(address)
     trees = []
     with Cluster(address) as c:
         for i, s in enumerate(strategies):

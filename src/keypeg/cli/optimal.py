@@ -166,7 +166,7 @@ def optimal_command(
                               "--cluster.")
         if not cluster.strip():
             raise KeypegError("--cluster must be local, auto or a Ray address, not empty.")
-        require_ray()
+        require_ray(cluster)
     check_output_path(save, "--save")
     from ..solver.cached import optimal
     from ..store import Store

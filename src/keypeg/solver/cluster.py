@@ -35,6 +35,7 @@ import contextlib
 import itertools
 import os
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -89,8 +90,16 @@ def _segment(key: str, rank: int, field: str) -> str:
 INSTALL_HINT = "pip install keypeg[cluster]"
 
 
-def require_ray() -> Any:
-    """Return the ray module, or raise `KeypegError` in one sentence when it is missing."""
+def require_ray(address: str | None = None) -> Any:
+    """Return the ray module, or raise `KeypegError` in one sentence when it is missing.
+    The first call for a private instance (`address` "local") sets Ray's authentication
+    mode as Ray would choose it, so that Ray does not say it on every run."""
+    if address == "local" and "ray" not in sys.modules:
+        # Ray 2.60 turns token authentication on for a new local instance and says so on
+        # every run ("Token authentication is enabled ..."), unless RAY_AUTH_MODE is set:
+        # set to what Ray would choose, it says nothing. Read as Ray is imported (a mode the
+        # user set is kept; Ray imported already: left to Ray)
+        os.environ.setdefault("RAY_AUTH_MODE", "token")
     try:
         import ray
     except ImportError:
@@ -503,7 +512,7 @@ class Cluster:
     def __init__(self, address: str = "local") -> None:
         if not address or not address.strip():
             raise KeypegError("--cluster must be local, auto or a Ray address, not empty.")
-        ray = require_ray()
+        ray = require_ray(address)
         self.ray = ray
         self.address = address
         self.owned = False
