@@ -431,6 +431,52 @@ def test_an_actor_runs_one_part_at_a_time():
     a.release()
 
 
+def test_a_closing_actor_stops_its_part_waits_for_it_and_runs_no_other():
+    """`release` (the driver closing, as at Ctrl-C) stops the part running and returns once
+    it has ended, so the actor is never killed inside a part (Ray then reported its worker
+    dead "by an unexpected system error" on the driver's stderr); a part sent after it
+    does not run."""
+    import threading
+    import time
+
+    from keypeg._kernels import slots
+    from keypeg.solver.cluster import _PartSolver
+
+    a = _PartSolver()
+    (build, options), args = _actor_part(np.arange(125, dtype=np.int32))
+    running, ended = threading.Event(), threading.Event()
+
+    def endless_search(*spec_args):
+        search = build(*spec_args)
+        run_part = search.run_part
+
+        def endless(*part_args):  # a part that runs until it is told to stop
+            running.set()
+            deadline = time.monotonic() + 60
+            while not search.counters[slots.STOP] and time.monotonic() < deadline:
+                time.sleep(0.01)
+            cost = run_part(*part_args)
+            ended.set()
+            return cost
+
+        search.run_part = endless
+        return search
+
+    out: dict[str, tuple] = {}
+    part = threading.Thread(target=lambda: out.setdefault(
+        "part", a.solve("k", (endless_search, options), 0, *args)))
+    part.start()
+    assert running.wait(60)
+    started = time.monotonic()
+    a.release()
+    assert ended.is_set() and time.monotonic() - started < 30
+    part.join(30)
+    cost, stopped, rows = out["part"][:3]
+    assert stopped and rows is None and a.search is None
+    cost, stopped, rows = a.solve("k", (build, options), 1, *args)[:3]
+    assert stopped and rows is None and a.search is None
+
+
 def test_actors_on_one_machine_read_each_other_s_memo(monkeypatch):
     """Actors on one machine keep their memos in shared memory and each reads the next
     one's as local workers do (`_PartSolver._share_memo` / `_link_peer`; here two actor

@@ -122,6 +122,8 @@ class _PartSolver:
         #: The running part's counters when it began (`sets_so_far`).
         self.before = np.zeros(slots.COUNTER_SLOTS, np.int64)
         self.stopped: set[int] = set()
+        #: Set by `release`: no part runs any more.
+        self.closing = False
         self.lock = threading.Lock()
         #: Held by the solve that runs (and by a merge into its memo): one part at a time,
         #: on the search it was sent for. A search stopped at its time limit leaves its
@@ -175,10 +177,18 @@ class _PartSolver:
         self.segments, self.peer_segments, self.linked = [], [], False
 
     def release(self) -> None:
-        """Drop the search and its shared memory (the cluster is closing)."""
-        self.search = self.active = None
-        self.key = None
-        self._drop_segments()
+        """Drop the search and its shared memory (the cluster is closing): the part running
+        is stopped and waited for, and none waiting runs. (Killed in a part, the actor's
+        worker died "by an unexpected system error", which Ray reported on the driver's
+        stderr at every Ctrl-C.)"""
+        with self.lock:
+            self.closing = True
+            if self.active is not None and self.current >= 0:
+                self.active.counters[slots.STOP] = 1
+        with self.turn:
+            self.search = self.active = None
+            self.key = None
+            self._drop_segments()
 
     def _share_memo(self, key: str, rank: int, n: int) -> None:
         """Move the new search's memo into shared memory named after the search and this
@@ -250,8 +260,10 @@ class _PartSolver:
             return self._solve(key, spec, seq, part, depth, budget, kmax, history, rank, n)
 
     def _told_to_stop(self, seq: int) -> bool:
-        """Whether the part `seq` was told to stop before it ran (forgotten once asked);
-        under `lock`."""
+        """Whether the part `seq` was told to stop before it ran (forgotten once asked), or
+        the actor is closing; under `lock`."""
+        if self.closing:
+            return True
         if seq in self.stopped:
             self.stopped.discard(seq)
             return True
