@@ -15,7 +15,7 @@ from rich.table import Column, Table
 
 from ..catalog import OBJECTIVES
 from ..errors import KeypegError, TimeLimitError
-from ..limits import check_max_seconds, plural, shorten
+from ..limits import bytes_text, check_max_seconds, plural, shorten
 from ..rules import Rules, rules_name
 from .common import PriorOption, check_output_path, command, console, err_console, shown_name
 from .evaluate import histogram_text
@@ -332,7 +332,7 @@ def _records(drop: str | None, as_json: bool, clues: list[str] | None) -> None:
         table.add_column(col)
     for i, s in enumerate(found, 1):
         table.add_row(str(i), escape(s.name), f"{s.parts:,} ({s.exact:,})",
-                      f"{s.size / 1e6:,.1f} MB", _utc(s.last))
+                      bytes_text(s.size), _utc(s.last))
     table.caption = ("the same command as the search resumes it; a finished run drops its "
                      "parts; keypeg optimal --drop-records N|all forgets them")
     console.print(table)

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -157,6 +158,8 @@ def describe_key(key: str) -> str:
 
     >>> describe_key('optimal:["p4-c6","worst",8,true,null,["1122=1B1W"]]')
     'MM(4,6) after 1122=1B1W, worst case first, within 8 guesses, possible codes only'
+    >>> describe_key('optimal:["p4-c10-norep","total",10,false,"1234",[]]')
+    'bulls-and-cows, first guess 1234'
     >>> describe_key("cell-second:p7-c4")
     "MM(7,4), a new cell's second proof (scripts/new_cells.py)"
     """
@@ -168,6 +171,9 @@ def describe_key(key: str) -> str:
             fields = json.loads(rest)
             space, objective, cap, possible_only, first, history = fields[:6]
             text = _space_name(str(space))
+            preset = _preset_name(str(space), cap)
+            if preset is not None:  # (its rows are the cap)
+                text, cap = preset, None
             if history:
                 text += " after " + " ".join(str(c) for c in history)
         except (ValueError, TypeError):
@@ -187,6 +193,15 @@ def describe_key(key: str) -> str:
     if kind.startswith("w-"):
         return f"{_space_name(rest)}, a new cell's worst-case search (scripts/new_cells.py)"
     return key
+
+
+def _preset_name(space: str, cap: Any) -> str | None:
+    """The first preset of this code space (`Rules.key`) whose board has `cap` rows."""
+    from ..rules import PRESETS
+
+    return next((p.name for p in PRESETS
+                 if cap is not None and p.rules.key == space and p.rules.max_guesses == cap),
+                None)
 
 
 def _space_name(space: str) -> str:
