@@ -58,8 +58,9 @@ def test_a_hand_worked_match_guesses_scoring():
 
 def test_a_hand_worked_match_keypeg_scoring_and_four_games():
     """Key pegs: 11 against 12 places one black; 12 two blacks (Bob 3). Then 11, 12, 21
-    against 33 place none (Ann 0, no extra point in this scoring). Games 3 and 4 alternate
-    again: Ann breaks, Bob breaks."""
+    against 33 place none, and 33 is not broken within the 3 rows: Ann scores as a
+    give-up, 3 rows x 2 pegs (counting the pegs placed alone, 0, a codebreaker did best
+    by never breaking the code). Games 3 and 4 alternate again: Ann breaks, Bob breaks."""
     m = Match(MM23, 4, PEOPLE, scoring="keypegs", seed=0)
     m.choose_secret("12")
     m.guess("11")
@@ -67,16 +68,16 @@ def test_a_hand_worked_match_keypeg_scoring_and_four_games():
     m.choose_secret("33")
     for g in ("11", "12", "21"):
         m.guess(g)
-    assert m.scores == {"A": 0, "B": 3}
+    assert m.scores == {"A": 6, "B": 3}
     assert [(g.breaker, g.maker) for g in m.games[:2]] == [("A", "B"), ("B", "A")]
     m.choose_secret("21")
     m.guess("12")  # 0B2W: two key pegs for Bob
     m.guess("21")  # 2B0W: two more
-    assert m.scores == {"A": 0, "B": 7}
+    assert m.scores == {"A": 6, "B": 7}
     assert m.to_move == "A" and m.games[-1].breaker == "B" and m.games[-1].maker == "A"
     m.choose_secret("13")
     m.give_up()  # Bob concedes the most a codemaker can score: 3 rows x 2 pegs
-    assert m.max_points == 6 and m.scores == {"A": 6, "B": 7} and m.winner == "B"
+    assert m.max_points == 6 and m.scores == {"A": 12, "B": 7} and m.winner == "A"
     assert [(g.breaker, g.maker) for g in m.games] == [("A", "B"), ("B", "A"),
                                                       ("A", "B"), ("B", "A")]
 

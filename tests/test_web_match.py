@@ -98,6 +98,8 @@ def expected_points(g, scoring="guesses"):
         return {g["maker"]: max_points, g["breaker"]: 0}
     if scoring == "guesses":
         return {g["maker"]: len(g["history"]) + (0 if g["solved"] else 1), g["breaker"]: 0}
+    if not g["solved"]:  # key pegs: a code not broken in the rows scores as a give-up
+        return {g["maker"]: max_points, g["breaker"]: 0}
     pegs = sum(sum(naive.blackwhite([int(c) for c in g["secret"]], [int(c) for c in h[0]]))
                for h in g["history"])
     return {g["maker"]: pegs, g["breaker"]: 0}

@@ -11,7 +11,11 @@ Rules of a match, as keypeg plays it:
   codebreaker makes, plus one extra point when the code is not broken within the rows.
 * **Scoring ``keypegs``** (seed 004's alternative): the codemaker scores one point per key
   peg placed: black and white pegs; in games with per-position answers every green and
-  every amber mark counts as a key peg (a gray mark is no peg). No extra point here.
+  every amber mark counts as a key peg (a gray mark is no peg). A code not broken within
+  the rows scores as a give-up, `Match.max_points` (rows x pegs), which no broken code
+  scores more than: counting only the pegs placed, a codebreaker did best by never
+  breaking the code (guessing colours known to be absent gives none), seed 004 saying
+  nothing about it.
 * **Giving up.** A codebreaker who gives up concedes the most a codemaker can score in one
   game (`Match.max_points`: the rows plus one, or in key-peg scoring rows x pegs).
 * **Answers by hand.** A person who makes the code chooses a secret first (kept hidden) and
@@ -340,6 +344,8 @@ class Match:
             out[game.maker] = self.max_points
         elif self.scoring == "guesses":
             out[game.maker] = len(game.history) + (0 if game.solved else 1)
+        elif not game.solved:  # (rows x pegs: as many as a broken code can score)
+            out[game.maker] = self.max_points
         else:
             out[game.maker] = sum(_key_pegs(Feedback.parse(f, self.rules))
                                   for _, f in game.history)

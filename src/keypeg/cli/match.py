@@ -54,7 +54,8 @@ def match(
     ] = "uniform",
     scoring: Annotated[str, typer.Option(
         "--scoring", help="guesses (the codemaker scores a point per guess, one more when the "
-        "code is not broken within the rows) or keypegs (a point per key peg placed).")
+        "code is not broken within the rows) or keypegs (a point per key peg placed; rows x "
+        "pegs when not broken).")
     ] = "guesses",
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Seed for the computer's choices (reproducible matches).")] = None,
@@ -151,7 +152,8 @@ def describe(m: "Match") -> None:
                       "code is not broken within the rows.")
     else:
         console.print("The codemaker scores a point for each key peg placed (for "
-                      "green/amber answers, each green and each amber).")
+                      "green/amber answers, each green and each amber); a code not broken "
+                      "within the rows scores as a give-up, rows x pegs.")
     how = ("symmetrised: under a random relabelling of colours and positions each game, so "
            "no code is better against it than the others of its kind" if computer.symmetrise
            else "as it is (not symmetrised)")

@@ -194,7 +194,8 @@ class NewMatch(_Body):
                                    "computer only.")
     scoring: Text = Field("guesses", description="guesses: the codemaker scores a point per "
                           "guess, one more when the code is not broken within the rows; "
-                          "keypegs: a point per key peg placed.")
+                          "keypegs: a point per key peg placed, rows x pegs when the code "
+                          "is not broken.")
     seed: Seed | None = Field(None, description="Seed for the computer's choices (0 to "
                               "2**63 - 1), for reproducible matches in tests: they are then "
                               "predictable, and the match says so (\"seeded\": true).")
