@@ -1346,6 +1346,42 @@ def test_match_prompts_take_their_commands(tmp_path, monkeypatch):
     assert "maxsize (Knuth's minimax)" in out
 
 
+def test_a_hand_answering_codemaker_sees_their_secret_again(tmp_path, monkeypatch):
+    """A secret drawn for a person who answers by hand was shown once: resumed, they had
+    to answer about a code they could not see (or forfeit). 'secret' shows it, and a
+    resumed match says so; a typo at the 'hand?' question had meant 'keypeg answers'."""
+    from keypeg.match import load_match
+    from keypeg.store import Store
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["match", "--seed", "5", "-r", "mini"],
+              input="give up\nrandom\nhnad\nhand\nsecret\nquit\n").stdout
+    assert "type 'hand' to answer each guess yourself" in out and "'hnad'" in out
+    match_id = out.rsplit("--resume", 1)[1].split()[0]
+    secret = load_match(Store(tmp_path / "k.db"), match_id).games[1].secret
+    assert f"answer>   your secret: {secret}" in out
+    again = run(["match", "--resume", match_id], input="secret\nquit\n").stdout
+    assert "type 'secret' to see it" in again and f"answer>   your secret: {secret}" in again
+
+
+def test_a_match_saved_meanwhile_elsewhere_says_so_in_terminal_words(tmp_path, monkeypatch):
+    """The store's refusal spoke of the page ("reload it and play on")."""
+    import keypeg.match as match_module
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["match", "--seed", "5", "-r", "mini"], input="quit\n").stdout
+    match_id = out.rsplit("--resume", 1)[1].split()[0]
+
+    def stale(store, match):
+        raise match_module.MatchStateError("the match was changed meanwhile (in another "
+                                           "window?); reload it and play on.")
+
+    monkeypatch.setattr(match_module, "save_match", stale)
+    result = run(["match", "--resume", match_id], input="1234\nquit\n")
+    assert result.exit_code == 2 and "reload" not in result.output
+    assert f"keypeg match --resume {match_id}" in result.output.rsplit("error:", 1)[1]
+
+
 def test_play_under_noise_words(tmp_path, monkeypatch):
     """lies:0 warned that answers may be wrong; under noise every code may stay, so the
     hint's 'it leaves at most N codes' was wrong, and cut gave counts alone."""

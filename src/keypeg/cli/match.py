@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from ..store import Store
 
 SCORING_NAMES = ("guesses", "keypegs")
+#: What the "answer by hand?" question takes for yes, and for no (Enter).
+HAND_WORDS = frozenset({"hand", "y", "yes"})
+AUTO_WORDS = frozenset({"", "auto", "n", "no"})
 #: Commands of play and assist that a match does not have (they were read as a code:
 #: "'hint' has an unknown symbol 'h'").
 HELPER_WORDS = {"hint", "hints", "cut", "list"}
@@ -114,8 +117,13 @@ def play_match(m: "Match", store: "Store") -> None:
     describe(m)
     shown: dict[int, int] = {}  # rows printed per game
     announced: set[int] = set()
+    remind = m.phase == "answer"  # resumed while answering by hand: the secret was said once
     while True:
         catch_up(m, shown, announced)
+        if remind:
+            console.print("You answer keypeg's guesses from your secret; type 'secret' to "
+                          "see it.")
+            remind = False
         if m.over:
             console.print(f"[bold]Final score:[/] {m.result_text()}")
             return
@@ -136,9 +144,15 @@ def play_match(m: "Match", store: "Store") -> None:
             console.print(f"The match is saved; continue it with: keypeg match --resume "
                           f"{m.id}")
             return
-        from ..match import save_match
+        from ..match import MatchStateError, save_match
 
-        save_match(store, m)
+        try:
+            save_match(store, m)
+        except MatchStateError:
+            # (the store's words are the page's: "reload it")
+            raise KeypegError(f"the match was saved meanwhile by another window, so this "
+                              f"move is not kept; see where it stands with: keypeg match "
+                              f"--resume {m.id}") from None
 
 
 def describe(m: "Match") -> None:
@@ -245,11 +259,18 @@ def choose_secret(m: "Match", g: "MatchGame") -> bool | None:
             tell(KeypegError(f"that secret is not a code of these rules: "
                              f"{m.rules.pegs} symbols from {allowed_text(m.rules)}{once}, like "
                              f"{example_code(m.rules)}; type it again, or 'random'."))
-    how = ask("Answer the computer's guesses yourself? Type 'hand' for yes; Enter lets "
-              "keypeg answer truly from your secret> ")
-    if how is None or how.lower() in QUIT_WORDS:
-        return None
-    hand = how.strip().lower() in ("hand", "y", "yes")
+    while True:
+        how = ask("Answer the computer's guesses yourself? Type 'hand' for yes; Enter lets "
+                  "keypeg answer truly from your secret> ")
+        if how is None or how.lower() in QUIT_WORDS:
+            return None
+        word = how.strip().lower()
+        if word in HAND_WORDS or word in AUTO_WORDS:
+            break
+        # (a typo, or an answer typed too soon, had meant 'keypeg answers')
+        tell(KeypegError(f"type 'hand' to answer each guess yourself, or press Enter to let "
+                         f"keypeg answer, not {shorten(how)!r}."))
+    hand = word in HAND_WORDS
     with thinking(m):
         m.choose_secret(secret, "hand" if hand else "auto")
     if hand and secret.strip().lower() == "random":
@@ -273,13 +294,16 @@ def answer(m: "Match", g: "MatchGame") -> bool | None:
     word = line.lower()
     if word == "score":
         print_table(m)
+    elif word == "secret":  # (the codemaker's own: drawn unseen, or typed long ago)
+        console.print(f"  your secret: [bold]{g.secret}[/]")
     elif word == "help" or gives_up(word) or word.split(" ")[0] in HELPER_WORDS:
         # (they were read as feedback: "cannot read feedback 'score'")
         from ..feedback import example_answer
 
         console.print(f"Answer keypeg's guess from your secret, like "
-                      f"{example_answer(m.rules)}; or type 'score', or 'quit' (saves the "
-                      "match). The codebreaker gives up, not the codemaker.")
+                      f"{example_answer(m.rules)}; or type 'secret' (shows it), 'score', or "
+                      "'quit' (saves the match). The codebreaker gives up, not the "
+                      "codemaker.")
     elif line:
         with thinking(m):
             m.answer(line)
