@@ -285,3 +285,36 @@ def test_value_cli_refuses_a_cap_and_a_game_too_big_at_once():
 def test_value_cli_writes_fractions_with_separators():
     out = run(["value", "--rules", "mini"])
     assert "1,629/460 = 3.5413" in out.output and "1629/460" not in out.output
+
+
+def test_a_value_computed_once_is_kept_for_the_cli_and_the_page(tmp_path, monkeypatch):
+    """keypeg value solved an unshipped game again at every asking (MM(3,11): 15.6 s each
+    time), and the page, whose 413 says to compute it with keypeg value, never saw the
+    result. Both now keep a certified value in the store under one key."""
+    from fastapi.testclient import TestClient
+
+    import keypeg.web.service as service_module
+    from keypeg.store import Store
+    from keypeg.web.app import create_app
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    game = ["--pegs", "2", "--colors", "4", "--positional"]
+    assert Rules(2, 4, feedback="positional").key not in shipped_values()
+    monkeypatch.setattr(service_module, "LIVE_VALUE_CODES", 1)  # the page computes nothing
+    page = TestClient(create_app(Store(tmp_path / "k.db")))
+    asked = {"rules": "MM(2,4) [positional]"}
+    assert page.get("/api/value", params=asked).status_code == 413
+    first = json.loads(run(["value", *game, "--json"]).stdout)
+    assert first["certified"] and "cached" not in first
+    again = run(["value", *game])
+    assert "kept in the store" in again.stdout and first["value"] in again.stdout
+    kept = json.loads(run(["value", *game, "--json"]).stdout)
+    assert kept["cached"] is True and kept["value"] == first["value"]
+    seen = page.get("/api/value", params=asked)
+    assert seen.status_code == 200 and seen.json()["value"] == first["value"]
+    # a whole value is written as one: 2 guesses, not "2/1 = 2.000000"
+    assert "MM(2,2)[/]" not in (text := run(["value", "--pegs", "2", "--colors", "2"]).stdout)
+    assert "MM(2,2): 2 guesses" in text
+    # the page names keypeg value only for a game keypeg value can solve
+    refused = page.get("/api/value", params={"rules": "mm-8-8"})
+    assert refused.status_code == 413 and "keypeg value" not in refused.json()["detail"]

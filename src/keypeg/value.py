@@ -430,6 +430,12 @@ def game_value(rules: Rules, *, time_limit: float | None = None,
 
 
 # ----------------------------------------------------------------------------- stored
+def value_cache_key(rules: Rules) -> str:
+    """The store's cache key of a certified game value computed here (`keypeg value` and
+    the web's /api/value share it, so one computation serves both)."""
+    return f"value:{rules.key}:v1"
+
+
 @cache
 def shipped_values() -> dict[str, dict[str, Any]]:
     """Return the game values computed ahead of time (data/values.json), by code space."""

@@ -40,11 +40,16 @@ def value_command(
         # (it was left out unsaid: MM(3,3) within 1 guess printed 73/27, certified)
         raise KeypegError("keypeg value finds the value with no limit on guesses; leave out "
                           "--max-guesses.")
-    from ..value import game_value, shipped_values
+    from ..store import Store
+    from ..value import game_value, shipped_values, value_cache_key
 
     data: dict[str, Any] | None = None if recompute else shipped_values().get(rules.key)
+    store = Store()
+    kept = None if recompute or data is not None else store.get_cached(value_cache_key(rules))
     if data is not None:
         data = {**data, "rules": rules_name(rules), "stored": True}
+    elif kept is not None:  # computed before (here or by the web page): kept in the store
+        data = {**kept, "rules": rules_name(rules), "stored": False, "cached": True}
     else:
         started = time.perf_counter()
         last = [started]
@@ -60,6 +65,8 @@ def value_command(
 
             data = {**game_value(rules, time_limit=max_seconds, progress=report).to_dict(),
                     "stored": False}
+        if data["certified"]:  # (as the web keeps it: the next asking reads it back)
+            store.put_cached(value_cache_key(rules), data)
     if as_json:
         print(json.dumps(data))
         return
@@ -68,11 +75,14 @@ def value_command(
 
 def show(data: dict[str, Any]) -> None:
     """Print a game value as text: the value, then both optimal mixtures."""
-    p, q = data["value"].split("/")
     how = "certified exactly" if data["certified"] else "NOT certified"
-    source = "shipped with keypeg" if data.get("stored") else f"{data['seconds']:.1f} s"
-    console.print(f"[bold]Game value of {escape(data['rules'])}[/]: {int(p):,}/{int(q):,} = "
-                  f"{data['mean']:.6f} guesses ({how}; {source}).")
+    source = ("shipped with keypeg" if data.get("stored") else
+              f"computed in {data['seconds']:.1f} s earlier, kept in the store" if data.get(
+                  "cached") else f"{data['seconds']:.1f} s")
+    value = _fraction(data["value"])  # (a whole number alone: 2, not 2/1 = 2.000000)
+    said = value if "/" not in value else f"{value} = {data['mean']:.6f}"
+    console.print(f"[bold]Game value of {escape(data['rules'])}[/]: {said} guesses ({how}; "
+                  f"{source}).")
     if data.get("note"):
         console.print(data["note"])
     console.print("\nThe codemaker's optimal mixture (a class with this probability, then a "
@@ -113,7 +123,7 @@ def _whole_column(table: Table, name: str, cells: list[str], right: bool) -> Non
 def _fraction(text: str) -> str:
     """Write an exact fraction as the value's header does: 1,629/460, not 1629/460."""
     p, _, q = text.partition("/")
-    return f"{int(p):,}/{int(q):,}" if q else f"{int(p):,}"
+    return f"{int(p):,}/{int(q):,}" if q and q != "1" else f"{int(p):,}"
 
 
 def _float(text: str) -> float:

@@ -672,19 +672,22 @@ class Service:
         """Return the game value of some rules (`keypeg value --json`): shipped with keypeg
         ("stored": true), cached, or computed here for small spaces within
         `LIVE_VALUE_SECONDS`; else `LimitExceededError` saying to use `keypeg value`."""
-        from ..value import game_value, shipped_values
+        from ..space import require_table
+        from ..value import game_value, shipped_values, value_cache_key
 
         rules = find_rules(rules_text)
         name = rules_name(rules)
         shipped = shipped_values().get(rules.key)
         if shipped is not None:
             return {**shipped, "rules": name, "stored": True}
-        key = f"value:{rules.key}:v1"
+        key = value_cache_key(rules)
         cached = self.store.get_cached(key)
         if cached is not None:
             return {**cached, "rules": name, "stored": False}
         where = f"compute it with keypeg value --rules {name}"
         if rules.size > LIVE_VALUE_CODES:
+            # (keypeg value had been named for games it refuses too: MM(8,8))
+            require_table(rules, "its game value")
             raise LimitExceededError(
                 f"the game value of {name} ({rules.size:,} codes) is out of reach here: the "
                 f"web computes it for at most {LIVE_VALUE_CODES:,} codes; {where}.")
