@@ -1660,6 +1660,12 @@ def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> 
     expect(panel).to_have_attribute("data-phase", "secret")
     page.locator("#match-secret-input").focus()
     page.keyboard.type("4321")
+    # a random secret is kept hidden: it cannot be answered by hand
+    expect(page.locator("#match-secret-random")).to_be_enabled()
+    page.check("input[name=match-answering][value=hand]")
+    expect(page.locator("#match-secret-random")).to_be_disabled()
+    page.check("input[name=match-answering][value=auto]")
+    expect(page.locator("#match-secret-random")).to_be_enabled()
     page.check("input[name=match-answering][value=hand]")
     page.click("#match-submit-secret")
     expect(panel).to_have_attribute("data-state", "handover")

@@ -200,6 +200,37 @@ def to_hand_answers(client, seed=5, **body):
     return move(client, view, "secret", {"secret": "1234", "answering": "hand"})
 
 
+def test_an_answer_sent_twice_is_not_taken_as_the_next_guesses(client):
+    """A hand answer posted twice (a double click, a retry) had been taken as the answer
+    to the computer's next guess; naming the guess answered makes the second a 409."""
+    view = to_hand_answers(client)
+    first = game(view)["pending"]
+    body = {"answer": true_answer("1234", first), "guess": first}
+    view = move(client, view, "answers", body)
+    second = game(view)["pending"]
+    assert second and second != first and len(game(view)["history"]) == 1
+    again = move(client, view, "answers", body, status=409)
+    assert first in again["detail"] and second in again["detail"]
+    view = client.get(f"/api/matches/{view['id']}").json()
+    assert len(game(view)["history"]) == 1 and game(view)["pending"] == second
+    # the guess is read as any code is (a bad one: 422), and a right one answers
+    move(client, view, "answers", {"answer": "0B0W", "guess": "12"}, status=422)
+    view = move(client, view, "answers", {"answer": true_answer("1234", second),
+                                          "guess": second})
+    assert len(game(view)["history"]) == 2
+
+
+def test_a_random_secret_cannot_be_answered_by_hand(client):
+    """The page never shows a secret of a game in play: a random one answered by hand was
+    a game answered about a code nobody saw (then forfeited)."""
+    view = move(client, new_match(client, seed=5), "give-up")
+    r = client.post(f"/api/matches/{view['id']}/secret",
+                    json={"secret": "random", "answering": "hand"})
+    assert r.status_code == 422 and "kept hidden" in r.json()["detail"]
+    view = move(client, view, "secret", {"secret": "random", "answering": "auto"})
+    assert view["phase"] != "secret"
+
+
 def test_a_contradictory_hand_answer_is_refused_and_nothing_changes(client):
     view = to_hand_answers(client)
     g = game(view)

@@ -213,6 +213,10 @@ class SecretIn(_Body):
 class AnswerIn(_Body):
     answer: Text = Field(..., description="The answer to the pending guess, e.g. 1B2W or "
                          "GA--A.")
+    guess: Text | None = Field(None, description="The guess answered (\"pending\" in the "
+                               "view): when given and another guess is pending, the answer "
+                               "is refused (409), so an answer sent twice (a double click, "
+                               "a retry) is not taken as the next guess's.")
 
 
 class Error(TypedDict):
@@ -843,7 +847,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
               "recorded. " + view_text, responses=move_errors, dependencies=[_only_query()])
     def match_answer(match_id: str, body: AnswerIn) -> dict[str, Any]:
         with _echoing(match_id, body):
-            return service.match_answer(match_id, body.answer)
+            return service.match_answer(match_id, body.answer, body.guess)
 
     @app.post("/api/matches/{match_id}/give-up", summary="Give up the game in play (the "
               "codebreaker)", description="The codemaker scores max_points. " + view_text,

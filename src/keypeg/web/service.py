@@ -52,7 +52,7 @@ from ..limits import (
     plural,
     shorten,
 )
-from ..match import Match, MatchGame, Player, load_match, save_match
+from ..match import Match, MatchGame, MatchStateError, Player, load_match, save_match
 from ..rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
 from ..space import get_space
 from ..store import Store
@@ -652,16 +652,34 @@ class Service:
         """The person making the code chooses its secret ("random": keypeg draws one) and
         how the guesses are answered: "auto" (keypeg answers from the secret) or "hand"."""
         how = str(answering).strip().lower()
+        if how == "hand" and str(secret).strip().lower() == "random":
+            # (the page never shows a secret of a game in play: answering by hand, the
+            # person would answer about a code they never saw, and forfeit)
+            raise KeypegError("a random secret is kept hidden, so keypeg answers the guesses "
+                              "for it; choose answering auto, or type a secret to answer "
+                              "from by hand.")
         return self._move(match_id, lambda m: m.choose_secret(secret, how))
 
     def match_guess(self, match_id: str, guess: str) -> dict[str, Any]:
         """The person breaking the code plays a guess."""
         return self._move(match_id, lambda m: m.guess(guess))
 
-    def match_answer(self, match_id: str, answer: str) -> dict[str, Any]:
+    def match_answer(self, match_id: str, answer: str, guess: str | None = None
+                     ) -> dict[str, Any]:
         """The person making the code answers the pending guess by hand (refused, and
-        nothing recorded, when no code fits it together with the earlier answers)."""
-        return self._move(match_id, lambda m: m.answer(answer))
+        nothing recorded, when no code fits it together with the earlier answers); with
+        `guess`, only while that guess is the one pending (`MatchStateError` else)."""
+        def move(m: Match) -> None:
+            g = m.current
+            pending = None if g is None else g.pending
+            if guess is not None and pending is not None and (
+                    str(Code.parse(guess, m.rules)) != pending):
+                raise MatchStateError(
+                    f"that answer is to {shorten(guess)}, but the guess waiting for an answer "
+                    f"is {pending} (was the answer sent twice?); nothing was recorded.")
+            m.answer(answer)
+
+        return self._move(match_id, move)
 
     def match_give_up(self, match_id: str) -> dict[str, Any]:
         """The person breaking the code gives up the game in play."""

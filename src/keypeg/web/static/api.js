@@ -100,8 +100,8 @@ export const matchSecret = (id, secret, answering) => request("POST",
 export const matchGuess = (id, code) => request("POST", `/api/matches/${q(id)}/guesses`,
   { guess: code }, { timeoutMs: LONG_MS });
 
-export const matchAnswer = (id, answer) => request("POST", `/api/matches/${q(id)}/answers`,
-  { answer }, { timeoutMs: LONG_MS });
+export const matchAnswer = (id, answer, guess) => request("POST",
+  `/api/matches/${q(id)}/answers`, { answer, guess }, { timeoutMs: LONG_MS });
 
 export const matchGiveUp = (id) => request("POST", `/api/matches/${q(id)}/give-up`, undefined,
   { timeoutMs: LONG_MS });

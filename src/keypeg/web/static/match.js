@@ -38,6 +38,9 @@ export function setupMatch() {
   for (const radio of document.querySelectorAll("input[name=match-players]")) {
     radio.addEventListener("change", renderForm);
   }
+  for (const radio of document.querySelectorAll("input[name=match-answering]")) {
+    radio.addEventListener("change", renderControls);
+  }
   $("#match-new").addEventListener("click", leaveMatch);
   $("#match-give-up").addEventListener("click", giveUp);
   $("#match-backspace").addEventListener("click", () => {
@@ -194,7 +197,12 @@ function renderControls() {
   $("#match-submit-guess").disabled = M.busy || !N() || M.guessEntry.code.length !== N().pegs;
   $("#match-backspace").disabled = M.busy || M.guessEntry.code.length === 0;
   $("#match-submit-secret").disabled = M.busy || !N() || M.secretEntry.code.length !== N().pegs;
-  $("#match-secret-random").disabled = M.busy;
+  // a random secret is kept hidden: nobody could answer its guesses by hand
+  const byHand = document.querySelector("input[name=match-answering]:checked").value === "hand";
+  $("#match-secret-random").disabled = M.busy || byHand;
+  $("#match-secret-random").title = byHand
+    ? "a random secret is kept hidden: to answer by hand, type your own secret"
+    : "keypeg draws a secret for you, kept hidden";
   $("#match-submit-answer").disabled = M.busy;
   if (!answering) {
     $("#match-answer-note").hidden = true;

@@ -109,9 +109,11 @@ export async function submitAnswer() {
   if (!v || M.busy || v.phase !== "answer") return;
   const answer = answerText();
   const note = $("#match-answer-note");
+  const game = inPlay(v);
+  const pending = game ? game.pending : null;  // (an answer sent twice lands nowhere)
   try {
-    const sent = await send(`answer ${answer} not given`, (id) => api.matchAnswer(id, answer),
-      { own422: true });
+    const sent = await send(`answer ${answer} not given`,
+      (id) => api.matchAnswer(id, answer, pending), { own422: true });
     if (!sent) return;
     M.conflict = [];
     note.hidden = true;
