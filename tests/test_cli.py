@@ -1344,6 +1344,8 @@ def test_match_prompts_take_their_commands(tmp_path, monkeypatch):
     assert "5 symbols from digits 0-9, each at most once" in out
     out = run(["match", "--seed", "7", "--opponent", "knuth"], input="quit\n").stdout
     assert "maxsize (Knuth's minimax)" in out
+    # (it said "it makes codes by uniform")
+    assert "it makes codes by drawing one uniformly at random" in " ".join(out.split())
 
 
 def test_a_hand_answering_codemaker_sees_their_secret_again(tmp_path, monkeypatch):

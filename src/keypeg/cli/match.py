@@ -173,7 +173,7 @@ def describe(m: "Match") -> None:
            else "as it is (not symmetrised)")
     console.print(f"The computer breaks codes with {strategy_label(computer.strategy)}, "
                   f"played {how}; it "
-                  f"makes codes by {computer.codemaker}.")
+                  f"makes codes {codemaker_words(computer.codemaker)}.")
     from ..codes import example_code
     from ..feedback import answer_legend  # (numpy: not for keypeg --help)
 
@@ -184,6 +184,19 @@ def describe(m: "Match") -> None:
         return
     console.print(f"Match id {m.id}: 'quit' saves it; continue with keypeg match --resume "
                   f"{m.id}")
+
+
+def codemaker_words(spec: str) -> str:
+    """How the computer makes its codes, in words ("by uniform" had been printed)."""
+    if spec == "uniform":
+        return "by drawing one uniformly at random"
+    if spec == "game":
+        return "by the game value's optimal mixture (keypeg value)"
+    if spec == "adaptive":
+        return "adaptively: it commits to no code and answers to keep the most codes possible"
+    if spec.startswith("against:"):
+        return f"against {spec.split(':', 1)[1]}: a code that strategy needs most guesses for"
+    return f"by {spec}"
 
 
 def catch_up(m: "Match", shown: dict[int, int], announced: set[int]) -> None:
