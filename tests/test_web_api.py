@@ -417,6 +417,13 @@ def test_validation_sentences_read_well(client):
                                   "(and 3 other problems).")
     r = client.post("/api/hints", json={"history": [[1, "1B"]]})
     assert "(and" not in r.json()["detail"]
+    # a misspelt field: the missing one and the unknown one both named ("secret is missing
+    # (and 1 other problem)" had hidden the misspelling)
+    r = client.post("/api/watch/step", json={"rules": "classic", "strategy": "maxsize",
+                                              "sekret": "1234"})
+    assert r.json()["detail"] == ("secret is missing; unknown field 'sekret' in the request "
+                                  "body (this endpoint takes rules, strategy, secret, "
+                                  "history, prior, noise).")
 
 
 def test_big_spaces_answer_in_time(client):

@@ -461,8 +461,19 @@ def validation_sentence(errors: list[dict[str, Any]], fields: list[str] | None =
     else:
         msg = _lower_first(shorten(str(first.get("msg", "invalid value")), 120))
         text = f"{where}: {msg}"
-    if len(errors) > 1:
-        text += f" (and {plural(len(errors) - 1, 'other problem')})"
+    rest = errors[1:]
+    # a field missing beside an unknown one is most often a misspelling ({"code": "12"} for
+    # {"guess": "12"}): name the unknown ones too, not only "and 1 other problem"
+    unknown = [str(e.get("loc", ("",))[-1]) for e in rest
+               if e.get("type") == "extra_forbidden" and kind != "extra_forbidden"]
+    if unknown:
+        text += (f"; unknown field{'s' * (len(unknown) > 1)} "
+                 f"{', '.join(repr(shorten(u)) for u in unknown[:3])} in the request body")
+        if fields:
+            text += f" (this endpoint takes {', '.join(fields)})"
+        rest = [e for e in rest if e.get("type") != "extra_forbidden"]
+    if rest:
+        text += f" (and {plural(len(rest), 'other problem')})"
     return tidy(_sentence(text))
 
 
