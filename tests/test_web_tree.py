@@ -209,7 +209,8 @@ BAD = [
      "; keypeg tree export --rules codebreaker-4 --strategy expsize writes it."),
     # (not 'tree export writes it': that searches a minute for an optimum nobody knows)
     ("/api/tree?rules=super&strategy=optimal", 413, "its optimum is not known: keypeg optimal "
-     "--rules super --save FILE searches for it for as long as it is given."),
+     "--rules super searches for it for as long as it is given, and stores the tree the "
+     "explorer then shows."),
     ("/api/tree?rules=mm-6-9&strategy=entropy", 413, "keypeg evaluate --rules mm-6-9 -s "
      "entropy --checkpoint FILE --save-tree TREE walks it part by part (hours)."),
     ("/api/tree?rules=mm-8-8&strategy=optimal", 413, "its optimum is not known"),
@@ -229,6 +230,24 @@ def test_bad_requests_are_one_sentence(client: TestClient, url: str, status: int
     assert list(body) == ["detail"] and fragment in body["detail"], body
     assert body["detail"].endswith(".") and "\n" not in body["detail"]
     assert "x" * (MAX_ECHO + 1) not in body["detail"]
+
+
+def test_an_optimum_keypeg_optimal_stored_is_shown_in_a_game_too_big_to_search(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past EXACT_HINT_CODES the explorer refused every optimum not shipped, even one
+    `keypeg optimal` had stored; it now shows it (here MM(3,5) counts as big)."""
+    import keypeg.explorer as explorer_module
+    from keypeg.errors import LimitExceededError
+    from keypeg.solver.cached import optimal
+
+    monkeypatch.setattr(explorer_module, "EXACT_HINT_CODES", 100)
+    monkeypatch.setattr(cached_module, "stored_tree", lambda rules, cap=None: None)
+    rules, store = Rules(pegs=3, colors=5), Store(tmp_path / "k.db")
+    with pytest.raises(LimitExceededError, match="stores the tree the explorer then shows"):
+        explorer_tree(rules, "optimal", store=store)
+    optimal(rules, store=store)  # as keypeg optimal --pegs 3 --colors 5 leaves it
+    tree, source = explorer_tree(rules, "optimal", store=store)
+    assert source == "stored" and tree.total == PUB["ledger"]["totals"]["3"]["5"]
 
 
 def test_an_optimum_not_found_in_time_is_refused_then_at_once(

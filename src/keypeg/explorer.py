@@ -53,12 +53,18 @@ def explorer_tree(rules: Rules, strategy: str, *, store: Store | None = None,
     name = explorer_strategy(strategy)
     label = rules_name(rules)
     if name == "optimal":
-        from .solver.cached import optimal, stored_tree
+        from .solver.cached import optimal, stored_result, stored_tree
 
         # a tree that ships with keypeg (MM(4,6), MM(4,7), the new cells'), within the cap
         shipped = stored_tree(rules, rules.max_guesses) is not None
         if not shipped and rules.size > EXACT_HINT_CODES:
-            raise _too_big(rules, name)
+            # too big to search here, but keypeg optimal may have stored it (it had been
+            # refused all the same)
+            kept = None if store is None else stored_result(rules, store,
+                                                            max_guesses=rules.max_guesses)
+            if kept is None:
+                raise _too_big(rules, name)
+            return kept.tree, "stored"
         try:
             result, cached = optimal(rules, max_guesses=rules.max_guesses, store=store,
                                      time_limit=seconds)
@@ -92,8 +98,8 @@ def _too_big(rules: Rules, name: str) -> LimitExceededError:
     cli = cli_rules(rules)
     route = whole_tree_route(rules, splits=True)  # (the explorer's others are one-step)
     if name == "optimal":
-        way = (f"its optimum is not known: keypeg optimal {cli} --save FILE searches for it "
-               "for as long as it is given")
+        way = (f"its optimum is not known: keypeg optimal {cli} searches for it for as long "
+               "as it is given, and stores the tree the explorer then shows")
     elif route in ("table", "split"):
         way = f"keypeg tree export {cli} --strategy {name} writes it"
     elif route == "checkpoint":

@@ -81,6 +81,26 @@ def stored_tree_for_key(key: str) -> DecisionTree | None:
     return None
 
 
+def stored_result(rules: Rules, store: Store, *, objective: str = "total",
+                  max_guesses: int | None = None, possible_only: bool = False,
+                  first: str | None = None, state: GameState | None = None,
+                  weights: Any = None) -> OptimalResult | None:
+    """Return the result of an earlier search of the same question kept in `store` (by
+    `optimal`), or None; no search."""
+    given = None if weights is None else check_weights(weights)
+    hit = store.get_result(result_key(rules, objective=objective, max_guesses=max_guesses,
+                                      possible_only=possible_only, first=first, state=state,
+                                      weights=given))
+    if hit is None or hit["tree"] is None:
+        return None
+    tree = tree_from_bytes(hit["tree"])
+    s = hit["summary"]
+    return OptimalResult(rules, tree.total, tree, objective=objective, max_guesses=max_guesses,
+                         possible_only=possible_only, first=first,
+                         seconds=s.get("seconds", 0.0), stats={"nodes": s.get("nodes", 0)},
+                         weights=given)
+
+
 def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None = None,
             possible_only: bool = False, first: str | None = None,
             state: GameState | None = None, store: Store | None = None,
@@ -99,16 +119,11 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
     key = result_key(rules, objective=objective, max_guesses=max_guesses,
                      possible_only=possible_only, first=first, state=state, weights=given)
     if not recompute:
-        if store is not None:
-            hit = store.get_result(key)
-            if hit is not None and hit["tree"] is not None:
-                tree = tree_from_bytes(hit["tree"])
-                s = hit["summary"]
-                return OptimalResult(rules, tree.total, tree, objective=objective,
-                                     max_guesses=max_guesses, possible_only=possible_only,
-                                     first=first, seconds=s.get("seconds", 0.0),
-                                     stats={"nodes": s.get("nodes", 0)},
-                                     weights=given), True
+        hit = None if store is None else stored_result(
+            rules, store, objective=objective, max_guesses=max_guesses,
+            possible_only=possible_only, first=first, state=state, weights=given)
+        if hit is not None:
+            return hit, True
         shipped = stored_tree(rules, max_guesses) if weights is None else None
         if (shipped is not None and objective == "total" and not possible_only
                 and first is None and (state is None or not state.history)):
