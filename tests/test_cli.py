@@ -1418,6 +1418,50 @@ def test_assist_under_noise_takes_a_win_as_a_win(tmp_path, monkeypatch):
     assert "Contradiction" in out
 
 
+def test_assist_under_noise_refuses_clues_after_a_win_and_names_the_one_code(tmp_path,
+                                                                           monkeypatch):
+    """Under noise a clue after a win was recorded after 'Solved', and the hint then said
+    'try 1111', a code that cannot be the secret; with one code left (a prior of two codes,
+    one ruled out) the entropy row named another. symmetric:0 never errs: it gets the
+    optimal hint as exact answers do (it had been 'for trusted answers only')."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["assist", "--rules", "mini", "--noise", "symmetric:0.1"],
+              input="1122 4B0W\n2222 1B0W\nhistory\nhint\nquit\n").stdout
+    assert "clue 1 (1122 4B0W) won the game: the secret is 1122" in out
+    assert "2. 2222" not in out and "cannot be the secret" not in out
+    prior = tmp_path / "p.csv"
+    prior.write_text("13,1\n31,1\n")
+    out = run(["assist", "--pegs", "2", "--colors", "3", "--noise", "symmetric:0.1",
+               "--prior", f"file:{prior}"], input="13 0B0W\nquit\n").stdout
+    rows = [line.split() for line in out.splitlines()
+            if line.split()[:1] in (["information"], ["entropy"], ["maxsize"], ["parts"])]
+    assert len(rows) == 4 and all(row[1] == "31" for row in rows), out
+    out = run(["assist", "--pegs", "2", "--colors", "3", "--noise", "symmetric:0"],
+              input="12 0B1W\nhint\nquit\n").stdout
+    assert "the optimal guess" in out and "trusted answers only" not in out
+
+
+def test_lies_say_a_share_of_codes_not_a_chance(tmp_path, monkeypatch):
+    """lies:K has no probabilities: 'the likeliest wrong one is clue 1, at 78%' was the
+    share of the codes left (each counted alike) under which clue 1 is a lie."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["assist", "--rules", "mini", "--noise", "lies:1"],
+              input="1122 1B1W\nquit\n").stdout
+    assert "chance each clue was misreported" not in out and "likeliest wrong" not in out
+    assert "share of the codes still possible under which each clue is a lie: 1: 78%" in out
+
+
+def test_evaluate_under_a_belief_refuses_sample_rather_than_ignore_it():
+    """--sample with --prior or --noise was ignored: the result was exact over every
+    secret, with "approximate": false."""
+    for belief in (["--noise", "symmetric:0.1"], ["--prior", "pin"]):
+        rules = ["--rules", "mini"] if belief[0] == "--noise" else ["--pegs", "3", "--digits",
+                                                                   "--colors", "10"]
+        err = one_sentence_error(run(["evaluate", *rules, *belief, "-s", "entropy",
+                                      "--sample", "40", "--json"]))
+        assert "leave out --sample" in err
+
+
 def test_evaluate_and_optimal_print_the_mean_alike():
     """evaluate's table gave 4.476 where optimal and tree show give four decimals."""
     total = CLASSIC_TABLE["all_probes"]["maxsize"]["total"]

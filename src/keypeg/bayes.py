@@ -79,6 +79,8 @@ def belief_choices(state: GameState, names: Sequence[str] | None = None
     """Return each belief score's chosen guess (code index) and whether the choice was
     made among sampled probes. Scores: see `BELIEF_SCORES` (and `keypeg.experiments`)."""
     space = state.space
+    if state.count == 1:  # (under noise a code that cannot be the secret had won the scores)
+        return {name: int(state.candidates[0]) for name in names or dict(BELIEF_SCORES)}, False
     if not state.trusted and state.count > 1:
         p = state.posterior
         likeliest = int(np.lexsort((state.candidates, -p))[0])  # (ties: the first code)

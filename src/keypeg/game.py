@@ -202,8 +202,9 @@ class GameState:
 
     @property
     def trusted(self) -> bool:
-        """Whether every answer is taken as true (no noise, no lies)."""
-        return self.noise.hard and not isinstance(self.noise, Lies)
+        """Whether every answer is taken as true (no noise, no lies; symmetric:0 and lies:0,
+        which never err, too: they had been treated as doubtful, with no optimal hint)."""
+        return not self.noise.may_err or (self.noise.hard and not isinstance(self.noise, Lies))
 
     def code_weights(self) -> np.ndarray | None:
         """Return the posterior as one weight per code of the space (0 off the

@@ -162,6 +162,11 @@ def evaluate_command(
         if possible_only or first is not None or tie != "first" or entropy != "exact":
             raise KeypegError("--possible-only, --first, --tie and --entropy do not combine "
                               "with --prior or --noise.")
+        if sample is not None or cluster is not None:
+            # (--sample had been ignored: the result was exact over every secret)
+            raise KeypegError("--prior and --noise evaluate exactly over every secret the "
+                              "prior allows; leave out --sample and --cluster, or --prior "
+                              "and --noise.")
         _evaluate_belief(rules, given, prior, noise, save_tree, as_json)
         return
     believers = [n for n in given if n in ("information", "bayes") or n.startswith("bayes-")]

@@ -111,8 +111,15 @@ def print_belief(h: Hint, history: Sequence[Clue] = ()) -> None:
         shown = ", ".join(f"{i + 1}: {d:.0%}" for i, d in enumerate(h.doubts))
         worst = max(range(len(h.doubts)), key=h.doubts.__getitem__)
         named = f" ({history[worst]})" if worst < len(history) else ""
-        console.print(f"  chance each clue was misreported: {shown}; the likeliest wrong "
-                      f"one is clue {worst + 1}{named}, at {h.doubts[worst]:.0%}.")
+        if h.noise.startswith("lies"):
+            # (lies:K gives no probabilities: a share of the codes, each counted alike, had
+            # been called the chance a clue was a lie)
+            console.print(f"  share of the codes still possible under which each clue is a "
+                          f"lie: {shown}; most often clue {worst + 1}{named}, for "
+                          f"{h.doubts[worst]:.0%} of them.")
+        else:
+            console.print(f"  chance each clue was misreported: {shown}; the likeliest "
+                          f"wrong one is clue {worst + 1}{named}, at {h.doubts[worst]:.0%}.")
 
 
 def print_cut(state: GameState, words: list[str]) -> None:
@@ -414,6 +421,16 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                     continue
             else:
                 entry = _parse_entry(line, rules)
+                won = next((i for i, c in enumerate(clues) if c.feedback.is_win(rules)), None)
+                if won is not None and tolerant and not entry.feedback.is_win(rules):
+                    # (under noise, where a win is told truly, the next clue had been
+                    # recorded after "Solved", and the hint then named a code that cannot
+                    # be the secret; a second win, or with exact answers a clue that
+                    # contradicts the win, is offered for repair as any contradiction is)
+                    raise KeypegError(
+                        f"clue {won + 1} ({clues[won].guess} {clues[won].feedback}) won the "
+                        f"game: the secret is {clues[won].guess}; type 'undo' or 'fix "
+                        f"{won + 1} FEEDBACK' to go on from before it, or 'quit'.")
                 again = _repeated(clues, entry, tolerant)
                 if again:
                     console.print(f"  {again}")
