@@ -1449,6 +1449,17 @@ def test_lies_say_a_share_of_codes_not_a_chance(tmp_path, monkeypatch):
               input="1122 1B1W\nquit\n").stdout
     assert "chance each clue was misreported" not in out and "likeliest wrong" not in out
     assert "share of the codes still possible under which each clue is a lie: 1: 78%" in out
+    # more lies allowed than clues: every code but 1122 (a win is told truly) fits
+    text = " ".join(run(["solve", "--rules", "mini", "--noise", "lies:3", "1122=1B1W"]
+                        ).stdout.split())
+    assert text.startswith("255 codes fit with the clue a lie (noise lies:3)"), text
+    assert "of the one clue" not in text
+    # under a prior the optimal guess is the fewest expected guesses, not "on average"
+    prior = tmp_path / "p.csv"
+    prior.write_text("13,1\n31,1\n12,2\n")
+    out = run(["assist", "--pegs", "2", "--colors", "3", "--prior", f"file:{prior}"],
+              input="hint\nquit\n").stdout
+    assert "the optimal guess: fewest expected guesses under the prior" in out
 
 
 def test_evaluate_under_a_belief_refuses_sample_rather_than_ignore_it():

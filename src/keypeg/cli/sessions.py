@@ -78,8 +78,9 @@ def print_hint(h: Hint, history: Sequence[Clue] = ()) -> None:
     print_belief(h, history)
     best = h.recommended
     if best is not None:
-        why = ("the optimal guess: fewest guesses on average" if best is h.optimal
-               else f"{best.name}'s guess")
+        why = (("the optimal guess: fewest guesses on average" if h.likely is None else
+                "the optimal guess: fewest expected guesses under the prior")
+               if best is h.optimal else f"{best.name}'s guess")
         leaves = (f"; it leaves at most {plural(best.largest_part, 'code')}"
                   if h.likely is None else "")  # (under noise or a prior: every code may stay)
         console.print(f"  try [bold]{best.guess}[/] ({why}{leaves}).")

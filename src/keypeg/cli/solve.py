@@ -65,9 +65,15 @@ def _liars(state: "GameState", as_json: bool) -> None:
         return
     k = getattr(state.noise, "k", 0)
     n = len(state.history)
-    console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} contradict"
-                  f"{'s' * (state.count == 1)} at most {k} of the "
-                  f"{plural(n, 'clue') if n != 1 else 'one clue'} (noise {state.noise}):")
+    if k >= n:  # ("contradict at most 10 of the one clue")
+        console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} fit"
+                      f"{'s' * (state.count == 1)} with "
+                      f"{'the clue' if n == 1 else f'any of the {n} clues'} a lie "
+                      f"(noise {state.noise}):")
+    else:
+        console.print(f"[bold]{state.count:,}[/] code{'s' * (state.count != 1)} contradict"
+                      f"{'s' * (state.count == 1)} at most {k} of the "
+                      f"{plural(n, 'clue') if n != 1 else 'one clue'} (noise {state.noise}):")
     _listed(" ".join(codes[:SOLVE_LIST]), len(codes))
     doubts = state.doubts()
     if doubts and max(doubts) > 0:
