@@ -1462,6 +1462,27 @@ def test_lies_say_a_share_of_codes_not_a_chance(tmp_path, monkeypatch):
     assert "the optimal guess: fewest expected guesses under the prior" in out
 
 
+def test_cut_says_how_much_the_answer_tells(tmp_path, monkeypatch):
+    """No command showed a guess's information in bits; cut does, checked against the
+    entropy of the naive partition (exact answers: the information is that entropy)."""
+    import math
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    codes = naive.all_codes(4, 4)
+    left = [c for c in codes if naive.blackwhite(c, (0, 0, 1, 1)) == (1, 1)]
+    parts: dict = {}
+    for c in left:
+        key = naive.blackwhite(c, (0, 1, 2, 3))
+        parts[key] = parts.get(key, 0) + 1
+    bits = -sum(n / len(left) * math.log2(n / len(left)) for n in parts.values())
+    out = run(["assist", "--rules", "mini"], input="1122 1B1W\ncut 1234\nquit\n").stdout
+    assert (f"its answer tells {bits:.3f} of the {math.log2(len(left)):.3f} bits missing "
+            "(information gain)") in out
+    out = run(["assist", "--rules", "mini", "--noise", "symmetric:0.1"],
+              input="1122 1B1W\ncut 1234\nquit\n").stdout
+    assert "the rest being noise" in out
+
+
 def test_evaluate_under_a_belief_refuses_sample_rather_than_ignore_it():
     """--sample with --prior or --noise was ignored: the result was exact over every
     secret, with "approximate": false."""

@@ -140,6 +140,27 @@ def print_cut(state: GameState, words: list[str]) -> None:
                   f"{plural(len(parts), 'part')}, the largest {biggest:,}:")
     for fb, n in parts:
         console.print(f"  {fb:>6} {n:>7,} " + "#" * max(1, round(40 * n / biggest)))
+    _say_information(state, guess)
+
+
+def _say_information(state: GameState, guess: Code) -> None:
+    """The information the guess's answer gives about the secret, in bits: I(S;R), the
+    answer's entropy less its noise (the score information gain plays by); the entropy too
+    where noise makes them differ. No command had shown them."""
+    from ..belief import likelihood
+    from ..experiments import masses, score_masses
+
+    space = state.space
+    m = masses(space.block(np.array([guess.index]), state.candidates), state.posterior,
+               space.n_responses)
+    noisy = None if state.noise.hard else likelihood(space, state.noise)
+    gain = float(score_masses(m, "information", likelihood=noisy)[0])
+    text = (f"  its answer tells {gain:.3f} of the {state.entropy:.3f} bits missing "
+            "(information gain)")
+    if noisy is not None:
+        heard = float(score_masses(m, "entropy", likelihood=noisy)[0])
+        text += f"; the answer's entropy is {heard:.3f} bits, the rest being noise"
+    console.print(text + ".")
 
 
 def _weighted_cut(state: GameState, guess: Code) -> None:
@@ -157,6 +178,7 @@ def _weighted_cut(state: GameState, guess: Code) -> None:
         m = float(mass[r])
         console.print(f"  {str(space.feedback(r)):>6} {int(sizes[r]):>7,} {percent(m):>9} "
                       + "#" * max(1, round(40 * m / top)))
+    _say_information(state, guess)
 
 
 def print_state_line(state: GameState) -> None:
