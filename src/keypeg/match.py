@@ -41,7 +41,9 @@ A `Match` is plain data plus the moves: `to_dict` / `from_dict` keep everything 
 and the seed too) for the store; `view()` is what a player may see (no secret before its
 game is over). `save_match` / `load_match` keep matches in `keypeg.store` so a restart loses
 nothing. Every choice of the computer is drawn from the match's seed, so a match resumed
-after a restart plays on exactly as it would have.
+after a restart plays on exactly as it would have; except that the optimal codebreaker
+searches at most `LIVE_OPTIMAL_SECONDS` a guess and plays entropy's past it, which depends on
+the machine's speed where a search takes that long (a review's finding, not met in play).
 """
 
 from __future__ import annotations
