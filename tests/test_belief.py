@@ -196,6 +196,14 @@ def test_prior_files(tmp_path):
         prior_weights(space, "zipf")
 
 
+def test_a_prior_file_under_the_home_folder(tmp_path, monkeypatch):
+    """file:~/x.csv was read as a folder named ~ (review)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "prior.csv").write_text("1122,3\n3456,1\n")
+    w = prior_weights(get_space(find_rules("classic")), "file:~/prior.csv")
+    assert np.count_nonzero(w) == 2
+
+
 def test_a_prior_that_excludes_every_fitting_code():
     classic = find_rules("classic")
     only = np.zeros(1296)

@@ -325,8 +325,9 @@ def prior_weights(space: CodeSpace, prior: Any, *, normalise: bool = True
         if name.lower() == "pin":
             return prior_weights(space, _pin_from_text(arg), normalise=normalise)
         if name.lower() == "file" and arg:
-            return _normalise(_file_weights(space, Path(arg)), f"prior file {shorten(arg)!r}",
-                              normalise, space)
+            # (~ for the home folder, as a shell would read it: it had been a folder named ~)
+            return _normalise(_file_weights(space, Path(arg).expanduser()),
+                              f"prior file {shorten(arg)!r}", normalise, space)
         raise KeypegError(f"unknown prior {shorten(prior)!r}; use {PRIOR_FORMS}.")
     if isinstance(prior, PinPrior):
         if not space.rules.digits:
