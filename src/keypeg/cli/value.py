@@ -44,8 +44,8 @@ def value_command(
     from ..value import game_value, shipped_values, value_cache_key
 
     data: dict[str, Any] | None = None if recompute else shipped_values().get(rules.key)
-    store = Store()
-    kept = None if recompute or data is not None else store.get_cached(value_cache_key(rules))
+    store = None if data is not None else Store()  # (a shipped value needs no store)
+    kept = None if recompute or store is None else store.get_cached(value_cache_key(rules))
     if data is not None:
         data = {**data, "rules": rules_name(rules), "stored": True}
     elif kept is not None:  # computed before (here or by the web page): kept in the store
@@ -65,7 +65,7 @@ def value_command(
 
             data = {**game_value(rules, time_limit=max_seconds, progress=report).to_dict(),
                     "stored": False}
-        if data["certified"]:  # (as the web keeps it: the next asking reads it back)
+        if data["certified"] and store is not None:  # (as the web keeps it: read back next)
             store.put_cached(value_cache_key(rules), data)
     if as_json:
         print(json.dumps(data))
