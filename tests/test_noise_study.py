@@ -18,6 +18,11 @@ from keypeg.rules import Rules
     (["MM(2,3)", "1.5"], "GAMES must be a whole number >= 1, like 1000, not '1.5'."),
     (["nonsense", "5"], "unknown rules 'nonsense'"),
     (["MM(2,3)", "5", "6"], "takes at most RULES and GAMES"),
+    (["MM(2,3)", "5", "--eps", "0,1"], "--eps takes noise levels from 0 to below 1"),
+    (["MM(2,3)", "5", "--eps=abc"], "--eps takes noise levels"),
+    (["MM(2,3)", "5", "--seed", "-1"], "--seed must be a whole number from 0"),
+    (["MM(2,3)", "5", "--eps"], "--eps needs a value"),
+    (["MM(2,3)", "5", "--players"], "unknown option '--players'"),
 ])
 def test_bad_arguments_are_one_sentence_and_exit_2(argv, message, capsys):
     """'abc' was a ValueError traceback, 0 a ZeroDivisionError, -5 a numpy error and an
@@ -47,6 +52,17 @@ def test_progress_goes_to_stderr_and_stdout_keeps_its_format(capsys, monkeypatch
     progress = err.splitlines()
     assert progress[-1] == "noise study: 24 of 24 games played (100%)"
     assert all(line.startswith("noise study: ") for line in progress)
+
+
+def test_eps_and_seed_choose_the_levels_and_the_secrets(capsys):
+    """The study had no way to choose its noise levels or its seed (review)."""
+    assert noise_study.main(["MM(2,3)", "3", "--eps", "0.2,0.3", "--seed=7"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert [line.split()[1] for line in lines] == ["0.20"] * 3 + ["0.30"] * 3
+    mine = noise_study.noise_study(Rules(pegs=2, colors=3), 3, eps_values=(0.2, 0.3), seed=7)
+    assert [f"{r['eps']:.2f} {r['player']} {r['solved']}" for r in mine["results"]] == [
+        " ".join(line.split()[1:3]) + f" {round(float(line.split()[4][:-1]) * 3 / 100)}"
+        for line in lines]
 
 
 def test_progress_reports_every_game_to_the_callback():

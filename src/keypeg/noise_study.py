@@ -3,7 +3,8 @@ misreports answers.
 
 Each game draws a secret; the answering side reports every answer truly, except that with
 probability EPS it reports another answer the rules allow, uniformly (a win is always
-reported truly). Three players face the same secrets and the same misreports:
+reported truly). Three players face the same secrets, and the same random draws decide
+their misreports (so they get the same misreports while their true answers agree):
 
 * ``filtering``: trusts every clue (keypeg's exact entropy strategy); a misreport that
   leaves no code consistent ends its game unsolved;
@@ -14,7 +15,8 @@ reported truly). Three players face the same secrets and the same misreports:
 
 A game counts as solved when the secret is guessed within the board's rows. Choices are
 cached by position, so games that share a history share its work. Run it as
-``python -m keypeg.noise_study [RULES] [GAMES]``.
+``python -m keypeg.noise_study [RULES] [GAMES] [--eps E,E,...] [--seed N]`` (noise levels
+0, 0.01, 0.05 and 0.1, seed 2026 by default).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from .bayes import belief_choices
 from .belief import Symmetric, misreport
 from .errors import InconsistentHistoryError, KeypegError
 from .game import GameState
-from .limits import shorten
+from .limits import check_seed, shorten
 from .onestep import OneStepStrategy
 from .rules import Rules, find_rules, rules_name
 from .space import CodeSpace, get_space
@@ -104,7 +106,8 @@ def noise_study(rules: Rules, games: int = 1000, *, eps_values: tuple[float, ...
                 seed: int = 2026, progress: Callable[[int, int], None] | None = None
                 ) -> dict[str, Any]:
     """Return the study's rows for `rules`: each player at each noise level, over `games`
-    secrets drawn with `seed` (the same secrets and misreports for every player).
+    secrets drawn with `seed` (the same secrets for every player, and the same random
+    draws for their misreports).
     `progress(done, total)`, when given, is called after each game played (every player at
     every noise level counts). Raises `KeypegError` unless `games` is a whole number >= 1."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
@@ -138,7 +141,7 @@ def noise_study(rules: Rules, games: int = 1000, *, eps_values: tuple[float, ...
             "results": [asdict(r) for r in out]}
 
 
-USAGE = "python -m keypeg.noise_study [RULES] [GAMES]"
+USAGE = "python -m keypeg.noise_study [RULES] [GAMES] [--eps E,E,...] [--seed N]"
 #: Seconds between progress reports on stderr: on a terminal (one line, redrawn), else
 #: (a line each).
 PROGRESS_EVERY = (0.25, 5.0)
@@ -170,6 +173,14 @@ class _Progress:
         self.stream.flush()
 
 
+def _whole(text: str) -> int | str:
+    """--seed's text as a whole number when it is one (else as given, for check_seed)."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def _games(text: str) -> int:
     """Return GAMES as a whole number >= 1; raise `KeypegError` in one sentence."""
     try:
@@ -182,6 +193,44 @@ def _games(text: str) -> int:
     return games
 
 
+def _eps_values(text: str) -> tuple[float, ...]:
+    """Return --eps's noise levels (comma-separated, each from 0 to below 1)."""
+    values = []
+    for word in text.split(","):
+        try:
+            eps = float(word)
+        except ValueError:
+            eps = -1.0
+        if not 0 <= eps < 1:  # (nan fails too)
+            raise KeypegError(f"--eps takes noise levels from 0 to below 1, comma-separated "
+                              f"like 0,0.05,0.2, not {shorten(repr(text))}.")
+        values.append(eps)
+    return tuple(values)
+
+
+def _options(argv: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Split `argv` into the positional words and the --eps/--seed options."""
+    words: list[str] = []
+    options: dict[str, str] = {}
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        name, eq, value = word.partition("=")
+        if name in ("--eps", "--seed"):
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise KeypegError(f"{name} needs a value; run {USAGE}.")
+                i += 1
+                value = argv[i]
+            options[name] = value
+        elif word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
+            raise KeypegError(f"unknown option {shorten(repr(word))}; run {USAGE}.")
+        else:
+            words.append(word)
+        i += 1
+    return words, options
+
+
 def main(argv: list[str]) -> int:
     """Run the study from the command line; return the exit status (2: bad arguments,
     said in one sentence on stderr)."""
@@ -189,15 +238,21 @@ def main(argv: list[str]) -> int:
         print(f"usage: {USAGE}\n\n{__doc__.strip()}")
         return 0
     try:
-        if len(argv) > 2:
+        words, options = _options(argv)
+        if len(words) > 2:
             raise KeypegError(f"the noise study takes at most RULES and GAMES, not "
-                              f"{len(argv)} arguments; run {USAGE}.")
-        rules = find_rules(argv[0] if argv else "classic")
-        games = _games(argv[1]) if len(argv) > 1 else 1000
+                              f"{len(words)} arguments; run {USAGE}.")
+        rules = find_rules(words[0] if words else "classic")
+        games = _games(words[1]) if len(words) > 1 else 1000
+        eps_values = _eps_values(options["--eps"]) if "--eps" in options else EPSILONS
+        seed = _whole(options.get("--seed", "2026"))
+        check_seed(seed, "--seed")  # type: ignore[arg-type]
+        assert isinstance(seed, int)
     except KeypegError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    result = noise_study(rules, games, progress=_Progress(sys.stderr))
+    result = noise_study(rules, games, eps_values=eps_values, seed=seed,
+                         progress=_Progress(sys.stderr))
     print(f"{result['rules']}: {games} secrets, {result['rows_allowed']} rows, "
           f"{result['seconds']} s")
     for r in result["results"]:
