@@ -318,3 +318,29 @@ def test_a_value_computed_once_is_kept_for_the_cli_and_the_page(tmp_path, monkey
     # the page names keypeg value only for a game keypeg value can solve
     refused = page.get("/api/value", params={"rules": "mm-8-8"})
     assert refused.status_code == 413 and "keypeg value" not in refused.json()["detail"]
+
+
+def test_the_codebreakers_trees_are_saved_and_replay_to_their_costs(tmp_path, monkeypatch):
+    """--json gave each tree's first guess and costs only, so the optimal codebreaker could
+    not be replayed (review). --save-trees writes them; each replays, over every secret,
+    to the mean guesses per class the JSON gives (classes by hand: AA, AB)."""
+    from keypeg.tree import DecisionTree
+
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    refused = run(["value", "--pegs", "2", "--colors", "3", "--save-trees", str(tmp_path)])
+    assert refused.exit_code == 2 and "add --recompute" in refused.output
+    out = run(["value", "--pegs", "2", "--colors", "3", "--recompute", "--json",
+               "--save-trees", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)["codebreaker"]
+    assert len(rows) >= 1
+    space = get_space(Rules(2, 3))
+    for row in rows:
+        tree = DecisionTree.load(row["tree"])
+        depth = tree.depths()
+        by_class: dict[str, list[int]] = {"AA": [], "AB": []}
+        for code in range(space.size):
+            a, b = space.text(code)
+            by_class["AA" if a == b else "AB"].append(int(depth[code]))
+        assert {k: Fraction(sum(v), len(v)) for k, v in by_class.items()} == {
+            k: Fraction(v) for k, v in row["costs"].items()}

@@ -6,6 +6,7 @@ codebreaker's mixture of symmetrised trees. Values shipped with keypeg are read 
 import contextlib
 import json
 import time
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -15,7 +16,7 @@ from rich.table import Table
 from ..errors import KeypegError
 from ..limits import check_max_seconds
 from ..rules import Rules, rules_name
-from .common import command, console, err_console, shown_name
+from .common import check_output_path, command, console, err_console, shown_name
 
 
 @command
@@ -27,11 +28,17 @@ def value_command(
         "--recompute", help="Solve again even when keypeg ships this value.")] = False,
     max_seconds: Annotated[float | None, typer.Option(
         "--max-seconds", help="Give up after this many seconds.")] = None,
+    save_trees: Annotated[Path | None, typer.Option(
+        "--save-trees", metavar="FOLDER", help="Write the codebreaker's trees, one JSON file "
+        "each (tree-1.json, ... in the order of its mixture), for keypeg tree; needs a value "
+        "solved here (--recompute for one shipped or kept).")] = None,
 ) -> None:
     """The exact game value: the guesses the codebreaker needs on average when the
     codemaker picks secrets as cleverly as possible and the codebreaker plays as well as
     possible against that, with both optimal strategies, certified in exact fractions."""
     check_max_seconds(max_seconds)
+    if save_trees is not None:
+        check_output_path(save_trees / "tree-1.json", "--save-trees")
     from ..rules import PRESETS
 
     natural = next((p.rules.max_guesses for p in PRESETS
@@ -46,6 +53,11 @@ def value_command(
     data: dict[str, Any] | None = None if recompute else shipped_values().get(rules.key)
     store = None if data is not None else Store()  # (a shipped value needs no store)
     kept = None if recompute or store is None else store.get_cached(value_cache_key(rules))
+    if save_trees is not None and (data is not None or kept is not None):
+        # (the trees are not kept with a value, shipped or stored: only its numbers)
+        raise KeypegError(f"--save-trees needs the trees of a value solved now, and the value "
+                          f"of {rules_name(rules)} is {'shipped' if data else 'kept'} without "
+                          "them; add --recompute.")
     if data is not None:
         data = {**data, "rules": rules_name(rules), "stored": True}
     elif kept is not None:  # computed before (here or by the web page): kept in the store
@@ -63,8 +75,16 @@ def value_command(
                     last[0] = time.perf_counter()
                     err_console.print(f"{shown_name(rules)}: {line}")
 
-            data = {**game_value(rules, time_limit=max_seconds, progress=report).to_dict(),
-                    "stored": False}
+            solved = game_value(rules, time_limit=max_seconds, progress=report)
+            data = {**solved.to_dict(), "stored": False}
+        if save_trees is not None:
+            for i, ((_, column), row) in enumerate(
+                    zip(solved.codebreaker, data["codebreaker"], strict=True), 1):
+                path = save_trees / f"tree-{i}.json"
+                column.tree.save(path)
+                row["tree"] = str(path)
+            err_console.print(escape(f"saved the codebreaker's {len(data['codebreaker'])} "
+                                     f"tree(s) to {save_trees}"))
         if data["certified"] and store is not None:  # (as the web keeps it: read back next)
             store.put_cached(value_cache_key(rules), data)
     if as_json:
