@@ -279,3 +279,24 @@ def test_choices_without_a_table_equal_naive(rules, name, possible_only, tie, rn
     want = naive.naive_choose(codes, cands, name, rules.feedback,
                               possible_only=possible_only, tie=tie)
     assert codes[got.index] == want
+
+
+def test_strongest_first_comes_from_exact_totals_never_from_a_sample():
+    """MM(6,9)'s hints ranked its strategies by the shipped 100-secret sample (expsize,
+    second best over every secret, last) and MM(8,8)'s page called maxsize 'the strongest
+    strategy here' from 30 secrets. The order is the exact walks' where recorded, and a
+    game with no exact ranking says so ("ranked": false)."""
+    import json
+    from importlib import resources
+
+    from keypeg.hints import strength_order, strength_ranked
+
+    walks = json.loads(resources.files("keypeg").joinpath("data/big_walks.json").read_text())
+    mm69 = find_rules("mm-6-9")
+    exact = sorted(walks[mm69.key], key=lambda name: walks[mm69.key][name]["total"])
+    assert [n for n in strength_order(mm69) if n in exact] == exact
+    assert strength_ranked(mm69) and not strength_ranked(find_rules("mm-8-8"))
+    published_order = sorted(PUB["classic"]["all_probes"].items(),
+                             key=lambda kv: kv[1]["total"])
+    assert [n for n in strength_order(find_rules("classic")) if n != "random"] == [
+        name for name, _ in published_order]

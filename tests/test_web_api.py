@@ -164,6 +164,10 @@ def test_hints_match_the_library(client):
     assert h["optimal"]["guess"] == want.optimal.guess
     same = client.post("/api/hints", json={"rules": "classic", "history": history}).json()
     assert same == h
+    # strongest first is measured on classic (its exact lab ships), not on MM(3,3)
+    assert h["ranked"] is True
+    other = client.post("/api/hints", json={"rules": "MM(3,3)", "history": []}).json()
+    assert other["ranked"] is False
 
 
 def test_cut(client):

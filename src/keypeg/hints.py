@@ -124,6 +124,9 @@ class Hint:
     best_found: BestFound | None = None
     #: The optimal search ran out of its time on a plain position: a longer one may find it.
     optimal_longer: bool = False
+    #: Whether "strongest first" is measured (the game's exact lab or recorded walks), not
+    #: keypeg's default order (`strength_ranked`).
+    ranked: bool = True
 
     @property
     def recommended(self) -> StrategyHint | None:
@@ -145,7 +148,7 @@ class Hint:
                "optimal": row(self.optimal), "optimal_note": self.optimal_note,
                "approximate": self.approximate, "note": self.note, "noise": self.noise,
                "best_found": None if self.best_found is None else self.best_found.to_dict(),
-               "optimal_longer": self.optimal_longer}
+               "optimal_longer": self.optimal_longer, "ranked": self.ranked}
         if self.likely is not None:
             out["likely"] = [{"code": c, "probability": round(p, 6)} for c, p in self.likely]
         if self.doubts is not None:
@@ -170,11 +173,28 @@ def strength_order(rules: Rules, names: Sequence[str] = ONE_STEP_NAMES) -> list[
     >>> strength_order(find_rules("classic"))
     ['parts', 'expsize', 'entropy', 'maxsize', 'consistent', 'random']
     """
-    lab = shipped_labs().get(rules.key)
-    totals = {} if lab is None else {r["strategy"]: r["total"] for r in lab["rows"]}
+    totals = _strength_totals(rules)
     default = {n: i for i, n in enumerate(DEFAULT_STRENGTH)}
     return sorted(names, key=lambda n: (totals.get(n, float("inf")) if totals else 0,
                                         default.get(n, len(default))))
+
+
+def strength_ranked(rules: Rules) -> bool:
+    """Whether `strength_order` ranks by measured totals: an exact lab shipped, or exact
+    walks recorded (MM(6,9)); else it is keypeg's default order."""
+    return bool(_strength_totals(rules))
+
+
+def _strength_totals(rules: Rules) -> dict[str, int]:
+    """Each strategy's exact total over every secret, where keypeg ships one: its exact lab,
+    else its recorded walks (MM(6,9)'s, not its sampled lab: 100 secrets had ranked
+    expsize, second best, last). A sampled lab ranks nothing."""
+    from .onestep import recorded_totals
+
+    lab = shipped_labs().get(rules.key)
+    if lab is not None and lab.get("exact"):
+        return {r["strategy"]: r["total"] for r in lab["rows"]}
+    return recorded_totals(rules)
 
 
 # ----------------------------------------------------------------------------- policy
@@ -358,7 +378,7 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
                 "fewer codes remain.")
     return Hint(state.count, state.bits, listed, rows, outcome.optimal, outcome.note,
                 approximate, text, best_found=outcome.found,
-                optimal_longer=outcome.timed_out)
+                optimal_longer=outcome.timed_out, ranked=strength_ranked(state.rules))
 
 
 def _maxsize_takes_the_best_seen(rows: list[StrategyHint]) -> list[StrategyHint]:

@@ -388,6 +388,11 @@ def recorded_walk(strategy: Strategy, rules: Rules) -> dict[str, Any] | None:
     return None if row is None else dict(row)
 
 
+def recorded_totals(rules: Rules) -> dict[str, int]:
+    """The exact totals of the recorded walks over `rules` (`recorded_walk`), by strategy."""
+    return {name: int(row["total"]) for name, row in _big_walks().get(rules.key, {}).items()}
+
+
 def recorded_names(rules: Rules) -> list[str]:
     """The one-step strategies (default options) whose walks over `rules` are recorded
     (`recorded_walk`), in the record's order."""

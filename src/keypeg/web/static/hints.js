@@ -137,7 +137,11 @@ function renderRecommended(h) {
     box.replaceChildren();
     return;
   }
+  // (a ranking keypeg has not measured here, from a sample or its default order, is no
+  // "strongest": MM(8,8)'s came from 30 sampled secrets)
   const who = rec.name === "optimal" ? "the best possible guess"
+    : h.ranked === false ? `${rec.name}, keypeg's first choice (no exact ranking of the `
+      + "strategies ships for this game; the Lab compares them)"
     : `${rec.name}, the strongest strategy here`;
   const why = rec.chance === undefined
     ? `${sentence(who)}; it leaves at most ${count(rec.largest_part, "code")}.`
