@@ -1125,6 +1125,12 @@ def test_a_hint_out_of_time_searches_longer_on_request(page: Page, no_book: None
     expect(page.locator("#hint-longer-text")).to_contain_text(
         f"The best possible guess is {best} (found and proven in")
     expect(page.locator("#use-longer")).to_have_text(f"Use {best}")
+    # the proven guess is the recommendation now, and the table's optimal row (it went on
+    # recommending the strongest strategy's guess beside it)
+    expect(page.locator("#hint-recommended")).to_have_attribute("data-guess", best)
+    expect(page.locator("#hint-recommended")).to_have_attribute("data-strategy", "optimal")
+    expect(page.locator("#hint-optimal-note")).to_have_count(0)
+    expect(page.locator("#hint-strategies tbody")).to_contain_text("optimal")
     page.click("#use-longer")
     expect(page.locator("#assist-guess")).to_have_value(best)
 

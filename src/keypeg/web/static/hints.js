@@ -6,29 +6,18 @@
  * in Assist it is the point of the mode and always shown. Once a game is over it offers no
  * more guesses. Answers that arrive after a newer request are dropped. */
 
-import { percent, renderLikely } from "./belief.js";
-import { codeEl, codeWithText } from "./board.js";
+import { renderLikely } from "./belief.js";
+import { codeEl } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
 import { $, count, el, fmt, plural, reportError, sentence, store } from "./dom.js";
 import { S, current } from "./state.js";
-import * as api from "./api.js";
+import { panelMoved, showRecommendation, useButton } from "./recommend.js";
+
+export { strategyInfo } from "./recommend.js";
 
 const KEY = "keypeg.hints";
-const STRATEGY_INFO = {
-  consistent: "plays the first code that is still possible",
-  random: "plays a random code that is still possible",
-  maxsize: "Knuth: makes the largest part as small as possible",
-  expsize: "Irving: makes the expected part size as small as possible",
-  entropy: "Neuwirth: gains the most information (entropy)",
-  parts: "Kooi: splits the codes into the most parts",
-  optimal: "the fewest guesses on average (exact search)",
-  information: "gains the most information about the secret, allowing for wrong answers",
-  likeliest: "plays the most likely secret",
-  genetic: "Berghman, Goossens and Leus: evolves codes that fit the clues, plays the one that best splits them",
-};
 let seq = 0;
 
-export const strategyInfo = (name) => STRATEGY_INFO[name] || "";
 export const historyKey = (h) => h.map(([g, f]) => `${g}=${f}`).join(",");
 
 /* ------------------------------------------------------------------ showing and hiding */
@@ -70,6 +59,7 @@ export async function refreshHints(answer = null) { // answer(): the hints, aske
   if (panel.hidden || !mode.history || !S.rules) return;
   const history = mode.history();
   const s = ++seq;
+  panelMoved();
   panel.dataset.history = historyKey(history);
   panel.dataset.mode = S.mode;
   panel.dataset.rules = S.rules.name;
@@ -101,129 +91,6 @@ export async function refreshHints(answer = null) { // answer(): the hints, aske
   } finally {
     if (s === seq) $("#hint-loading").hidden = true;
   }
-}
-
-/* ------------------------------------------------------------------ drawing */
-/** The strategies, strongest first (the server orders them). */
-export const ordered = (h) => (h.strategies || []).slice();
-
-/** The guess keypeg recommends: the server's pick, else the optimal, else the strongest. */
-export function recommendation(h) {
-  if (h.recommended !== undefined) return h.recommended;
-  return h.optimal || ordered(h)[0] || null;
-}
-
-const useButton = (code, id = null, text = "Use") => el("button", { type: "button", id,
-  class: "button small use", "data-use": code, title: `Write ${code} as your next guess`,
-  onclick: () => current().use(code), text });
-
-/** Why there is no optimal guess, in a player's words (never a table size). */
-function optimalMissing(note) {
-  if (note && !/\b(MB|GB|KB|bytes?|memory|table)\b/i.test(note)) return sentence(note);
-  return "Working out the very best guess here would take too long; the recommendation is "
-    + "the strongest strategy's guess.";
-}
-
-function renderRecommended(h) {
-  const box = $("#hint-recommended");
-  const rec = h.solved ? null : recommendation(h);
-  box.dataset.guess = rec ? rec.guess : "";
-  box.dataset.strategy = rec ? rec.name : "";
-  if (h.solved) {
-    box.replaceChildren(el("span", { class: "solved-note", text: "Solved: the code is found." }));
-    return;
-  }
-  if (!rec) {
-    box.replaceChildren();
-    return;
-  }
-  // (a ranking keypeg has not measured here, from a sample or its default order, is no
-  // "strongest": MM(8,8)'s came from 30 sampled secrets)
-  const who = rec.name === "optimal" ? "the best possible guess"
-    : h.ranked === false ? `${rec.name}, keypeg's first choice (no exact ranking of the `
-      + "strategies ships for this game; the Lab compares them)"
-    : `${rec.name}, the strongest strategy here`;
-  const why = rec.chance === undefined
-    ? `${sentence(who)}; it leaves at most ${count(rec.largest_part, "code")}.`
-    : `${sentence(rec.name === "information" ? "information gain: it tells the most about the "
-      + "secret, a wrong answer allowed for" : who)}; it is the secret with ${percent(rec.chance)} chance.`;
-  box.replaceChildren(...[
-    el("span", { class: "rec-label", text: "Recommended next guess" }),
-    el("span", { class: "rec-guess" }, codeEl(rec.guess), el("span", { class: "code-text", text: rec.guess }),
-      useButton(rec.guess, "use-recommended")),
-    el("span", { class: "rec-why", id: "hint-rec-why", text: why }),
-    h.optimal ? null : el("span", { class: "rec-note", id: "hint-optimal-note",
-      "data-testid": "hint-optimal-note", text: optimalMissing(h.optimal_note) }),
-    // the best guess found (in time, or from the candidates alone); a longer search
-    h.optimal || !(h.optimal_longer || h.best_found) ? null : el("span", { class: "rec-longer", id: "hint-longer" },
-        h.best_found ? useButton(h.best_found.guess, "use-best-found", `Use ${h.best_found.guess}`)
-          : null,
-        h.optimal_longer ? el("button", { type: "button", class: "button small",
-          id: "hint-search-longer", text: `Search longer (up to ${LONGER_SECONDS} s)`,
-          title: "Keep looking for the best possible guess, and prove it",
-          onclick: searchLonger }) : null),
-  ].filter(Boolean));
-}
-
-/* ------------------------------------------------------------------ a longer search */
-const LONGER_SECONDS = 60;  // the server's most (MM(6,9)'s hardest positions take 30-40 s)
-
-/** Ask the server to keep looking for the optimal guess (the hint gave up after its
- * second), and show what it finds: the optimal guess, or the best one found by then. An
- * answer for a position the panel has left is dropped. */
-async function searchLonger() {
-  const s = seq;
-  const box = $("#hint-longer");
-  const history = current().history();
-  box.dataset.state = "searching";
-  const status = el("span", { class: "rec-note", id: "hint-longer-text", role: "status" });
-  const started = Date.now();
-  const tick = () => {
-    const elapsed = Math.floor((Date.now() - started) / 1000);
-    status.textContent = `Looking for the best possible guess (up to ${LONGER_SECONDS} s)… `
-      + `${elapsed} s`;
-  };
-  tick();
-  const timer = setInterval(tick, 1000);
-  box.replaceChildren(status);
-  try {
-    const out = await api.optimal(S.rules.name, history, LONGER_SECONDS);
-    if (s !== seq) return;
-    const found = out.optimal ? out.optimal.guess : (out.best_found ? out.best_found.guess : null);
-    const text = out.optimal
-      ? `The best possible guess is ${out.optimal.guess} (found and proven in ${out.seconds.toFixed(1)} s).`
-      : sentence(out.optimal_note || "the best possible guess was not found in time.");
-    box.dataset.state = out.optimal ? "found" : "not-proven";
-    box.dataset.guess = found || "";
-    box.replaceChildren(...[el("span", { class: "rec-note", id: "hint-longer-text", text }),
-      found ? useButton(found, "use-longer", `Use ${found}`) : null].filter(Boolean));
-  } catch (err) {
-    if (s !== seq) return;
-    box.dataset.state = "error";
-    box.replaceChildren(el("span", { class: "rec-note", id: "hint-longer-text",
-      text: sentence(err.detail || String(err)) }));
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-function renderStrategies(h) {
-  const rec = recommendation(h);
-  const rows = ordered(h);
-  if (h.optimal && !rows.some((s) => s.name === "optimal")) rows.unshift(h.optimal);
-  const body = $("#hint-strategies tbody");
-  body.replaceChildren(...rows.map((s) => {
-    const mine = rec && s.name === rec.name;
-    return el("tr", { "data-strategy": s.name, "data-guess": s.guess, "data-largest": s.largest_part,
-      "data-possible": String(s.possible), class: mine ? "recommended" : null },
-    el("td", { class: "strat-name", title: strategyInfo(s.name) }, s.name,
-      mine ? el("span", { class: "tag rec", text: "recommended" }) : null),
-    el("td", { class: "strat-guess" }, codeWithText(s.guess),
-      s.possible ? null : el("span", { class: "tag", title: "cannot be the secret, but splits the codes well", text: "probe" })),
-    el("td", { class: "num", text: fmt(s.largest_part) }),
-    el("td", { class: "use-cell" }, useButton(s.guess)));
-  }));
-  $("#hint-strategies-box").hidden = !rows.length || h.solved;
 }
 
 function renderList(h) {
@@ -259,10 +126,9 @@ export function renderHints(h) {
   const note = $("#hint-note");
   note.hidden = !h.note;
   note.textContent = h.note ? sentence(h.note) : "";
-  renderRecommended(h);
+  showRecommendation(h);
   renderLikely(h);
   renderList(h);
-  renderStrategies(h);
 }
 
 function clearGuesses() {
