@@ -1000,12 +1000,32 @@ def test_tree_explorer_follows_a_secret_to_its_leaf(page: Page) -> None:
 def test_a_sampled_lab_names_no_best_strategy(page: Page) -> None:
     """On a sample the Lab had marked a strategy "best strategy" (maxsize on MM(8,8), by
     one guess over 30 secrets) and shown seconds to the thousandth; an exact lab keeps
-    its mark."""
-    open_page(page, "mm-6-9", "lab")
+    its mark. MM(6,9)'s table showed its 100-secret sample (expsize, second best, last),
+    its exact walks only in the note: the exact rows are the table now, the genetic
+    algorithm's sampled row marked so, and the best is the walks' (big_walks.json)."""
+    import json
+    from importlib import resources
+
+    open_page(page, "mm-8-8", "lab")
     expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready", timeout=60_000)
     expect(page.locator("#lab-meta")).to_have_text(re.compile(r"^approximate · "))
     expect(page.locator("#lab-meta")).not_to_have_text(re.compile(r"\.\d{3} s"))
     expect(page.locator("#lab-table .tag", has_text="best strategy")).to_have_count(0)
+    open_page(page, "mm-6-9", "lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-recorded", "true",
+                                                         timeout=60_000)
+    expect(page.locator("#lab-meta")).to_have_text(re.compile(
+        r"^exact · all 531,441 secrets · walked ahead of time \(genetic: "))
+    walks = json.loads(resources.files("keypeg").joinpath("data/big_walks.json").read_text())
+    rows = walks[find_rules("mm-6-9").key]
+    best = min(rows, key=lambda name: rows[name]["total"])
+    for name, row in rows.items():
+        line = page.locator(f"#lab-table tr[data-strategy='{name}']")
+        expect(line).to_have_attribute("data-total", str(row["total"]))
+        expect(line).to_have_attribute("data-first-guess", row["first_guess"])
+    expect(page.locator(f"#lab-table tr[data-strategy='{best}'] .tag")).to_have_text(
+        "best strategy")
+    expect(page.locator("#lab-table tr[data-strategy='genetic'] .tag")).to_have_text("sampled")
     open_page(page, "classic", "lab")
     expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready")
     expect(page.locator("#lab-table .tag", has_text="best strategy")).to_have_count(1)

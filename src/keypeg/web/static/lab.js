@@ -107,12 +107,24 @@ function histogram(r) {
 
 function renderLab(res) {
   const table = $("#lab-table");
+  // A sampled lab with exact walks recorded ahead of time (MM(6,9)): the exact rows, then
+  // the sampled rows of the strategies not walked, marked so (the table had shown the
+  // 100-secret sample, its order not the exact one, the exact means only in the note)
+  const recorded = res.recorded || [];
+  const walked = new Set(recorded.map((r) => r.strategy));
+  const listed = recorded.length ? [...recorded,
+    ...res.rows.filter((r) => !walked.has(r.strategy)).map((r) => ({ ...r, sampled: true }))]
+    : res.rows;
+  const measured = res.exact || recorded.length > 0;
   // the optimum first, where it is known; then the strategies as the server lists them
-  const rows = [...res.rows.filter((r) => r.strategy === "optimal"),
-    ...res.rows.filter((r) => r.strategy !== "optimal")];
-  const best = Math.min(...rows.filter((r) => r.strategy !== "optimal").map((r) => r.mean));
+  const rows = [...listed.filter((r) => r.strategy === "optimal"),
+    ...listed.filter((r) => r.strategy !== "optimal")];
+  // (no "best" on a sample: maxsize was "best" on MM(8,8) by 1 guess over 30 secrets)
+  const best = measured ? Math.min(...rows.filter((r) => r.strategy !== "optimal" && !r.sampled)
+    .map((r) => r.mean)) : null;
   table.dataset.rules = res.rules;
   table.dataset.exact = String(res.exact);
+  table.dataset.recorded = String(recorded.length > 0);
   $("#lab-table tbody").replaceChildren(...rows.map((r) => {
     const optimal = r.strategy === "optimal";
     const cls = optimal ? "optimal" : r.mean === best ? "best" : "";
@@ -120,9 +132,9 @@ function renderLab(res) {
       "data-worst": r.worst, "data-first-guess": r.first_guess || "", class: cls || null },
     el("td", { class: "strat-name c-name", title: strategyInfo(r.strategy) }, r.strategy,
       optimal ? el("span", { class: "tag rec", text: "best possible" })
-        // (not on a sample: maxsize was "best" on MM(8,8) by 1 guess over 30 secrets)
-        : cls === "best" && res.exact ? el("span", { class: "tag", text: "best strategy" })
-          : null,
+        : cls === "best" ? el("span", { class: "tag", text: "best strategy" })
+          : r.sampled ? el("span", { class: "tag", text: "sampled",
+            title: `over ${count(r.games, "sampled secret")}, not every secret` }) : null,
       treeButton(r, res)),
     el("td", { class: "c-first" }, r.first_guess ? codeWithText(r.first_guess) : "—"),
     el("td", { class: "num c-total", "data-label": "Total", text: fmt(r.total) }),
@@ -135,8 +147,11 @@ function renderLab(res) {
   const s = res.seconds >= 100 ? fmt(Math.round(res.seconds))
     : res.seconds.toFixed(res.seconds >= 10 ? 1 : 2); // (it had shown "482.359 s")
   const took = res.shipped ? `computed ahead in ${s} s, shipped with keypeg` : `${s} s`;
+  const sampledNames = rows.filter((r) => r.sampled).map((r) => r.strategy);
   $("#lab-meta").textContent = res.exact
     ? `exact · all ${count(res.secrets, "secret")} · ${took}`
+    : recorded.length ? `exact · all ${count(res.secrets, "secret")} · walked ahead of time`
+      + (sampledNames.length ? ` (${sampledNames.join(", ")}: ${count(games, "sampled secret")})` : "")
     : `approximate · ${games ? `${count(games, "sampled secret")} each, of ${fmt(res.secrets)}` : count(res.secrets, "secret")} · ${took}`;
   const note = $("#lab-note");
   note.hidden = res.exact;
