@@ -1670,6 +1670,16 @@ def test_a_reload_mid_match_resumes_it(page: Page) -> None:
         assert board_history(page, "#match-board") == played
 
 
+def test_a_game_value_out_of_reach_is_said_in_a_players_words(page: Page) -> None:
+    """MM(8,8)'s game value box said '... 256 TiB, over the 2.0 GiB budget
+    (KEYPEG_TABLE_BUDGET) ...' (web review)."""
+    open_page(page, "mm-8-8", "match")
+    box = page.locator("#match-value")
+    expect(box).to_have_attribute("data-state", "out-of-reach", timeout=30_000)
+    text = page.locator("#match-value-summary").inner_text()
+    assert "out of reach" in text and "KEYPEG" not in text and "iB" not in text, text
+
+
 def test_two_people_hide_the_secret_and_hand_answers_are_checked(page: Page) -> None:
     """Two people on one screen: a hand-over screen before the secret and after it, the
     secret nowhere on the page, a contradictory hand answer refused with the answer it

@@ -43,8 +43,13 @@ export async function loadValue() {
   } catch (err) {
     if (s !== valueSeq) return;
     if (err.status === 413) {
-      values.set(rules, { error: err.detail });
-      renderValue({ error: err.detail });
+      // (a table's size and KEYPEG_TABLE_BUDGET are a developer's words, not a player's)
+      const detail = /\b([KMGT]iB|KEYPEG_TABLE_BUDGET)\b/.test(err.detail || "")
+        ? "the game value of this game is out of reach: working it out needs more memory "
+          + "than keypeg may use here."
+        : err.detail;
+      values.set(rules, { error: detail });
+      renderValue({ error: detail });
     } else {
       box.dataset.state = "error";
       $("#match-value-loading").hidden = true;

@@ -53,7 +53,7 @@ export const useButton = (code, id = null, text = "Use") => el("button", { type:
 
 /** Why there is no optimal guess, in a player's words (never a table size). */
 function optimalMissing(note) {
-  if (note && !/\b(MB|GB|KB|bytes?|memory|table)\b/i.test(note)) return sentence(note);
+  if (note && !/\b(MB|GB|KB|[KMGT]iB|bytes?|memory|table)\b/i.test(note)) return sentence(note);
   return "Working out the very best guess here would take too long; the recommendation is "
     + "the strongest strategy's guess.";
 }
