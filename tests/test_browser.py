@@ -1780,6 +1780,19 @@ def test_the_api_docs_render_offline(page: Page, path: str, title: str) -> None:
     assert not refused, refused
 
 
+def test_a_server_out_of_reach_says_what_to_do(page: Page) -> None:
+    """'Guess 3456 not played: could not reach the keypeg server (Failed to fetch)' said
+    nothing of what to do (web review); the guess stays written to play again."""
+    open_page(page)
+    page.route(re.compile(r".*/api/games/[^/]+/guesses$"), lambda route: route.abort())
+    page.locator("#guess-input").focus()
+    page.keyboard.type("3456")
+    page.keyboard.press("Enter")
+    expect(page.locator("#message-text")).to_contain_text(
+        "check that keypeg serve is still running, then try again")
+    expect(page.locator("#guess-input")).to_have_value("3456")
+
+
 # ---------------------------------------------------------------------- kept over a reload
 def seeded_games(page: Page, seed: int, rules: str = "classic") -> str:
     """Make the page's new games draw their secret from `seed`; return that secret (a

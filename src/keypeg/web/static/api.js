@@ -28,7 +28,9 @@ async function request(method, path, body, { timeoutMs = 0 } = {}) {
     if (abort.signal.aborted) {
       throw new ApiError(0, `the server did not answer within ${Math.round(timeoutMs / 1000)} s.`);
     }
-    throw new ApiError(0, `could not reach the keypeg server (${e.message}).`);
+    // (with what to do: it had named the browser's error alone)
+    throw new ApiError(0, `could not reach the keypeg server (${e.message}); check that `
+      + "keypeg serve is still running, then try again: nothing was lost.");
   } finally {
     if (timer) clearTimeout(timer);
   }
