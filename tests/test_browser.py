@@ -1780,6 +1780,34 @@ def test_the_api_docs_render_offline(page: Page, path: str, title: str) -> None:
     assert not refused, refused
 
 
+def test_watch_brings_its_approximate_note_up_to_date(page: Page) -> None:
+    """On MM(6,9) Play's note kept saying "(531,441 are now)" after guesses 2 and 3 (web
+    review): a later approximate step brings its count up to date while it is shown."""
+    open_page(page, "mm-6-9", "watch")
+    page.select_option("#watch-strategy", "optimal")
+    page.fill("#watch-secret", "918273")
+    page.evaluate("""() => { window.shown = [];
+        new MutationObserver(() => window.shown.push(
+            document.querySelector('#message-text').textContent)).observe(
+            document.querySelector('#message-text'), { childList: true, subtree: true,
+                                                       characterData: true }); }""")
+    page.click("#watch-play")
+    expect(page.locator("#watch-status")).to_have_attribute("data-state", "solved",
+                                                            timeout=120_000)
+    rows = board_history(page, "#watch-board")
+    state = GameState.start(find_rules("mm-6-9"))
+    counts = []
+    for guess, feedback in rows[:-1]:
+        state = state.after(guess, feedback)
+        counts.append(state.count)
+    shown = page.evaluate("window.shown")
+    assert any("531,441 are now" in text for text in shown), shown
+    # every count still out of the optimum's reach was shown in its turn (there is one)
+    assert any(c > 600 for c in counts), counts
+    for n in (c for c in counts if c > 600):
+        assert any(f"{n:,} are now" in text for text in shown), (n, shown)
+
+
 def test_a_server_out_of_reach_says_what_to_do(page: Page) -> None:
     """'Guess 3456 not played: could not reach the keypeg server (Failed to fetch)' said
     nothing of what to do (web review); the guess stays written to play again."""

@@ -138,7 +138,9 @@ async function step() {
     w.solved = res.solved;
     w.candidates = res.candidates;
     w.approximate = w.approximate || res.approximate;
-    if (res.note && !w.noted) { // why the play is approximate (optimal out of reach), once
+    // why the play is approximate (optimal out of reach): once, and brought up to date while
+    // it is still the message shown (its "(531,441 are now)" had stayed as codes went)
+    if (res.note && (!w.noted || (w.note && $("#message-text").textContent === w.note))) {
       w.noted = true;
       showMessage(res.note, "info");
       w.note = $("#message-text").textContent;
