@@ -765,6 +765,15 @@ def test_page_words_are_plural_right_and_never_table_sizes(page: Page) -> None:
 
 
 # ---------------------------------------------------------------------- watch and lab
+def record_messages(page: Page) -> None:
+    """Keep every text the message area shows from now on in `window.shown`."""
+    page.evaluate("""() => { window.shown = [];
+        new MutationObserver(() => window.shown.push(
+            document.querySelector('#message-text').textContent)).observe(
+            document.querySelector('#message-text'), { childList: true, subtree: true,
+                                                       characterData: true }); }""")
+
+
 def test_watch_optimal_plays_on_where_it_is_out_of_reach(page: Page) -> None:
     """Optimal in Watch stopped with 'Watch step failed: the best possible guess is worked
     out live once at most 600 codes are possible' on super, mm-6-9 and mm-8-8; it now plays
@@ -785,11 +794,7 @@ def test_watch_optimal_plays_on_where_it_is_out_of_reach(page: Page) -> None:
     # guess showed it)
     page.click("#watch-reset")
     page.fill("#watch-secret", "52341")
-    page.evaluate("""() => { window.shown = [];
-        new MutationObserver(() => window.shown.push(
-            document.querySelector('#message-text').textContent)).observe(
-            document.querySelector('#message-text'), { childList: true, subtree: true,
-                                                       characterData: true }); }""")
+    record_messages(page)
     page.click("#watch-play")
     status = page.locator("#watch-status")
     expect(status).to_have_attribute("data-state", "solved", timeout=60_000)
@@ -1786,11 +1791,7 @@ def test_watch_brings_its_approximate_note_up_to_date(page: Page) -> None:
     open_page(page, "mm-6-9", "watch")
     page.select_option("#watch-strategy", "optimal")
     page.fill("#watch-secret", "918273")
-    page.evaluate("""() => { window.shown = [];
-        new MutationObserver(() => window.shown.push(
-            document.querySelector('#message-text').textContent)).observe(
-            document.querySelector('#message-text'), { childList: true, subtree: true,
-                                                       characterData: true }); }""")
+    record_messages(page)
     page.click("#watch-play")
     expect(page.locator("#watch-status")).to_have_attribute("data-state", "solved",
                                                             timeout=120_000)
