@@ -186,15 +186,20 @@ def strength_ranked(rules: Rules) -> bool:
 
 
 def _strength_totals(rules: Rules) -> dict[str, int]:
+    return dict(_totals_of(rules.key))
+
+
+@cache
+def _totals_of(key: str) -> tuple[tuple[str, int], ...]:
     """Each strategy's exact total over every secret, where keypeg ships one: its exact lab,
     else its recorded walks (MM(6,9)'s, not its sampled lab: 100 secrets had ranked
     expsize, second best, last). A sampled lab ranks nothing."""
     from .onestep import recorded_totals
 
-    lab = shipped_labs().get(rules.key)
+    lab = shipped_labs().get(key)
     if lab is not None and lab.get("exact"):
-        return {r["strategy"]: r["total"] for r in lab["rows"]}
-    return recorded_totals(rules)
+        return tuple((r["strategy"], r["total"]) for r in lab["rows"])
+    return tuple(recorded_totals(key).items())
 
 
 # ----------------------------------------------------------------------------- policy

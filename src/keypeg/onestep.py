@@ -388,9 +388,10 @@ def recorded_walk(strategy: Strategy, rules: Rules) -> dict[str, Any] | None:
     return None if row is None else dict(row)
 
 
-def recorded_totals(rules: Rules) -> dict[str, int]:
-    """The exact totals of the recorded walks over `rules` (`recorded_walk`), by strategy."""
-    return {name: int(row["total"]) for name, row in _big_walks().get(rules.key, {}).items()}
+def recorded_totals(key: str) -> dict[str, int]:
+    """The exact totals of the recorded walks over the game of `key` (`Rules.key`;
+    `recorded_walk`), by strategy."""
+    return {name: int(row["total"]) for name, row in _big_walks().get(key, {}).items()}
 
 
 def recorded_names(rules: Rules) -> list[str]:

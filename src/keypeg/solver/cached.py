@@ -88,9 +88,16 @@ def stored_result(rules: Rules, store: Store, *, objective: str = "total",
     """Return the result of an earlier search of the same question kept in `store` (by
     `optimal`), or None; no search."""
     given = None if weights is None else check_weights(weights)
-    hit = store.get_result(result_key(rules, objective=objective, max_guesses=max_guesses,
-                                      possible_only=possible_only, first=first, state=state,
-                                      weights=given))
+    key = result_key(rules, objective=objective, max_guesses=max_guesses,
+                     possible_only=possible_only, first=first, state=state, weights=given)
+    return _kept(rules, store, key, objective, max_guesses, possible_only, first, given)
+
+
+def _kept(rules: Rules, store: Store, key: str, objective: str, max_guesses: int | None,
+          possible_only: bool, first: str | None, given: np.ndarray | None
+          ) -> OptimalResult | None:
+    """The result stored under `key`, or None (`given`: the weights, checked)."""
+    hit = store.get_result(key)
     if hit is None or hit["tree"] is None:
         return None
     tree = tree_from_bytes(hit["tree"])
@@ -119,9 +126,9 @@ def optimal(rules: Rules, *, objective: str = "total", max_guesses: int | None =
     key = result_key(rules, objective=objective, max_guesses=max_guesses,
                      possible_only=possible_only, first=first, state=state, weights=given)
     if not recompute:
-        hit = None if store is None else stored_result(
-            rules, store, objective=objective, max_guesses=max_guesses,
-            possible_only=possible_only, first=first, state=state, weights=given)
+        # (the key and the weights as checked above: not worked out again)
+        hit = None if store is None else _kept(rules, store, key, objective, max_guesses,
+                                               possible_only, first, given)
         if hit is not None:
             return hit, True
         shipped = stored_tree(rules, max_guesses) if weights is None else None
