@@ -21,7 +21,7 @@ from keypeg.rules import Rules
     (["MM(2,3)", "5", "--eps", "0,1"], "--eps takes noise levels from 0 to below 1"),
     (["MM(2,3)", "5", "--eps=abc"], "--eps takes noise levels"),
     (["MM(2,3)", "5", "--seed", "-1"], "--seed must be a whole number from 0"),
-    (["MM(2,3)", "5", "--eps"], "--eps needs a value"),
+    (["MM(2,3)", "5", "--eps"], "argument --eps: expected one argument"),
     (["MM(2,3)", "5", "--players"], "unknown option '--players'"),
 ])
 def test_bad_arguments_are_one_sentence_and_exit_2(argv, message, capsys):

@@ -37,6 +37,7 @@ from .limits import check_seed, shorten
 from .onestep import OneStepStrategy
 from .rules import Rules, find_rules, rules_name
 from .space import CodeSpace, get_space
+from .studyargs import SentenceParser
 
 PLAYERS = ("filtering", "lies:1", "bayes")
 EPSILONS = (0.0, 0.01, 0.05, 0.10)
@@ -208,27 +209,14 @@ def _eps_values(text: str) -> tuple[float, ...]:
     return tuple(values)
 
 
-def _options(argv: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Split `argv` into the positional words and the --eps/--seed options."""
-    words: list[str] = []
-    options: dict[str, str] = {}
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        name, eq, value = word.partition("=")
-        if name in ("--eps", "--seed"):
-            if not eq:
-                if i + 1 >= len(argv):
-                    raise KeypegError(f"{name} needs a value; run {USAGE}.")
-                i += 1
-                value = argv[i]
-            options[name] = value
-        elif word.startswith("-") and len(word) > 1 and not word[1:2].isdigit():
-            raise KeypegError(f"unknown option {shorten(repr(word))}; run {USAGE}.")
-        else:
-            words.append(word)
-        i += 1
-    return words, options
+def _parser() -> SentenceParser:
+    parser = SentenceParser(prog="python -m keypeg.noise_study", add_help=False,
+                            allow_abbrev=False)
+    parser.add_argument("rules", nargs="?", default="classic")
+    parser.add_argument("games", nargs="?", default="1000")
+    parser.add_argument("--eps")
+    parser.add_argument("--seed", default="2026")
+    return parser
 
 
 def main(argv: list[str]) -> int:
@@ -238,14 +226,19 @@ def main(argv: list[str]) -> int:
         print(f"usage: {USAGE}\n\n{__doc__.strip()}")
         return 0
     try:
-        words, options = _options(argv)
-        if len(words) > 2:
+        try:
+            args, extra = _parser().parse_known_args(argv)
+        except KeypegError as exc:
+            raise KeypegError(f"{exc}; run {USAGE}.") from None
+        if extra and extra[0].startswith("-") and not extra[0][1:2].isdigit():
+            raise KeypegError(f"unknown option {shorten(repr(extra[0]))}; run {USAGE}.")
+        if extra:
             raise KeypegError(f"the noise study takes at most RULES and GAMES, not "
-                              f"{len(words)} arguments; run {USAGE}.")
-        rules = find_rules(words[0] if words else "classic")
-        games = _games(words[1]) if len(words) > 1 else 1000
-        eps_values = _eps_values(options["--eps"]) if "--eps" in options else EPSILONS
-        seed = _whole(options.get("--seed", "2026"))
+                              f"{2 + len(extra)} arguments; run {USAGE}.")
+        rules = find_rules(args.rules)
+        games = _games(args.games)
+        eps_values = EPSILONS if args.eps is None else _eps_values(args.eps)
+        seed = _whole(args.seed)
         check_seed(seed, "--seed")  # type: ignore[arg-type]
         assert isinstance(seed, int)
     except KeypegError as exc:

@@ -33,6 +33,7 @@ from .limits import EXACT_HINT_CODES
 from .rules import Rules, find_rules, rules_name
 from .space import get_space
 from .strategies import ENTROPY_SPELLINGS, find_strategy
+from .studyargs import SentenceParser
 
 FLOAT_SPELLINGS = [s for s in ENTROPY_SPELLINGS if s != "exact"]
 SPELLING_TEXT = {
@@ -156,15 +157,8 @@ def _refuse(message: str) -> NoReturn:
     raise SystemExit(2)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, with its errors said in one sentence (no usage lines before them)."""
-
-    def error(self, message: str) -> NoReturn:
-        _refuse(f"{message}; {ALLOWED}.")
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = SentenceParser(
         prog="python -m keypeg.study", usage=USAGE, add_help=False, allow_abbrev=False,
         description="The entropy float study: the totals of the float spellings of the "
         "entropy rule and how many decisions of the exact tree each takes differently. "
@@ -180,7 +174,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> None:
     """Print the study for each --rules game (classic MM(4,6) and MM(4,7) by default),
     saying on stderr what is computed; refuse unknown options and rules (exit 2)."""
-    args, extra = _parser().parse_known_args(argv)
+    try:
+        args, extra = _parser().parse_known_args(argv)
+    except KeypegError as exc:
+        _refuse(f"{exc}; {ALLOWED}.")
     if extra:
         what = "option" if extra[0].startswith("-") else "argument"
         _refuse(f"unknown {what} {extra[0]!r}; {ALLOWED}.")
