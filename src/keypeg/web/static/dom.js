@@ -21,6 +21,11 @@ export function el(tag, attrs = {}, ...children) {
 
 export const fmt = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
 export const sentence = (t) => (t ? t.charAt(0).toUpperCase() + t.slice(1) : t);
+
+/** Whether a server's sentence speaks of memory, tables or their sizes (a developer's words,
+ * which the page puts in a player's). */
+export const technical = (t) =>
+  /\b(MB|GB|KB|[KMGT]iB|bytes?|memory|table|KEYPEG_\w+)\b/i.test(t || "");
 export const delay = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const IRREGULAR = { guess: "guesses", was: "were", is: "are", leaves: "leave" };

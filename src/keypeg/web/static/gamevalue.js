@@ -5,7 +5,7 @@
 
 import * as api from "./api.js";
 import { codeWithText } from "./board.js";
-import { $, el, fmt, sentence } from "./dom.js";
+import { $, el, fmt, sentence, technical } from "./dom.js";
 import { S } from "./state.js";
 
 const values = new Map();
@@ -43,8 +43,7 @@ export async function loadValue() {
   } catch (err) {
     if (s !== valueSeq) return;
     if (err.status === 413) {
-      // (a table's size and KEYPEG_TABLE_BUDGET are a developer's words, not a player's)
-      const detail = /\b([KMGT]iB|KEYPEG_TABLE_BUDGET)\b/.test(err.detail || "")
+      const detail = technical(err.detail)
         ? "the game value of this game is out of reach: working it out needs more memory "
           + "than keypeg may use here."
         : err.detail;

@@ -4,7 +4,7 @@
  * then becomes the recommendation. */
 
 import { codeEl, codeWithText } from "./board.js";
-import { $, count, el, fmt, sentence } from "./dom.js";
+import { $, count, el, fmt, sentence, technical } from "./dom.js";
 import { percent } from "./belief.js";
 import { S, current } from "./state.js";
 import * as api from "./api.js";
@@ -53,7 +53,7 @@ export const useButton = (code, id = null, text = "Use") => el("button", { type:
 
 /** Why there is no optimal guess, in a player's words (never a table size). */
 function optimalMissing(note) {
-  if (note && !/\b(MB|GB|KB|[KMGT]iB|bytes?|memory|table)\b/i.test(note)) return sentence(note);
+  if (note && !technical(note)) return sentence(note);
   return "Working out the very best guess here would take too long; the recommendation is "
     + "the strongest strategy's guess.";
 }
