@@ -1332,6 +1332,26 @@ def test_assist_repairs_say_what_they_did(tmp_path, monkeypatch):
     assert "'undo', 'drop N', 'fix N FEEDBACK', 'help' or 'quit'" in helped
 
 
+def test_assist_undo_takes_back_the_last_change(tmp_path, monkeypatch):
+    """'undo' after 'fix' took back the last clue whole, not the fix; 'undo' after 'drop'
+    took back another clue. It now undoes the last change, one at a time."""
+    monkeypatch.setenv("KEYPEG_DB", str(tmp_path / "k.db"))
+    out = run(["assist"], input="1122 1B1W\n3456 0B2W\nfix 2 0B1W\nundo\nhistory\n"
+                                "drop 1\nundo\nhistory\nundo\nundo\nundo\nquit\n").stdout
+    assert "Clue 2 is 3456=0B2W again (the change to 0B1W is undone)." in out
+    assert out.count("1. 1122  1B1W\n  2. 3456  0B2W") == 2
+    assert "Put back clue 1 (1122=1B1W) (the clues after it move down one)." in out
+    assert "Took back clue 2 (3456=0B2W)." in out and "Took back clue 1 (1122=1B1W)." in out
+    assert out.count("Nothing to undo: there are no clues yet.") == 1
+    # (a clue that contradicts, repaired at the prompt it leads to: one undo takes back
+    # both; 'undo' at that prompt takes back the clue that led to it)
+    start = "1122 1B1W\n3456 0B2W\n1234 4B\n1111 4B\n"
+    out = run(["assist"], input=start + "1B\nhistory\nundo\nhistory\nquit\n").stdout
+    assert "Correct clue 4 (1111=4B0W)" in out and "4. 1111  1B0W" in out
+    assert "Took back clue 4 (1111=1B0W)." in out
+    assert out.count("3. 1234  4B0W\nclue 4>") == 1  # (the second history: three clues)
+
+
 def test_match_prompts_take_their_commands(tmp_path, monkeypatch):
     """At the hand-answer prompt 'score' was read as feedback; 'undo' while breaking was
     'an unknown symbol'; a Codebreaker secret with a repeated digit was refused without

@@ -293,8 +293,8 @@ def assist_help(rules: Rules) -> str:
     entry = _example_entry(rules)
     return (f"Enter each guess with the feedback you received, like '{entry}' or "
             f"'{entry.replace(' ', '=')}'.\n"
-            "Commands: list, hint, cut CODE, history, undo, drop N, fix N FEEDBACK, help, "
-            "quit.")
+            "Commands: list, hint, cut CODE, history, undo (takes back your last change), "
+            "drop N, fix N FEEDBACK, help, quit.")
 
 
 def _example_entry(rules: Rules) -> str:
@@ -328,9 +328,11 @@ class _Quit(Exception):
     """'quit' typed at a prompt inside a session's step: the session ends."""
 
 
-def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> bool:
+def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules,
+             before: list[Clue] | None) -> bool:
     """Offer to correct or drop the suspect clue after a contradiction; return True when
-    the clues were changed (raises `_Quit` on 'quit')."""
+    the clues were changed (raises `_Quit` on 'quit'). 'undo' here takes back the change
+    that led to it (`before`)."""
     console.print(f"[bold red]Contradiction:[/] {escape(str(exc))}")
     if len(exc.suspects) != 1:
         console.print("Use 'fix N FEEDBACK' or 'drop N' to repair the clues.")
@@ -349,8 +351,16 @@ def _resolve(clues: list[Clue], exc: InconsistentHistoryError, rules: Rules) -> 
             return True
         if answer and answer.lower() in QUIT_WORDS:
             raise _Quit
+        if words == ["undo"]:
+            if before is None or before == clues:
+                console.print("  Nothing to undo here; 'fix N FEEDBACK' or 'drop N' "
+                              "repairs the clues.")
+                continue
+            console.print(f"  {_undone(clues, before)}")
+            clues[:] = before
+            return True
         if words and words[0] in _EDITS:
-            # (undo, fix N FEEDBACK, drop N: carried out here as at the clue prompt)
+            # (fix N FEEDBACK, drop N: carried out here as at the clue prompt)
             try:
                 console.print(f"  {_edit(clues, words, rules)}")
                 return True
@@ -396,6 +406,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     state: GameState | None = start
     tolerant = not start.trusted
     warned = -1  # the clue count the board's last row was said at
+    past: list[list[Clue]] = []  # the clues before each change, for 'undo'
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
                   + (f"; clues may be wrong ({start.noise})" if start.noise.may_err else "")
                   + ".")
@@ -415,6 +426,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
             return
         words = line.split()
         cmd = words[0].lower() if words else ""
+        before = list(clues)
         try:
             if not cmd:
                 continue
@@ -437,11 +449,13 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 else:
                     show_hint(state, state.history)
                 continue
-            if cmd in _EDITS:
-                before = list(clues)
-                console.print(f"  {_edit(clues, words, rules)}")
+            if cmd == "undo":
+                console.print(f"  {_undo(clues, past)}")
                 if clues == before:
                     continue
+                before = None  # (an undo is not itself undone)
+            elif cmd in _EDITS:
+                console.print(f"  {_edit(clues, words, rules)}")
             else:
                 entry = _parse_entry(line, rules)
                 won = next((i for i, c in enumerate(clues) if c.feedback.is_win(rules)), None)
@@ -462,15 +476,19 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 if state is None and _still_contradictory(start, clues):
                     # (the clues contradicted before this one: it is recorded, and the
                     # old contradiction named in a line, not offered for repair again)
+                    past.append(before)
                     continue
         except KeypegError as exc:
             tell(exc)
             continue
         try:
-            state = _recompute(start, clues, rules)
+            state = _recompute(start, clues, rules, before)
         except _Quit:
             console.print("Bye.")
             return
+        finally:
+            if before is not None and clues != before:
+                past.append(before)
         won = next((i for i, c in enumerate(clues) if c.feedback.is_win(rules)), None)
         if state is not None and won is not None:
             # (a win anywhere: after 'fix' of a later clue the last one is no win)
@@ -487,14 +505,10 @@ _EDITS = ("undo", "drop", "fix")
 
 
 def _edit(clues: list[Clue], words: list[str], rules: Rules) -> str:
-    """Carry out 'undo', 'drop N' or 'fix N FEEDBACK' on `clues` and return the line that
-    says what was done (they had changed the clues without a word: 'drop 1' twice dropped
-    two different clues, the second renumbered)."""
+    """Carry out 'drop N' or 'fix N FEEDBACK' on `clues` and return the line that says
+    what was done (they had changed the clues without a word: 'drop 1' twice dropped two
+    different clues, the second renumbered)."""
     cmd = words[0].lower()
-    if cmd == "undo":
-        if not clues:
-            return "Nothing to undo: there are no clues yet."
-        return f"Took back clue {len(clues)} ({clues.pop()})."
     n = _clue_number(words, len(clues), rules)
     if cmd == "drop":
         old = clues.pop(n)
@@ -503,6 +517,38 @@ def _edit(clues: list[Clue], words: list[str], rules: Rules) -> str:
     old = clues[n]
     clues[n] = Clue.make(old.guess, " ".join(words[2:]), rules)
     return f"Clue {n + 1} is now {clues[n]} (was {old.feedback})."
+
+
+def _undo(clues: list[Clue], past: list[list[Clue]]) -> str:
+    """Take back the last change to `clues` (a clue entered, fixed or dropped, with any
+    repair made at the prompt it led to), restoring them from `past`, and return the line
+    that says what was undone. 'undo' after 'fix' had taken back the last clue whole."""
+    if not past:
+        return ("Nothing to undo: there are no clues yet." if not clues
+                else "Nothing to undo: these clues are as they were before any change.")
+    back = past.pop()
+    line = _undone(clues, back)
+    clues[:] = back
+    return line
+
+
+def _undone(now: list[Clue], back: list[Clue]) -> str:
+    """Say in a line how `back` differs from `now` (the clues an undo returns to)."""
+    if len(now) == len(back) + 1 and now[:-1] == back:
+        return f"Took back clue {len(now)} ({now[-1]})."
+    if len(back) == len(now) + 1:
+        for i, clue in enumerate(back):
+            if back[:i] + back[i + 1:] == now:
+                moved = " (the clues after it move down one)" if i < len(now) else ""
+                return f"Put back clue {i + 1} ({clue}){moved}."
+    if len(now) == len(back):
+        changed = [i for i, (a, b) in enumerate(zip(now, back, strict=True)) if a != b]
+        if len(changed) == 1:
+            i = changed[0]
+            return (f"Clue {i + 1} is {back[i]} again (the change to {now[i].feedback} is "
+                    "undone).")
+    shown = "; ".join(f"{i}. {clue}" for i, clue in enumerate(back, 1)) or "no clues"
+    return f"Back to the clues before the last change: {shown}."
 
 
 def _repeated(clues: list[Clue], entry: Clue, tolerant: bool) -> str | None:
@@ -525,13 +571,15 @@ def _replay(start: GameState, clues: list[Clue]) -> GameState:
     return state
 
 
-def _recompute(start: GameState, clues: list[Clue], rules: Rules) -> GameState | None:
+def _recompute(start: GameState, clues: list[Clue], rules: Rules,
+               before: list[Clue] | None) -> GameState | None:
     """Return the state after `clues` from `start`, or None (after offering a repair) when
-    they contradict each other."""
+    they contradict each other. `before`: the clues before this line's change, which an
+    'undo' at the repair prompt returns to (None after an undo)."""
     try:
         return _replay(start, clues)
     except InconsistentHistoryError as exc:
-        if not _resolve(clues, exc, rules):
+        if not _resolve(clues, exc, rules, before):
             return None
     try:
         return _replay(start, clues)
