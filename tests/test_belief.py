@@ -355,3 +355,28 @@ def test_simulated_noise_is_the_noise_the_beliefs_assume():
     wrong = float((drawn != true).mean())
     assert abs(wrong - 0.2) < 4 * (0.2 * 0.8 / drawn.size) ** 0.5  # (it was 0.1875)
     assert misreport(space, Symmetric(0.2), space.win, rng) == space.win
+
+
+def test_a_noise_rate_past_usual_gets_a_caution():
+    """symmetric:0.95 had been taken without a word, though a wrong answer is then likelier
+    than the true one. Classic has 14 answers: symmetric noise spreads EPS over the 12 that
+    are neither true nor the win, so the true answer (1 - EPS) is less likely than one
+    wrong answer (EPS / 12) past EPS = 12/13 = 0.923; past 0.5 it is wrong more often."""
+    from keypeg.belief import noise_caution
+
+    space = get_space(find_rules("classic"))
+    assert space.n_responses == 14
+    for eps in (0.0, 0.05, 0.49):
+        assert noise_caution(parse_noise(f"symmetric:{eps}"), space) is None
+    for eps in (0.51, 0.92):
+        assert "more often wrong than right" in noise_caution(
+            parse_noise(f"symmetric:{eps}"), space)
+    assert "a wrong answer is likelier than the true one" in noise_caution(
+        parse_noise("symmetric:0.93"), space)
+    assert noise_caution(parse_noise("lies:3"), space) is None
+    assert noise_caution(parse_noise("exact"), space) is None
+    # (per-peg, three marks: a mark is told truly with 1 - EPS, as each other mark with
+    # EPS / 2, so one wrong mark is likelier past EPS = 2/3)
+    cb = get_space(find_rules("codebreaker-1"))
+    assert "likelier than the true one" in noise_caution(parse_noise("per-peg:0.7"), cb)
+    assert "likelier" not in (noise_caution(parse_noise("per-peg:0.6"), cb) or "")

@@ -1417,6 +1417,12 @@ def test_play_under_noise_words(tmp_path, monkeypatch):
     assert "may be wrong" in out and "leaves at most" not in out
     assert "by their true answer; the chance of each" in out
     assert "chance it is the secret" in out
+    assert "Note:" not in out  # (10 % is high but not past a caution)
+    # (a rate that makes answers more often wrong than right is taken, with a caution)
+    out = run(["play", "--noise", "symmetric:0.95", "--seed", "1"], input="quit\n").stdout
+    assert "Note: with symmetric:0.95 a wrong answer is likelier than the true one" in out
+    out = run(["assist", "--noise", "symmetric:0.6"], input="quit\n").stdout
+    assert "Note: with symmetric:0.6 an answer is more often wrong than right" in out
 
 
 def test_evaluate_names_what_the_information_player_needs():

@@ -190,6 +190,35 @@ class Lies(NoiseModel):
 NOISE_FORMS = "exact, symmetric:EPS, per-peg:EPS or lies:K"
 
 
+def noise_caution(model: NoiseModel, space: CodeSpace) -> str | None:
+    """A sentence of warning for a noise model that makes an answer more often wrong than
+    right, stronger where some wrong report is likelier than the true one (then a code
+    that fits a clue is less likely than one that does not, and the hints lead away from
+    the clues); None for a model with usual rates (or none: exact, lies:K). A few
+    percent is the usual rate; symmetric:0.95 had been taken without a word."""
+    if model.hard or not model.may_err:
+        return None
+    L = model.likelihood(space)
+    rows = [t for t in range(space.n_responses) if t != space.win and L[t].sum() > 0]
+    if not rows:
+        return None
+    true = np.array([L[t, t] for t in rows])
+    wrong = np.array([np.delete(L[t], [t, space.win]).max(initial=0.0) for t in rows])
+    if (true < wrong).any():
+        return (f"with {model} a wrong answer is likelier than the true one, so the hints "
+                "will favour codes that do not fit the clues; a few percent (like "
+                f"{_model_name(model)}:0.05) is the usual rate.")
+    if (true < 0.5).any():
+        return (f"with {model} an answer is more often wrong than right; a few percent "
+                "(like "
+                f"{_model_name(model)}:0.05) is the usual rate.")
+    return None
+
+
+def _model_name(model: NoiseModel) -> str:
+    return str(model).partition(":")[0]
+
+
 def parse_noise(spec: str | NoiseModel | None) -> NoiseModel:
     """Return the noise model written `spec` (``exact``, ``symmetric:0.05``,
     ``per-peg:0.02``, ``lies:1``); None is exact. Raises `KeypegError` for anything else."""

@@ -8,7 +8,7 @@ import numpy as np
 from rich.markup import escape
 from rich.table import Table
 
-from ..belief import Lies, draw_secret, misreport
+from ..belief import Lies, NoiseModel, draw_secret, misreport, noise_caution
 from ..codes import Code, allowed_text, example_code
 from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import answer_legend, example_answer, score
@@ -16,6 +16,7 @@ from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
 from ..limits import check_seed, percent, plural, shorten
 from ..rules import Rules
+from ..space import CodeSpace
 from .common import (
     QUIT_WORDS,
     ask,
@@ -220,6 +221,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
     if model.may_err:  # (no warning for symmetric:0 or lies:0)
         console.print(f"[yellow]My answers may be wrong ({model}); a win is always "
                       "reported truly.[/]")
+    _caution(model, space)
     console.print(
         "Type a guess like "
         f"{example_code(rules)}, or 'hint', "
@@ -285,6 +287,13 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
             _confess(wrong)
             return
         print_state_line(state)
+
+
+def _caution(model: NoiseModel, space: CodeSpace) -> None:
+    """Warn, in a line, of a noise rate that makes answers more often wrong than right."""
+    caution = noise_caution(model, space)
+    if caution:
+        console.print(f"[yellow]Note: {caution[0].lower()}{caution[1:]}[/]")
 
 
 def assist_help(rules: Rules) -> str:
@@ -410,6 +419,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     console.print(f"[bold]{shown_name(rules)}[/]: {rules.describe()}; {space.size:,} codes"
                   + (f"; clues may be wrong ({start.noise})" if start.noise.may_err else "")
                   + ".")
+    _caution(start.noise, space)
     console.print(assist_help(rules))
     console.print(answer_legend(rules))
     while True:
