@@ -1053,7 +1053,8 @@ def test_the_live_search_line_keeps_its_time_and_text_at_80_columns(monkeypatch)
     lines = [line.rstrip() for line in frame.split("\n") if line.strip()]
     assert all(len(line) <= 80 for line in lines), lines
     assert re.search(r"\d:\d\d:\d\d", frame) and "…" not in frame, lines
-    assert "first guess 0/7 (part 0/19), root 0% done" in " ".join(frame.split()), lines
+    assert "first guess 0/7 (part 0/19), root 0% done by count" in " ".join(
+        frame.split()), lines
 
 
 def test_evaluate_under_noise_plays_every_bayesian_player_to_the_end():

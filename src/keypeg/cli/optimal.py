@@ -57,7 +57,8 @@ def progress_text(d: dict[str, Any], elapsed: bool = True) -> str:
                          else ", big parts' guesses ") + ", ".join(
                     f"{settled}/{of}" for settled, of in d["part_guesses"])
             text += ")"
-        text += f", root {100 * root_share(d):.0f}% done"
+        # (a count of first guesses and parts, not of time: one big part can take most of it)
+        text += f", root {100 * root_share(d):.0f}% done by count"
     if d.get("resumed"):
         text += f", {d['resumed']:,} parts resumed"
     return text + (f", {d['elapsed']:.0f} s" if elapsed else "")
