@@ -1223,9 +1223,10 @@ def test_assist_clues_and_contradiction(page: Page) -> None:
     assert status == 422
     error = page.locator("#assist-error")
     expect(error).to_be_visible()
+    assert body["suspects"] == [1, 3], body
     expect(page.locator("#assist-error-text")).to_have_text(
-        body["detail"][0].upper() + body["detail"][1:])
-    expect(error).to_contain_text("clue 3 (1234=0B0W)")
+        "No code fits all of these clues: one of clues 1 and 3 (outlined below) is probably "
+        "wrong, so check them against your board and edit or remove the wrong one.")
     expect(page.locator("#assist-clues li[data-index='2']")).to_have_class(re.compile("suspect"))
     expect(page.locator("#hints")).to_have_attribute("data-state", "error")
     expect(page.locator("#hints [data-use]")).to_have_count(0)
@@ -1247,6 +1248,39 @@ def test_assist_clues_and_contradiction(page: Page) -> None:
     page.click("#assist-remove-0")
     wait_hints(page, fixed[1:])
     expect(page.locator("#assist-clues li")).to_have_count(2)
+
+
+def test_assist_says_in_one_sentence_that_no_code_fits(page: Page) -> None:
+    """Three clues that cannot all hold: the box says so in one plain sentence and what to
+    do (it had shown the server's whole diagnosis, a paragraph ending "and so on"); each
+    suspect says what it could have been. Where no single wrong clue explains it, the
+    sentence says that instead."""
+    open_page(page, mode="assist")
+    for guess in ("1122", "1133", "2233"):
+        add_clue(page, guess, 2, 0)
+    clues = [("1122", "2B0W"), ("1133", "2B0W"), ("2233", "2B0W")]
+    wait_hints(page, clues, state="error")
+    text = page.locator("#assist-error-text")
+    expect(text).to_have_text(
+        "No code fits all of these clues: one of clues 1, 2 and 3 (outlined below) is "
+        "probably wrong, so check them against your board and edit or remove the wrong one.")
+    box = page.locator("#assist-error").inner_text()
+    assert box.count(".") == 1 and "so on" not in box, box
+    expect(page.locator("#assist-clues li.suspect")).to_have_count(3)
+    expect(page.locator("#assist-clues li[data-index='0'] .tag.warn")).to_have_attribute(
+        "title", "it could have been 0 blacks, 0 whites or 1 black, 1 white")
+    expect(page.locator("#hint-error")).to_have_text(
+        "No hints: no code fits all of these clues; edit or remove the wrong one.")
+    for _ in clues:
+        page.click("#assist-remove-0")
+    wait_hints(page, [])
+    for guess in ("1111", "2222", "3333"):
+        add_clue(page, guess, 4, 0)
+    wait_hints(page, [(g * 4, "4B0W") for g in "123"], state="error")
+    expect(text).to_have_text(
+        "No code fits all of these clues, and no single wrong clue explains it: check each "
+        "clue against your board and edit or remove the wrong ones.")
+    expect(page.locator("#assist-clues li.suspect")).to_have_count(0)
 
 
 def test_api_errors_are_shown(page: Page) -> None:
@@ -1477,7 +1511,8 @@ def test_tolerate_mistakes_off_is_today_and_the_choice_survives_a_reload(page: P
     assert status == 422 and body["suspects"] == [WRONG]
     expect(page.locator("#assist-error")).to_be_visible()
     expect(page.locator("#assist-error-text")).to_have_text(
-        body["detail"][0].upper() + body["detail"][1:])
+        f"No code fits all of these clues: clue {WRONG} is probably wrong, so check it "
+        "against your board and edit or remove it.")
     expect(page.locator(f"#assist-clues li[data-index='{WRONG - 1}']")).to_have_class(
         re.compile("suspect"))
     expect(page.locator("#assist-suspect")).to_be_hidden()

@@ -13,8 +13,8 @@ import { CodeEntry } from "./entry.js";
 import { refreshHints } from "./hints.js";
 import { N, S, modes } from "./state.js";
 
-const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [], doubts: null,
-  queue: Promise.resolve(), gen: 0 };
+const A = { clues: [], editing: null, marks: [], conflict: [], suspects: [], corrections: {},
+  doubts: null, queue: Promise.resolve(), gen: 0 };
 let entry = null;
 
 export function setupAssist() {
@@ -153,19 +153,30 @@ function setForm(guess = "", feedback = null) {
   renderMarks();
 }
 
-/** Show a contradiction (or clear it with null): the server's sentence, the suspects. */
+/** A contradiction in one sentence for a player: no code fits, and what to do (the
+ * server's diagnosis had been shown whole: two hundred words ending "and so on"). */
+function errorSentence(suspects) {
+  const nums = suspects.map((i) => i + 1);
+  const start = "No code fits all of these clues";
+  if (!nums.length) {
+    return `${start}, and no single wrong clue explains it: check each clue against your board and edit or remove the wrong ones.`;
+  }
+  if (nums.length === 1) {
+    return `${start}: clue ${nums[0]} is probably wrong, so check it against your board and edit or remove it.`;
+  }
+  const list = `${nums.slice(0, -1).join(", ")} and ${nums[nums.length - 1]}`;
+  return `${start}: one of clues ${list} (outlined below) is probably wrong, so check them against your board and edit or remove the wrong one.`;
+}
+
+/** Show a contradiction (or clear it with null): one sentence, the suspects outlined. */
 function setError(err) {
   const box = $("#assist-error");
   A.conflict = err ? (err.body.conflict || []).map((i) => i - 1) : [];
   A.suspects = err ? (err.body.suspects || []).map((i) => i - 1) : [];
+  A.corrections = err ? err.body.corrections || {} : {};
   box.hidden = !err;
-  box.replaceChildren(...(err ? [
-    el("strong", { class: "assist-error-title", text: "Contradictory clues" }),
-    el("span", { id: "assist-error-text", "data-testid": "assist-error-text", text: sentence(err.detail) }),
-    el("div", { class: "assist-error-help",
-      text: A.suspects.length ? "The suspect clues are outlined below: edit or remove the wrong one."
-        : "Edit or remove the wrong clues below." }),
-  ] : []));
+  box.replaceChildren(...(err ? [el("span", { id: "assist-error-text",
+    "data-testid": "assist-error-text", text: errorSentence(A.suspects) })] : []));
   renderClues();
 }
 
@@ -194,7 +205,8 @@ function renderClues() {
       rowEl(c.guess, c.feedback, i),
       el("span", { class: "clue-actions" },
         A.doubts ? doubtEl(A.doubts[i], doubted) : null,
-        suspect ? el("span", { class: "tag warn", text: "suspect" }) : null,
+        suspect ? el("span", { class: "tag warn", text: "suspect", title: (A.corrections[i + 1] || [])
+          .length ? `it could have been ${A.corrections[i + 1].map((f) => n.words(f)).join(" or ")}` : null }) : null,
         el("button", { type: "button", class: "button small ghost", id: `assist-edit-${i}`,
           "aria-label": `Edit clue ${i + 1}`, onclick: () => edit(i), text: "Edit" }),
         el("button", { type: "button", class: "button small ghost danger", id: `assist-remove-${i}`,

@@ -83,7 +83,7 @@ export async function refreshHints(answer = null) { // answer(): the hints, aske
     if (s !== seq) return;
     panel.dataset.state = "error";
     if (mode.hintsFailed && mode.hintsFailed(err)) {
-      renderError("the clues cannot all hold; edit or remove one of them.");
+      renderError("no code fits all of these clues; edit or remove the wrong one.");
     } else {
       renderError(err.detail || String(err));
       reportError(err, "no hints");
