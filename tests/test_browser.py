@@ -2295,6 +2295,30 @@ def test_watch_survives_a_reload(page: Page) -> None:
     expect(board).to_have_attribute("data-rows", "0")
 
 
+def test_watch_forgets_a_secret_of_other_rules(page: Page) -> None:
+    """A secret typed (or drawn) for Mastermind had stayed in Watch's box under Bulls and
+    Cows or Codebreaker, which then refused or misread it: new rules empty the box; a
+    board watched under those rules is still restored with its own secret."""
+    open_page(page, mode="watch")
+    page.fill("#watch-secret", "1122")
+    page.select_option("#rules-select", "bulls-and-cows")
+    expect(page.locator("body")).to_have_attribute("data-rules", "bulls-and-cows")
+    expect(page.locator("#watch-secret")).to_have_value("")
+    page.click("#watch-random")
+    expect(page.locator("#watch-secret")).to_have_value(re.compile(r"^\d{4}$"))
+    page.select_option("#rules-select", "codebreaker-4")
+    expect(page.locator("body")).to_have_attribute("data-rules", "codebreaker-4")
+    expect(page.locator("#watch-secret")).to_have_value("")
+    page.fill("#watch-secret", "01234")
+    page.click("#watch-step")
+    expect(page.locator("#watch-board")).to_have_attribute("data-rows", "1")
+    page.select_option("#rules-select", "classic")
+    expect(page.locator("#watch-secret")).to_have_value("")
+    page.select_option("#rules-select", "codebreaker-4")  # its own board comes back
+    expect(page.locator("#watch-board")).to_have_attribute("data-rows", "1")
+    expect(page.locator("#watch-secret")).to_have_value("01234")
+
+
 def test_the_guess_box_shows_its_whole_example(page: Page) -> None:
     """MM(8,8)'s guess box cut its placeholder ("e.g. 12345678") short."""
     for rules in ("classic", "mm-8-8"):

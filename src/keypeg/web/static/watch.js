@@ -29,7 +29,12 @@ export function setupWatch() {
       play();
     }
   });
-  modes.watch = { reset: restore };
+  // new rules: a secret typed or drawn under the old ones is not one of their codes (it had
+  // stayed in the box, and Bulls and Cows then refused Mastermind's 1122)
+  modes.watch = { reset: () => {
+    $("#watch-secret").value = "";
+    restore();
+  } };
 }
 
 // The game watched is kept in the browser per rules, as Play, Assist and Match keep theirs
