@@ -2319,6 +2319,29 @@ def test_watch_forgets_a_secret_of_other_rules(page: Page) -> None:
     expect(page.locator("#watch-secret")).to_have_value("01234")
 
 
+def test_positional_boards_explain_their_marks(page: Page) -> None:
+    """Play and Watch under per-peg marks say what green, amber and gray mean, next to the
+    board (only Assist had said it); under black and white pegs there is no such legend."""
+    open_page(page)
+    expect(page.locator("#board-legend")).to_be_hidden()
+    page.select_option("#rules-select", "codebreaker-4")
+    expect(page.locator("body")).to_have_attribute("data-rules", "codebreaker-4")
+    words = ["green: right place", "amber: in the code, elsewhere", "gray: not in the code"]
+    legend = page.locator("#board-legend")
+    expect(legend).to_be_visible()
+    expect(legend.locator(".legend-item")).to_have_text(words)
+    for mark, item in zip(("green", "amber", "gray"), legend.locator(".mini-mark").all(),
+                          strict=True):
+        assert f"mark-{mark}" in (item.get_attribute("class") or "")
+    page.click("#mode-watch")
+    expect(page.locator("#watch-legend")).to_be_visible()
+    expect(page.locator("#watch-legend .legend-item")).to_have_text(words)
+    page.select_option("#rules-select", "bulls-and-cows")
+    expect(page.locator("#watch-legend")).to_be_hidden()
+    page.click("#mode-play")
+    expect(page.locator("#board-legend")).to_be_hidden()
+
+
 def test_the_guess_box_shows_its_whole_example(page: Page) -> None:
     """MM(8,8)'s guess box cut its placeholder ("e.g. 12345678") short."""
     for rules in ("classic", "mm-8-8"):

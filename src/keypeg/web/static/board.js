@@ -124,6 +124,14 @@ export function marksLegend() {
     el("span", { class: `mini-mark mark-${n.markClass(m)}` }), n.markWord(m))));
 }
 
+/** Show the marks' legend in `box` under positional rules (what green, amber and gray
+ * mean); hide it under others, whose key pegs or words say it. */
+export function boardLegend(box) {
+  const positional = N().positional;
+  box.hidden = !positional;
+  box.replaceChildren(...(positional ? [marksLegend()] : []));
+}
+
 /** Fill the two menus of a black/white answer (0 to `pegs` each). A white count that the
  * black count chosen makes impossible (more pegs than the code has, or a single white
  * beside pegs - 1 blacks) is greyed out, and choosing a black count lowers a white count

@@ -3,7 +3,7 @@
  * resumes it while it is not over. */
 
 import * as api from "./api.js";
-import { codeEl, emptyRowEl, rowEl } from "./board.js";
+import { boardLegend, codeEl, emptyRowEl, rowEl } from "./board.js";
 import { refreshCut, resetCut } from "./cut.js";
 import { $, clearMessage, count, reportError, showMessage, store } from "./dom.js";
 import { CodeEntry } from "./entry.js";
@@ -62,7 +62,10 @@ export function setupPlay() {
   });
   modes.play = {
     enter: () => entry.focus(),
-    reset: () => entry.rebuild(),
+    reset: () => {
+      entry.rebuild();
+      boardLegend($("#board-legend"));
+    },
     history: () => P.history.map(([g, f]) => [g, f]),
     composed: () => (P.over ? "" : entry.code),
     use,

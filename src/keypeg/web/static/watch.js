@@ -1,7 +1,7 @@
 /* Watch: one strategy plays against a secret you choose, a guess at a time. */
 
 import * as api from "./api.js";
-import { codeEl, rowEl } from "./board.js";
+import { boardLegend, codeEl, rowEl } from "./board.js";
 import { $, clearMessage, count, delay, el, fmt, reportError, showMessage, store } from "./dom.js";
 import { N, S, modes, shortTitle } from "./state.js";
 
@@ -33,6 +33,7 @@ export function setupWatch() {
   // stayed in the box, and Bulls and Cows then refused Mastermind's 1122)
   modes.watch = { reset: () => {
     $("#watch-secret").value = "";
+    boardLegend($("#watch-legend"));
     restore();
   } };
 }
