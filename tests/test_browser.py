@@ -1710,6 +1710,42 @@ def test_a_reload_mid_match_resumes_it(page: Page) -> None:
         assert board_history(page, "#match-board") == played
 
 
+def test_a_half_typed_match_guess_is_kept(page: Page) -> None:
+    """The guess being written in a match had been lost when the page drew the match
+    again (a reload, other rules and back); it is kept with the move it is for, and a
+    guess played leaves the box empty for the next move."""
+    open_page(page, "mini", "match")
+    start_match(page)
+    panel = page.locator("#panel-match")
+    expect(panel).to_have_attribute("data-phase", "guess")
+    box = page.locator("#match-guess-input")
+    box.focus()
+    page.keyboard.type("12")
+    expect(box).to_have_value("12")
+    page.reload()
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    match_idle(page)
+    expect(panel).to_have_attribute("data-phase", "guess")
+    expect(box).to_have_value("12")
+    expect(page.locator("#match-guess-slots .cell .peg")).to_have_count(2)
+    page.select_option("#rules-select", "classic")
+    expect(panel).to_have_attribute("data-state", "start")
+    page.select_option("#rules-select", "mini")
+    expect(panel).to_have_attribute("data-state", "play")
+    expect(box).to_have_value("12")
+    box.focus()
+    page.keyboard.type("34")
+    expect(box).to_have_value("1234")
+    page.keyboard.press("Enter")
+    match_idle(page)
+    if panel.get_attribute("data-phase") == "guess":  # (1234 was not the secret)
+        expect(box).to_have_value("")
+        page.reload()
+        expect(page.locator("body")).to_have_attribute("data-ready", "true")
+        match_idle(page)
+        expect(box).to_have_value("")
+
+
 def test_a_game_value_out_of_reach_is_said_in_a_players_words(page: Page) -> None:
     """MM(8,8)'s game value box said '... 256 TiB, over the 2.0 GiB budget
     (KEYPEG_TABLE_BUDGET) ...' (web review)."""

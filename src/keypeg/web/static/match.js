@@ -22,7 +22,10 @@ export function setupMatch() {
   M.guessEntry = new CodeEntry({
     input: $("#match-guess-input"), palette: $("#match-palette"), slots: $("#match-guess-slots"),
     note: $("#match-guess-note"), prefix: "match-palette",
-    onChange: renderControls, onEnter: submitGuess,
+    onChange: () => {
+      saveDraft();
+      renderControls();
+    }, onEnter: submitGuess,
     locked: () => (M.busy ? "wait for the answer to the last move." : null),
   });
   M.secretEntry = new CodeEntry({
@@ -181,11 +184,25 @@ function renderForm() {
   }
 }
 
+// The guess being written is kept with the move it is for (a reload, or other rules and
+// back, had emptied the box), as Play keeps its own; a secret is never kept.
+const DRAFT = "keypeg.match.draft";
+const position = (v) => (v && inPlay(v) ? `${v.id}:${v.current}:${inPlay(v).history.length}` : "");
+function saveDraft() {
+  const at = position(M.view);
+  if (at) store.set(DRAFT, M.guessEntry.code ? `${at} ${M.guessEntry.code}` : "");
+}
+function restoreDraft(v) {
+  const [at, code] = String(store.get(DRAFT, "") || "").split(" ");
+  if (!M.guessEntry.code && code && at === position(v)) M.guessEntry.set(code, { quiet: true });
+}
+
 function renderControls() {
   const v = M.view;
   const playing = Boolean(v) && !v.over && !handoverDue(v);
   const g = v && inPlay(v);
   const guessing = playing && v.phase === "guess" && isPerson(v, g.breaker);
+  if (guessing) restoreDraft(v);
   const secret = playing && v.phase === "secret" && isPerson(v, g.maker);
   const answering = playing && v.phase === "answer" && isPerson(v, g.maker);
   $("#match-guess").hidden = !guessing;
