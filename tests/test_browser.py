@@ -1058,6 +1058,34 @@ def test_a_shipped_optimal_tree_of_a_big_game_is_explored_from_the_lab(page: Pag
         "placeholder") or ""), page.locator("#explorer-secret").get_attribute("placeholder")
 
 
+def test_the_explorer_offers_only_the_trees_the_server_shows(page: Page) -> None:
+    """MM(6,9): no tree of any strategy can be shown (the optimum is neither shipped nor
+    searchable in a request); the explorer had offered the optimum, selected, and answered
+    it with the server's refusal in developer's words. Now it offers none and says why in
+    a sentence; Codebreaker 4-6 offers its shipped optimum only; Mastermind every tree."""
+    status, presets = api(page, "GET", "/api/rules")
+    trees = {p["name"]: p["trees"] for p in presets}
+    open_page(page, "mm-6-9", "lab")
+    limits = page.locator("#explorer-limits")
+    expect(limits).to_have_text(
+        "Mastermind 6 × 9 has 531,441 codes, too many for a strategy's tree to be built "
+        "here, and keypeg has no tree of its best possible play.")
+    expect(page.locator("#explorer-toolbar")).to_be_hidden()
+    expect(page.locator("#explorer-strategy option")).to_have_count(0)
+    assert trees["mm-6-9"] == []
+    page.select_option("#rules-select", "codebreaker-4")
+    expect(limits).to_contain_text("only the best possible play's tree can be shown")
+    options = page.locator("#explorer-strategy option")
+    expect(options).to_have_count(1)
+    assert [o.get_attribute("value") for o in options.all()] == trees["codebreaker-4"]
+    page.select_option("#rules-select", "classic")
+    expect(limits).to_be_hidden()
+    expect(page.locator("#explorer-toolbar")).to_be_visible()
+    expect(options).to_have_count(6)
+    assert [o.get_attribute("value") for o in options.all()] == trees["classic"]
+    expect(page.locator("#explorer-strategy")).to_have_value("optimal")
+
+
 def test_lab_first_guess_table_is_seed_000s(page: Page) -> None:
     after = published()["optimal"]["classic"]["after_first_guess"]
     open_page(page, mode="lab")

@@ -250,6 +250,43 @@ def test_an_optimum_keypeg_optimal_stored_is_shown_in_a_game_too_big_to_search(
     assert source == "stored" and tree.total == PUB["ledger"]["totals"]["3"]["5"]
 
 
+def test_the_rules_list_the_trees_the_explorer_shows(client: TestClient) -> None:
+    """Each preset says which strategies' trees the explorer shows ("trees"), and the
+    server refuses every other one: the page had offered the optimum of MM(6,9) (none
+    ships, none can be searched for in a request) and answered it with a 413."""
+    from keypeg.explorer import EXPLORER_STRATEGIES
+    from keypeg.limits import EXACT_HINT_CODES
+
+    presets = {p["name"]: p for p in client.get("/api/rules").json()}
+    assert presets["classic"]["trees"] == list(EXPLORER_STRATEGIES)
+    assert presets["mm-6-9"]["trees"] == [] and presets["mm-8-8"]["trees"] == []
+    assert presets["codebreaker-4"]["trees"] == ["optimal"]
+    assert presets["super"]["trees"] == []
+    for name, p in presets.items():
+        if p["codes"] <= EXACT_HINT_CODES:
+            assert p["trees"] == list(EXPLORER_STRATEGIES), name
+            continue
+        for strategy in EXPLORER_STRATEGIES:
+            if strategy not in p["trees"]:
+                r = client.get("/api/tree", params={"rules": name, "strategy": strategy})
+                assert r.status_code == 413, (name, strategy, r.text)
+
+
+def test_an_optimum_stored_is_offered_by_the_rules(tmp_path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """An optimum `keypeg optimal` stored is offered too (here MM(3,5) counts as big)."""
+    import keypeg.explorer as explorer_module
+    from keypeg.explorer import tree_offered
+    from keypeg.solver.cached import optimal
+
+    monkeypatch.setattr(explorer_module, "EXACT_HINT_CODES", 100)
+    rules, store = Rules(pegs=3, colors=5), Store(tmp_path / "k.db")
+    assert not tree_offered(rules, "optimal", store)
+    optimal(rules, store=store)
+    assert tree_offered(rules, "optimal", store)
+    assert not tree_offered(rules, "maxsize", store)
+
+
 def test_an_optimum_not_found_in_time_is_refused_then_at_once(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     quick = functools.partial(explorer_tree, seconds=0.2)

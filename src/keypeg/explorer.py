@@ -22,6 +22,7 @@ optimum from a shipped tree, the store, or a search of at most `LAB_SECONDS`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,48 @@ def explorer_strategy(name: str) -> str:
         raise KeypegError(f"the tree explorer shows {', '.join(EXPLORER_STRATEGIES)}, "
                           f"not {shorten(name)!r}.")
     return key
+
+
+def tree_offered(rules: Rules, strategy: str, store: Store | None = None) -> bool:
+    """Return whether `explorer_tree` may give the tree of `strategy` under `rules`: every
+    tree of a game of at most `EXACT_HINT_CODES` codes, else only an optimal tree that ships
+    with keypeg or that `store` holds (the page offers only these; it had offered the
+    optimum of MM(6,9), which the server refuses). A search for an optimum may still run
+    out of its time."""
+    if rules.size <= EXACT_HINT_CODES:
+        return True
+    if explorer_strategy(strategy) != "optimal":
+        return False
+    if _shipped_worst(rules) is not None and (rules.max_guesses is None
+                                               or _shipped_worst(rules) <= rules.max_guesses):
+        return True
+    if store is None:
+        return False
+    from .solver.cached import result_key
+
+    hit = store.get_result(result_key(rules, max_guesses=rules.max_guesses))
+    return hit is not None and hit["tree"] is not None
+
+
+def _shipped_worst(rules: Rules) -> int | None:
+    """The worst case of the optimal tree that ships for `rules`'s code space (as
+    `solver.cached.stored_tree` finds it, without reading the tree), or None."""
+    return None if rules.blanks else _shipped_worst_by_key(rules.key)
+
+
+@functools.cache
+def _shipped_worst_by_key(key: str) -> int | None:
+    from .solver.cached import SHIPPED, shipped_tree
+    from .solver.cells import cell_rules, stored_cells
+
+    for pegs, colors in SHIPPED:  # (small games: read only when asked about them)
+        if key == Rules(pegs=pegs, colors=colors).key:
+            tree = shipped_tree(pegs, colors)
+            return None if tree is None else tree.worst
+    for cell in stored_cells():
+        if cell_rules(cell).key == key:
+            return int(cell["worst"])
+    return None
 
 
 def explorer_tree(rules: Rules, strategy: str, *, store: Store | None = None,

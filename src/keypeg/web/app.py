@@ -655,7 +655,7 @@ def create_app(store: Store | None = None, *, warm_up: bool = False) -> FastAPI:
     @app.get("/api/rules", summary="Every rules preset", responses=_errors(),
              dependencies=[_only_query()])
     def list_rules() -> list[dict[str, Any]]:
-        return presets()
+        return presets(service.store)
 
     @app.post("/api/games", summary="Start a game (the secret stays on the server)",
               description="Answers the game's id and rules, \"seeded\": whether a seed "

@@ -33,7 +33,13 @@ from ..belief import (
 from ..catalog import ALIASES, STRATEGY_NAMES
 from ..codes import BLANK, COLOR_LETTERS, COLOR_NAMES, Code, alphabet_text
 from ..errors import KeypegError, LimitExceededError
-from ..explorer import TreeIndex, explorer_strategy, explorer_tree
+from ..explorer import (
+    EXPLORER_STRATEGIES,
+    TreeIndex,
+    explorer_strategy,
+    explorer_tree,
+    tree_offered,
+)
 from ..feedback import NOTATION, Feedback, score
 from ..game import Clue, GameState
 from ..hints import bounded_guess, cut, hint, optimal_hint
@@ -194,9 +200,11 @@ def rules_info(rules: Rules) -> dict[str, Any]:
     }
 
 
-def presets() -> list[dict[str, Any]]:
-    """Return every preset, in registry order."""
-    return [{**rules_info(p.rules), "title": p.description, "aliases": list(p.aliases)}
+def presets(store: Store | None = None) -> list[dict[str, Any]]:
+    """Return every preset, in registry order, with "trees": the strategies whose tree the
+    explorer shows for it (`explorer.tree_offered`; `store`: where computed optima are)."""
+    return [{**rules_info(p.rules), "title": p.description, "aliases": list(p.aliases),
+             "trees": [s for s in EXPLORER_STRATEGIES if tree_offered(p.rules, s, store)]}
             for p in PRESETS]
 
 

@@ -13,7 +13,10 @@ const X = { rules: null, strategy: null, node: null, path: new Set(), secret: ""
 const nodes = new Map(); // "rules|strategy|node" -> the server's answer
 let seq = 0;
 
+let choices = []; // the strategy menu's options, for every rules (offerTrees picks)
+
 export function setupExplorer() {
+  choices = [...$("#explorer-strategy").options];
   $("#explorer-open").addEventListener("click", () => openTree($("#explorer-strategy").value));
   $("#explorer-strategy").addEventListener("change", (e) => {
     if (X.rules) openTree(e.target.value);
@@ -36,7 +39,27 @@ export function resetExplorer() {
   $("#explorer-summary").textContent = "";
   $("#explorer-crumbs").replaceChildren();
   $("#explorer-node").replaceChildren();
-  if (S.rules) $("#explorer-secret").placeholder = `e.g. ${N().example()}`;
+  if (S.rules) {
+    $("#explorer-secret").placeholder = `e.g. ${N().example()}`;
+    offerTrees();
+  }
+}
+
+/** Offer the strategies whose tree the server shows for these rules (it refuses the rest,
+ * by their size), and say why the others are missing. */
+function offerTrees() {
+  const trees = S.rules.trees || [];
+  const menu = $("#explorer-strategy");
+  const was = menu.value;
+  menu.replaceChildren(...choices.filter((o) => trees.includes(o.value)));
+  if (trees.length) menu.value = trees.includes(was) ? was : trees[0];
+  $("#explorer-toolbar").hidden = !trees.length;
+  const limits = $("#explorer-limits");
+  const codes = count(S.rules.codes, "code");
+  limits.hidden = trees.length === choices.length;
+  limits.textContent = !trees.length
+    ? `${shortTitle(S.rules)} has ${codes}, too many for a strategy's tree to be built here, and keypeg has no tree of its best possible play.`
+    : `${shortTitle(S.rules)} has ${codes}, too many for the other strategies' trees to be built here: only the best possible play's tree can be shown.`;
 }
 
 /** Open the tree of `strategy` under the selected rules at its first guess. */
