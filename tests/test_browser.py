@@ -1116,11 +1116,9 @@ def test_codebreaker_positional_feedback(page: Page) -> None:
     game = page.locator("body").get_attribute("data-game")
     status, body = api(page, "GET", f"/api/games/{game}/hints")
     assert status == 200 and body["candidates"] == math.perm(10, 5)
-    approx = page.locator("#hint-approx")
-    if body["approximate"]:
-        expect(approx).to_be_visible()
-    else:
-        expect(approx).to_be_hidden()
+    for row in body["strategies"]:  # an approximate badge on each sampled guess only
+        badge = page.locator(f"#hint-strategies tr[data-strategy='{row['name']}'] .badge.approx")
+        expect(badge).to_have_count(1 if row.get("sampled") else 0)
     guesses = ["01234", "56789"]
     while page.locator("#play-result").is_hidden():
         guess = guesses.pop(0) if guesses else page.locator(
@@ -1149,6 +1147,31 @@ def test_codebreaker_positional_feedback(page: Page) -> None:
                          rules)) == fb
     won = history[-1][1] == "GGGGG"
     expect(page.locator("#play-result")).to_have_attribute("data-result", "win" if won else "loss")
+
+
+def test_the_approximate_badge_sits_on_the_sampled_guesses_only(page: Page) -> None:
+    """MM(6,9)'s first hint: the strategies that score guesses chose among sampled codes,
+    consistent and random did not, and the counts are exact. The badge had sat in the
+    panel's head, over all of them; it is now on each sampled guess (and on the
+    recommended one when it is one of them), nowhere else."""
+    open_page(page, "mm-6-9")
+    show_hints(page)
+    wait_hints(page, [], "mm-6-9")
+    game = page.locator("body").get_attribute("data-game")
+    status, body = api(page, "GET", f"/api/games/{game}/hints")
+    assert status == 200 and body["approximate"]
+    sampled = {r["name"] for r in body["strategies"] if r.get("sampled")}
+    exact = {r["name"] for r in body["strategies"]} - sampled
+    assert sampled == {"maxsize", "expsize", "entropy", "parts"} and {"consistent",
+                                                                        "random"} <= exact
+    for name in sampled | exact:
+        row = page.locator(f"#hint-strategies tr[data-strategy='{name}']")
+        expect(row.locator(".strat-guess .badge.approx")).to_have_count(int(name in sampled))
+    badges = page.locator("#hints .badge.approx")
+    rec = body["recommended"]["name"]
+    expect(badges).to_have_count(len(sampled) + int(rec in sampled))
+    expect(page.locator("#hint-recommended .badge.approx")).to_have_count(int(rec in sampled))
+    expect(page.locator(".hints-head .badge, .hint-stats .badge")).to_have_count(0)
 
 
 def test_a_hint_out_of_time_searches_longer_on_request(page: Page, no_book: None,

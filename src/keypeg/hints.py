@@ -63,13 +63,17 @@ class StrategyHint:
     largest_part: int
     possible: bool
     chance: float | None = None
+    #: The guess was chosen among sampled codes (approximate); its largest part is exact.
+    sampled: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the row as the web API sends it."""
+        """Return the row as the web API sends it ("sampled" only when true)."""
         out: dict[str, Any] = {"name": self.name, "guess": self.guess,
                                "largest_part": self.largest_part, "possible": self.possible}
         if self.chance is not None:
             out["chance"] = round(self.chance, 6)
+        if self.sampled:
+            out["sampled"] = True
         return out
 
 
@@ -370,7 +374,7 @@ def hint(state: GameState, *, list_limit: int = HINT_LIST, strategies: bool = Tr
     approximate = False
     for name in strength_order(state.rules):
         row, sampled = strategy_hint(state, name)
-        rows.append(row)
+        rows.append(dataclasses.replace(row, sampled=sampled))
         approximate |= sampled
     if approximate:
         rows = _maxsize_takes_the_best_seen(rows)
@@ -392,7 +396,8 @@ def _maxsize_takes_the_best_seen(rows: list[StrategyHint]) -> list[StrategyHint]
     leaves at most 2,326,316 codes)' beside entropy's 2,140,616): by its own measure it
     plays the best of the guesses it has seen, so it takes that one."""
     best = min(rows, key=lambda r: r.largest_part)
-    return [StrategyHint(r.name, best.guess, best.largest_part, best.possible, r.chance)
+    return [StrategyHint(r.name, best.guess, best.largest_part, best.possible, r.chance,
+                         r.sampled)
             if r.name == "maxsize" and best.largest_part < r.largest_part else r
             for r in rows]
 
@@ -407,7 +412,7 @@ def _belief_hint(state: GameState, listed: list[str] | None, optimal_seconds: fl
     p = state.posterior
     rows = []
     for name, index in chosen.items():
-        rows.append(_belief_row(state, name, index, p))
+        rows.append(dataclasses.replace(_belief_row(state, name, index, p), sampled=approximate))
     likeliest = int(state.candidates[int(np.lexsort((state.candidates, -p))[0])])
     rows.append(_belief_row(state, "likeliest", likeliest, p))
     outcome = OptimalOutcome(note=f"{TRUSTED_ONLY[:-1]}; with doubtful answers, information "

@@ -122,7 +122,6 @@ export function renderHints(h) {
     : `${plural("code", h.candidates)} still possible`;
   $("#hint-bits").textContent = h.bits.toFixed(2);
   $("#hint-bits").dataset.bits = String(h.bits);
-  $("#hint-approx").hidden = !h.approximate;
   const note = $("#hint-note");
   note.hidden = !h.note;
   note.textContent = h.note ? sentence(h.note) : "";
@@ -142,7 +141,6 @@ function clearGuesses() {
   $("#hint-list").hidden = true;
   renderLikely({});
   $("#hint-note").hidden = true;
-  $("#hint-approx").hidden = true;
   resetCut();
 }
 

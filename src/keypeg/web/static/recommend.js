@@ -47,6 +47,12 @@ export function recommendation(h) {
   return h.optimal || ordered(h)[0] || null;
 }
 
+/** The badge on a guess chosen among sampled codes: on that guess alone (the panel's
+ * head had worn it, over the exact counts, the exact rows and the cut). */
+const approxBadge = (s) => (s && s.sampled ? el("span", { class: "badge approx",
+  title: "chosen among guesses picked at random: too many codes to score every one",
+  text: "approximate" }) : null);
+
 export const useButton = (code, id = null, text = "Use") => el("button", { type: "button", id,
   class: "button small use", "data-use": code, title: `Write ${code} as your next guess`,
   onclick: () => current().use(code), text });
@@ -82,7 +88,7 @@ function renderRecommended(h) {
     : `${sentence(rec.name === "information" ? "information gain: it tells the most about the "
       + "secret, a wrong answer allowed for" : who)}; it is the secret with ${percent(rec.chance)} chance.`;
   box.replaceChildren(...[
-    el("span", { class: "rec-label", text: "Recommended next guess" }),
+    el("span", { class: "rec-label" }, "Recommended next guess", approxBadge(rec)),
     el("span", { class: "rec-guess" }, codeEl(rec.guess), el("span", { class: "code-text", text: rec.guess }),
       useButton(rec.guess, "use-recommended")),
     el("span", { class: "rec-why", id: "hint-rec-why", text: why }),
@@ -165,7 +171,8 @@ function renderStrategies(h) {
     el("td", { class: "strat-name", title: strategyInfo(s.name) }, s.name,
       mine ? el("span", { class: "tag rec", text: "recommended" }) : null),
     el("td", { class: "strat-guess" }, codeWithText(s.guess),
-      s.possible ? null : el("span", { class: "tag", title: "cannot be the secret, but splits the codes well", text: "probe" })),
+      s.possible ? null : el("span", { class: "tag", title: "cannot be the secret, but splits the codes well", text: "probe" }),
+      approxBadge(s)),
     el("td", { class: "num", text: fmt(s.largest_part) }),
     el("td", { class: "use-cell" }, useButton(s.guess)));
   }));
