@@ -700,6 +700,46 @@ def test_no_horizontal_overflow(pages: Pages, size: tuple[int, int]) -> None:
     assert_fits(page, "assist")
 
 
+PHONE_FIT_JS = """() => {
+  const box = document.querySelector("#explorer .table-scroll");
+  const rows = [...document.querySelectorAll("#explorer .answers-table tbody tr")];
+  const out = rows.flatMap((tr) => [...tr.children].filter((td) => {
+    const r = td.getBoundingClientRect();
+    return r.left < -0.5 || r.right > innerWidth + 0.5;
+  }).map((td) => `${tr.dataset.answer} ${td.className}`));
+  const tall = [...document.querySelectorAll("#explorer .answers-table .fb-label-text")]
+    .filter((t) => t.getBoundingClientRect().height
+      > 2 * parseFloat(getComputedStyle(t).fontSize))
+    .map((t) => t.textContent);
+  const firsts = [...document.querySelectorAll("#lab-table tbody .c-first")]
+    .map((td) => getComputedStyle(td, "::before").content);
+  return { sideways: box.scrollWidth - box.clientWidth, out, tall, firsts, rows: rows.length };
+}"""
+
+
+def test_the_lab_and_the_explorer_read_on_a_phone(pages: Pages) -> None:
+    """At 390 px the explorer's six columns had run out of the screen (Worst and the next
+    guess behind a sideways scroll, each answer on three lines) and the lab's first guess
+    stood unnamed in a corner: the answers are cards, each whole on the screen, and the
+    first guess says what it is. On a wide screen the explorer stays a table."""
+    page = pages.open(390, 844)
+    open_page(page, "classic", "lab")
+    expect(page.locator("#lab-table")).to_have_attribute("data-state", "ready")
+    page.click("#explorer-open")
+    expect(page.locator("#explorer")).to_have_attribute("data-state", "ready")
+    got = page.evaluate(PHONE_FIT_JS)
+    assert got["rows"] == 14 and got["sideways"] <= 1 and not got["out"], got
+    assert not got["tall"], got
+    assert got["firsts"] and all("First guess" in f for f in got["firsts"]), got
+    wide = pages.open(1280, 900)
+    open_page(wide, "classic", "lab")
+    wide.click("#explorer-open")
+    expect(wide.locator("#explorer")).to_have_attribute("data-state", "ready")
+    expect(wide.locator("#explorer .answers-table thead th")).to_have_count(6)
+    assert wide.locator("#explorer .answers-table").evaluate(
+        "t => getComputedStyle(t).display") == "table"
+
+
 def test_header_says_each_thing_once(page: Page) -> None:
     for name in ("classic", "codebreaker-4", "mini"):
         open_page(page, name)

@@ -170,14 +170,14 @@ function nodeView(res) {
       : el("button", { class: "answer-open", type: "button", onclick: open,
         "aria-label": `${N().words(a.answer)}: open the ${count(a.size, "secret")} left` },
       feedbackLabelEl(a.answer))),
-    el("td", { class: "c-size" }, el("span", { class: "size-cell" },
+    el("td", { class: "c-size", "data-label": "Secrets" }, el("span", { class: "size-cell" },
       el("span", { class: "bar-track" }, el("span", { class: "bar",
         style: `width:${Math.max(2, (100 * a.size) / top).toFixed(1)}%` })),
       el("span", { class: "num", text: fmt(a.size) }))),
-    el("td", { class: "num c-total", text: fmt(a.total) }),
-    el("td", { class: "num c-mean", text: a.mean.toFixed(2) }),
-    el("td", { class: "num c-worst", text: String(a.worst) }),
-    el("td", { class: "c-next" }, a.guess ? codeWithText(a.guess) : "—"));
+    el("td", { class: "num c-total", "data-label": "Total", text: fmt(a.total) }),
+    el("td", { class: "num c-mean", "data-label": "Mean", text: a.mean.toFixed(2) }),
+    el("td", { class: "num c-worst", "data-label": "Worst", text: String(a.worst) }),
+    el("td", { class: "c-next", "data-label": "Next" }, a.guess ? codeWithText(a.guess) : "—"));
   });
   const head = el("div", { class: "node-head", "data-guess": res.guess, "data-size": res.size,
     "data-total": res.total, "data-worst": res.worst, "data-depth": res.depth },
