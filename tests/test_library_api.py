@@ -349,6 +349,14 @@ def test_an_int_is_a_code_index_never_a_written_code():
             call()
     state = GameState.start(CLASSIC)
     assert state.is_candidate(1233) and state.space.text(1233) == "6524"
+    # (feedback too: after("1122", 11) read 11 as 1B1W, 208 codes, where filter reads it as
+    # the answer index it is, 2B2W, 4 codes)
+    with pytest.raises(InvalidFeedbackError, match="written feedback is text, like '2B2W', "
+                                                   "not int"):
+        state.after("1122", 11)
+    space = state.space
+    assert str(space.feedback(11)) == "2B2W" and space.filter(space.all(), "1122", 11).size == 4
+    assert state.after("1122", space.feedback(11)).count == 4
 
 
 def test_a_state_says_how_many_rows_are_left_and_when_the_game_is_over():
@@ -495,3 +503,36 @@ def test_clues_as_json_lists_and_negative_sizes():
         find_rules("MM(-1,6)")
     with pytest.raises(InvalidRulesError, match="colors must be a whole number of at least 1"):
         find_rules("MM(4,-2)")
+
+
+def test_strategies_that_play_on_true_answers_refuse_a_noisy_state():
+    """find_strategy('entropy').next_guess under symmetric:0.05 played 2314 as if every
+    answer were true (hint's entropy, which plays under the noise, says 1514), and evaluate
+    walked its tree so; under a prior with true answers they play as they always do."""
+    from keypeg.bayes import BeliefStrategy
+    from keypeg.strategies import evaluate as evaluate_named
+
+    noisy = GameState.start(CLASSIC, noise="symmetric:0.05").after("1122", "1B1W")
+    liar = GameState.start(CLASSIC, noise="lies:1").after("1122", "1B1W")
+    for state in (noisy, liar):
+        for name in ("entropy", "knuth", "consistent", "optimal", "genetic"):
+            strategy = keypeg.find_strategy(name)
+            for call in (lambda s=strategy, st=state: s.next_guess(st),
+                         lambda s=strategy, st=state: s.tree(CLASSIC, st),
+                         lambda n=name, st=state: evaluate_named(n, CLASSIC, state=st)):
+                with pytest.raises(KeypegError, match=f"{strategy.name} plays on true "
+                                                      "answers, and this state's answers|"
+                                                      "worked out for trusted answers only"):
+                    call()
+    guess = BeliefStrategy("entropy").next_guess(noisy)
+    assert str(guess) == [s.guess for s in hint(noisy).strategies if s.name == "entropy"][0]
+    assert evaluate_named(BeliefStrategy("entropy"), CLASSIC, state=noisy)[0].total > 0
+    # (a prior with true answers: the strategies play on the candidates, as evaluate's
+    # weighted totals take them)
+    weights = np.ones(1296)
+    weights[get_space(CLASSIC).index("1234")] = 5.0
+    prior = GameState.start(CLASSIC, prior=weights).after("1122", "1B1W")
+    assert prior.trusted and prior.weights is not None
+    plain = GameState.start(CLASSIC).after("1122", "1B1W")
+    assert keypeg.find_strategy("entropy").next_guess(prior) == keypeg.find_strategy(
+        "entropy").next_guess(plain)

@@ -119,6 +119,8 @@ class BeliefStrategy(Strategy):
     information (the default), entropy, expsize, maxsize, parts. With a uniform prior and
     trusted answers it plays like the one-step strategy of the same name (up to ties)."""
 
+    plays_doubting = True
+
     def __init__(self, score: str = "information") -> None:
         if score not in dict(BELIEF_SCORES):
             raise KeypegError(f"unknown belief score {score!r}; choose one of: "

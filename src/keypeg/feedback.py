@@ -102,6 +102,12 @@ class Feedback:
         rules = rules_of(rules)
         if isinstance(text, Feedback):
             fb = text
+        elif not isinstance(text, str):
+            # (11 read as its digits, 1B1W, where CodeSpace.filter reads an int as an answer
+            # index, 2B2W: ints are never written feedback, as they are never written codes)
+            raise InvalidFeedbackError(
+                f"written feedback is text, like {example_answer(rules)!r}, not "
+                f"{type(text).__name__}; CodeSpace.feedback(i) gives the answer with index i.")
         else:
             # full-width and other compatibility forms read as plain letters and digits
             raw = normalize("NFKC", str(text)[:256]) if len(str(text)) <= 256 else str(text)

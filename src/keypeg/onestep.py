@@ -266,6 +266,7 @@ class OneStepStrategy(Strategy):
             is_cand, code_set, scoring))
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+        self.check_answers(state)
         space = as_space(rules, state)
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]

@@ -44,6 +44,9 @@ class Strategy(ABC):
     #: Whether `tree` can walk the whole game without its full feedback table (part by
     #: part, answers computed on the fly), so `evaluate` need not refuse big games.
     splits: bool = False
+    #: Whether it plays where answers may be wrong (noise, lies), as the Bayesian players
+    #: do; the others play on true answers and refuse such a state.
+    plays_doubting: bool = False
 
     def split_whole_tree(self, space: CodeSpace, workers: int, *, checkpoint: Any = None,
                          on_part: Callable[[int, int], None] | None = None) -> DecisionTree:
@@ -71,18 +74,43 @@ class Strategy(ABC):
         """Return the code index to play when `candidates` remain after `guesses`."""
 
     def next_guess(self, state: GameState) -> Code:
-        """Return the code this strategy plays next in `state`."""
+        """Return the code this strategy plays next in `state` (where answers may be
+        wrong, see `next_guess_doubting`)."""
         if state.solved:
             raise KeypegError("the game is already solved.")
+        if not state.trusted:
+            return self.next_guess_doubting(state)
         guesses = [c.guess.index for c in state.history]
         return state.space.code(self.choose(state.space, state.candidates, guesses))
+
+    def check_answers(self, state: GameState | None) -> None:
+        """Raise `KeypegError` for a state whose answers may be wrong (noise, lies) unless
+        this strategy `plays_doubting` (every `tree` checks: one-step trees had been walked
+        under symmetric:0.05 as if every answer were true)."""
+        if state is not None and not state.trusted and not self.plays_doubting:
+            raise KeypegError(_DOUBTING.format(name=self.name))
+
+    def next_guess_doubting(self, state: GameState) -> Code:
+        """Return the guess where the answers may be wrong (noise, lies): a strategy that
+        plays on true answers refuses (`keypeg.bayes.BeliefStrategy` plays under the
+        belief). It had played the codes of non-zero chance as if every answer were true:
+        under noise, nearly every code. (Under a prior with true answers a strategy plays
+        as it always does: on the candidates, each as likely, as `evaluate` walks it.)"""
+        raise KeypegError(_DOUBTING.format(name=self.name))
 
     def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
         """Return the strategy's decision tree over every candidate of `state` (the whole
         space by default). Raises `LimitExceededError` if a secret needs over 60 guesses."""
+        self.check_answers(state)
         space = as_space(rules, state)
         state = state or GameState.start(space)
         return python_walk(self, space, state)
+
+
+#: A strategy that plays on true answers, asked to play where answers may be wrong.
+_DOUBTING = ("{name} plays on true answers, and this state's answers may be wrong (noise or "
+             "lies); keypeg.bayes.BeliefStrategy (information, entropy, expsize, maxsize, "
+             "parts) plays under the noise, as hint(state) does.")
 
 
 def evaluate(
@@ -116,6 +144,8 @@ def evaluate(
     for a walk to finish, and neither does the process as it exits."""
     strategies = _strategies_of(strategies)
     check_count("workers", workers)
+    for s in strategies:
+        s.check_answers(state)
     for what, given in (("on_done", on_done), ("on_part", on_part)):
         if given is not None and not callable(given):
             raise KeypegError(f"{what} must be a function or None, not {shown(given)}.")

@@ -219,6 +219,7 @@ class OptimalStrategy(Strategy):
         rows (`Rules.max_guesses`), the fewest guesses in total among the trees that find
         every secret within them, as `solve_optimal(max_guesses=...)` finds it; where no
         tree does, the fewest in total over all trees."""
+        self.check_answers(state)
         space = as_space(rules, state)
         cap = space.rules.max_guesses
         # (the stored trees are for equally likely secrets; under a prior solve_optimal
