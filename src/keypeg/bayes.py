@@ -141,7 +141,8 @@ class BeliefStrategy(Strategy):
             return state.space.code(int(state.candidates[0]))
         return state.space.code(belief_choices(state, [self.score])[0][self.score])
 
-    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+    def tree(self, rules: Rules | CodeSpace | str, state: GameState | None = None
+             ) -> DecisionTree:
         """Return the tree of this player against every candidate of `state` (the whole
         space by default) when the answers are true, whatever noise the belief assumes:
         each node's guess is chosen under the belief its answers so far give."""

@@ -30,7 +30,7 @@ import numpy as np
 from .catalog import ALIASES, TABLE_STRATEGIES
 from .errors import KeypegError, LimitExceededError
 from .limits import EXACT_HINT_CODES, HINT_LIST, LAB_SECONDS, shorten
-from .rules import Rules, rules_name
+from .rules import Rules, rules_name, rules_of
 from .space import get_space
 from .store import Store
 from .tree import DecisionTree
@@ -57,8 +57,8 @@ def tree_offered(rules: Rules, strategy: str, store: Store | None = None) -> boo
         return True
     if explorer_strategy(strategy) != "optimal":
         return False
-    if _shipped_worst(rules) is not None and (rules.max_guesses is None
-                                               or _shipped_worst(rules) <= rules.max_guesses):
+    shipped = _shipped_worst(rules)
+    if shipped is not None and (rules.max_guesses is None or shipped <= rules.max_guesses):
         return True
     if store is None:
         return False
@@ -89,10 +89,11 @@ def _shipped_worst_by_key(key: str) -> int | None:
     return None
 
 
-def explorer_tree(rules: Rules, strategy: str, *, store: Store | None = None,
+def explorer_tree(rules: Rules | str, strategy: str, *, store: Store | None = None,
                   seconds: float = LAB_SECONDS) -> tuple[DecisionTree, str]:
     """Return (tree, source) for the explorer: source is "shipped", "stored" or "computed".
     Raises `LimitExceededError` (HTTP 413) for a tree a web request may not build."""
+    rules = rules_of(rules)
     name = explorer_strategy(strategy)
     label = rules_name(rules)
     if name == "optimal":

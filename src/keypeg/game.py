@@ -131,7 +131,7 @@ class GameState:
                 + ")")
 
     @classmethod
-    def start(cls, rules: Rules | CodeSpace, *, prior: Any = None,
+    def start(cls, rules: Rules | CodeSpace | str, *, prior: Any = None,
               noise: str | NoiseModel | None = None) -> GameState:
         """Return the state before any guess, with a `prior` over the secrets (None:
         uniform; "pin", "file:PATH", an array or a callable) and a `noise` model for the

@@ -265,7 +265,8 @@ class OneStepStrategy(Strategy):
             block, table_t, probes, cands, np.arange(cands.size, dtype=np.int32), history,
             is_cand, code_set, scoring))
 
-    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+    def tree(self, rules: Rules | CodeSpace | str, state: GameState | None = None
+             ) -> DecisionTree:
         self.check_answers(state)
         space = as_space(rules, state)
         state = state or GameState.start(space)

@@ -29,7 +29,7 @@ from .classes import secret_classes
 from .errors import LimitExceededError
 from .hints import shipped_labs
 from .limits import EXACT_HINT_CODES, LAB_SECONDS, plural
-from .rules import Rules, rules_name
+from .rules import Rules, rules_name, rules_of
 from .space import get_space
 from .store import Store
 
@@ -59,7 +59,7 @@ def known_optimum(rules: Rules) -> tuple[str, int, int] | None:
 
 
 def first_guess_table(
-    rules: Rules, *, store: Store | None = None, seconds: float = LAB_SECONDS,
+    rules: Rules | str, *, store: Store | None = None, seconds: float = LAB_SECONDS,
     strategies: tuple[str, ...] = TABLE_STRATEGIES, max_codes: int | None = EXACT_HINT_CODES,
     optimum: bool = True, on_step: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
@@ -69,6 +69,7 @@ def first_guess_table(
     from .solver.cached import optimal
     from .strategies import evaluate, find_strategy
 
+    rules = rules_of(rules)
     if max_codes is not None and rules.size > max_codes:
         raise LimitExceededError(
             f"the first-guess table of {rules_name(rules)} ({rules.size:,} codes) plays every "

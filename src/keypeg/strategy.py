@@ -98,7 +98,8 @@ class Strategy(ABC):
         as it always does: on the candidates, each as likely, as `evaluate` walks it.)"""
         raise KeypegError(_DOUBTING.format(name=self.name))
 
-    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+    def tree(self, rules: Rules | CodeSpace | str, state: GameState | None = None
+             ) -> DecisionTree:
         """Return the strategy's decision tree over every candidate of `state` (the whole
         space by default). Raises `LimitExceededError` if a secret needs over 60 guesses."""
         self.check_answers(state)
@@ -115,7 +116,7 @@ _DOUBTING = ("{name} plays on true answers, and this state's answers may be wron
 
 def evaluate(
     strategies: Sequence[Strategy],
-    rules: Rules | CodeSpace,
+    rules: Rules | CodeSpace | str,
     *,
     state: GameState | None = None,
     workers: int = 2,

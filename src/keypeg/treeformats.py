@@ -53,7 +53,7 @@ import numpy as np
 from .errors import KeypegError
 from .feedback import Feedback
 from .limits import plural, shorten
-from .rules import PRESETS, Rules, feedback_terms, find_rules, rules_name
+from .rules import PRESETS, Rules, feedback_terms, find_rules, rules_name, rules_of
 from .space import get_space
 from .tree import FORMAT as JSON_FORMAT
 from .tree import DecisionTree, rules_from_json
@@ -254,10 +254,13 @@ def _view_format(text: str) -> str | None:
     return None
 
 
-def read_tree(path: str | Path, fmt: str = "auto", rules: Rules | None = None) -> RawTree:
-    """Read a tree file in `fmt` (auto, json, irving or arfst) under `rules` (None: the
-    file's own, or for arfst23's files taken from the codes); raises `TreeFileError`."""
-    return parse_tree(read_text(path), fmt, rules, name=shorten(str(path)))
+def read_tree(path: str | Path, fmt: str = "auto", rules: Rules | str | None = None
+              ) -> RawTree:
+    """Read a tree file in `fmt` (auto, json, irving or arfst) under `rules` (a `Rules` or
+    a name; None: the file's own, or for arfst23's files taken from the codes); raises
+    `TreeFileError`."""
+    return parse_tree(read_text(path), fmt, None if rules is None else rules_of(rules),
+                      name=shorten(str(path)))
 
 
 def parse_tree(text: str, fmt: str = "auto", rules: Rules | None = None,
@@ -826,7 +829,7 @@ def to_decision_tree(raw: RawTree, verdict: Verdict | None = None) -> DecisionTr
                         as32(verdict.depth[keep]), as32(verdict.size[keep]), meta)
 
 
-def load_tree(path: str | Path, fmt: str = "auto", rules: Rules | None = None
+def load_tree(path: str | Path, fmt: str = "auto", rules: Rules | str | None = None
               ) -> DecisionTree:
     """Read, replay and convert a tree file; raises `TreeFileError` or `InvalidTreeError`."""
     return to_decision_tree(read_tree(path, fmt, rules))

@@ -41,7 +41,8 @@ import numpy as np
 
 from .classes import secret_classes
 from .errors import KeypegError, LimitExceededError, TimeLimitError
-from .rules import Rules, rules_name
+from .limits import check_max_seconds
+from .rules import Rules, rules_name, rules_of
 from .space import get_space, require_table
 from .tree import DecisionTree
 
@@ -364,12 +365,14 @@ def _exact_mixture(x: np.ndarray, cols: list[Column], sizes: Sequence[int], valu
 
 
 # ----------------------------------------------------------------------------- the value
-def game_value(rules: Rules, *, time_limit: float | None = None,
+def game_value(rules: Rules | str, *, time_limit: float | None = None,
                progress: Callable[[str], None] | None = None) -> GameValue:
     """Return the exact game value of `rules` and both optimal strategies (see the module
     docstring). Raises `LimitExceededError` past `time_limit` seconds, and at once, from
     the sizes, when the optimal searches it runs would not fit the memory budget (MM(8,8)
     took 54 s to build its classes before saying it was out of time)."""
+    rules = rules_of(rules)  # (a name, as elsewhere: game_value("MM(3,4)") failed inside)
+    check_max_seconds(time_limit, "time_limit")  # (-1 had run to "not found within -1 s")
     started = time.perf_counter()
     require_table(rules, "the game value")
     classes = secret_classes(rules)

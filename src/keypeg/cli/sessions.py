@@ -436,7 +436,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
             return
         words = line.split()
         cmd = words[0].lower() if words else ""
-        before = list(clues)
+        before: list[Clue] | None = list(clues)
         try:
             if not cmd:
                 continue
@@ -486,7 +486,8 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
                 if state is None and _still_contradictory(start, clues):
                     # (the clues contradicted before this one: it is recorded, and the
                     # old contradiction named in a line, not offered for repair again)
-                    past.append(before)
+                    if before is not None:
+                        past.append(before)
                     continue
         except KeypegError as exc:
             tell(exc)

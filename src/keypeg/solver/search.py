@@ -689,7 +689,7 @@ def _add_counts(into: dict[str, int], counts: dict[str, int]) -> dict[str, int]:
 
 
 def solve_optimal(
-    rules: Rules | CodeSpace,
+    rules: Rules | CodeSpace | str,
     *,
     state: GameState | None = None,
     max_guesses: int | None = None,

@@ -214,7 +214,8 @@ class OptimalStrategy(Strategy):
             raise error from None
         return result.tree.first_guess
 
-    def tree(self, rules: Rules | CodeSpace, state: GameState | None = None) -> DecisionTree:
+    def tree(self, rules: Rules | CodeSpace | str, state: GameState | None = None
+             ) -> DecisionTree:
         """Return the optimal tree from `state` (the start by default): on a board of few
         rows (`Rules.max_guesses`), the fewest guesses in total among the trees that find
         every secret within them, as `solve_optimal(max_guesses=...)` finds it; where no
