@@ -264,6 +264,12 @@ def test_negative_limits_are_refused_not_read_from_the_end():
 def test_the_top_level_has_hints_strategies_and_the_optimum():
     for name in ("hint", "solve_optimal", "evaluate", "find_strategy"):
         assert name in keypeg.__all__ and callable(getattr(keypeg, name))
+    # (what the functions return and raise, and the players under noise, which a
+    # developer had to find in their modules: TimeLimitError, named in solve_optimal's
+    # docstring, was not importable from keypeg)
+    for name in ("TimeLimitError", "DecisionTree", "OptimalResult", "Hint", "GameValue",
+                 "game_value", "BeliefStrategy"):
+        assert name in keypeg.__all__ and getattr(keypeg, name).__module__.startswith("keypeg")
 
 
 def test_type_checkers_see_every_top_level_name():
@@ -536,3 +542,26 @@ def test_strategies_that_play_on_true_answers_refuse_a_noisy_state():
     plain = GameState.start(CLASSIC).after("1122", "1B1W")
     assert keypeg.find_strategy("entropy").next_guess(prior) == keypeg.find_strategy(
         "entropy").next_guess(plain)
+
+
+def test_a_name_stands_for_its_rules_in_every_entry_point(tmp_path):
+    """game_value("MM(3,4)"), first_guess_table, explorer_tree and load_tree(rules=...)
+    failed with AttributeError or TypeError on a name, which the README and
+    architecture.md say may stand for its rules wherever rules go. MM(3,4)'s value 219/68
+    is the README's table's (computed there with its own column generation)."""
+    from pathlib import Path
+
+    from keypeg.explorer import explorer_tree
+    from keypeg.openings import first_guess_table
+    from keypeg.treeformats import load_tree
+    from keypeg.value import game_value
+
+    assert str(game_value("MM(3,4)").value) == "219/68"
+    with pytest.raises(KeypegError, match="time_limit must be a positive number of seconds"):
+        game_value("MM(3,3)", time_limit=-1)
+    assert first_guess_table("MM(3,3)", optimum=False)["rows"]
+    assert explorer_tree("MM(3,3)", "maxsize")[0].total > 0
+    data = Path(__file__).parent / "data" / "mm23-hand.irving.txt"
+    assert load_tree(data, rules="MM(2,3)").total == 21  # (tests/data/README.md: by hand)
+    with pytest.raises(InvalidRulesError):
+        load_tree(data, rules=5)

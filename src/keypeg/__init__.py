@@ -29,6 +29,13 @@ _EXPORTS = {
     "LimitExceededError": "errors",
     "NoStrategyError": "errors",
     "UnknownRulesError": "errors",
+    "TimeLimitError": "errors",
+    "BeliefStrategy": "bayes",
+    "Hint": "hints",
+    "OptimalResult": "solver",
+    "DecisionTree": "tree",
+    "GameValue": "value",
+    "game_value": "value",
     "Feedback": "feedback",
     "score": "feedback",
     "Clue": "game",
@@ -45,11 +52,15 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "BeliefStrategy",
     "Clue",
     "Code",
     "CodeSpace",
+    "DecisionTree",
     "Feedback",
     "GameState",
+    "GameValue",
+    "Hint",
     "InconsistentHistoryError",
     "InvalidCodeError",
     "InvalidFeedbackError",
@@ -57,12 +68,15 @@ __all__ = [
     "KeypegError",
     "LimitExceededError",
     "NoStrategyError",
+    "OptimalResult",
     "PRESETS",
     "Rules",
+    "TimeLimitError",
     "UnknownRulesError",
     "evaluate",
     "find_rules",
     "find_strategy",
+    "game_value",
     "get_space",
     "hint",
     "score",
@@ -87,6 +101,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # the names as type checkers see them
+    from .bayes import BeliefStrategy
     from .codes import Code
     from .errors import (
         InconsistentHistoryError,
@@ -96,12 +111,15 @@ if TYPE_CHECKING:  # the names as type checkers see them
         KeypegError,
         LimitExceededError,
         NoStrategyError,
+        TimeLimitError,
         UnknownRulesError,
     )
     from .feedback import Feedback, score
     from .game import Clue, GameState
-    from .hints import hint
+    from .hints import Hint, hint
     from .rules import PRESETS, Rules, find_rules
-    from .solver import solve_optimal
+    from .solver import OptimalResult, solve_optimal
     from .space import CodeSpace, get_space
     from .strategies import evaluate, find_strategy
+    from .tree import DecisionTree
+    from .value import GameValue, game_value
