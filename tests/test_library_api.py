@@ -565,3 +565,35 @@ def test_a_name_stands_for_its_rules_in_every_entry_point(tmp_path):
     assert load_tree(data, rules="MM(2,3)").total == 21  # (tests/data/README.md: by hand)
     with pytest.raises(InvalidRulesError):
         load_tree(data, rules=5)
+
+
+def test_a_state_pickles_and_copies():
+    """pickle.dumps(state) and copy.deepcopy(state) failed ("cannot pickle
+    '_thread.lock' object", the code space's): a state could not go to a worker process or
+    a cache. A space pickles as its rules: back, the process's shared one, or one alike."""
+    import copy
+    import pickle
+
+    from keypeg.space import CodeSpace
+
+    noisy = GameState.start(CLASSIC, noise="symmetric:0.05").after("1122", "1B1W")
+    again = pickle.loads(pickle.dumps(noisy))
+    assert again.space is noisy.space and str(again.noise) == "symmetric:0.05"
+    assert again.count == noisy.count and np.array_equal(again.posterior, noisy.posterior)
+    assert [str(c) for c in again.history] == ["1122=1B1W"]
+    plain = copy.deepcopy(GameState.start(CLASSIC).after("1122", "1B1W"))
+    assert plain.count == 208 and plain.space is get_space(CLASSIC)
+    own = CodeSpace("mini", budget=1000)
+    back = pickle.loads(pickle.dumps(own))
+    assert back is not own and back.budget == 1000 and back.size == own.size
+
+
+def test_a_state_says_a_prior_only_where_one_was_given():
+    # (under noise the posterior is uneven with no prior: the repr had said "a prior")
+    noisy = GameState.start(CLASSIC, noise="symmetric:0.05").after("1122", "1B1W")
+    assert repr(noisy).endswith("noise symmetric:0.05)")
+    weighted = GameState.start(CLASSIC, noise="symmetric:0.05", prior=np.ones(1296))
+    assert repr(weighted.after("1122", "1B1W")).endswith("noise symmetric:0.05, a prior)")
+    assert repr(GameState.start(CLASSIC, prior=np.arange(1, 1297))).endswith(", a prior)")
+    assert ", a prior" not in repr(GameState.start(CLASSIC, noise="lies:1").after("1122",
+                                                                                 "1B1W"))

@@ -511,7 +511,9 @@ class Belief:
 
     `candidates` are code indices (ascending) with non-zero posterior; `log_weights`
     (aligned, probabilistic noise) or `weights` (aligned, normalised; None means uniform)
-    hold the posterior; `misses` (aligned, `Lies`) counts the clues each code contradicts.
+    hold the posterior; `misses` (aligned, `Lies`) counts the clues each code contradicts;
+    `prior` says whether it started from a prior (under noise the posterior is uneven
+    without one: a state's repr had said "a prior" for none).
     """
 
     candidates: np.ndarray
@@ -519,6 +521,7 @@ class Belief:
     weights: np.ndarray | None = None
     log_weights: np.ndarray | None = None
     misses: np.ndarray | None = None
+    prior: bool = False
 
     @classmethod
     def start(cls, space: CodeSpace, prior: Any = None,
@@ -536,9 +539,9 @@ class Belief:
             weights = w[candidates] / w[candidates].sum()
         if not model.hard:
             logw = np.log(weights) if weights is not None else np.zeros(candidates.size)
-            return cls(candidates, model, None, logw)
+            return cls(candidates, model, None, logw, prior=w is not None)
         misses = np.zeros(candidates.size, dtype=np.int16) if isinstance(model, Lies) else None
-        return cls(candidates, model, weights, None, misses)
+        return cls(candidates, model, weights, None, misses, prior=w is not None)
 
     @property
     def posterior(self) -> np.ndarray:
@@ -568,8 +571,9 @@ class Belief:
             logw = self.log_weights + log_l[true]
             keep = np.isfinite(logw)
             if not keep.all():
-                return Belief(self.candidates[keep], model, None, logw[keep])
-            return Belief(self.candidates, model, None, logw)
+                return Belief(self.candidates[keep], model, None, logw[keep],
+                              prior=self.prior)
+            return Belief(self.candidates, model, None, logw, prior=self.prior)
         if self.misses is not None:
             assert isinstance(model, Lies)
             misses = self.misses + (true != r)
@@ -584,7 +588,7 @@ class Belief:
             total = kept.sum()
             weights = kept / total if total > 0 else kept
         return Belief(self.candidates[keep], model, weights, None,
-                      None if misses is None else misses[keep])
+                      None if misses is None else misses[keep], prior=self.prior)
 
     def entropy(self) -> float:
         """Return the posterior's entropy in bits."""

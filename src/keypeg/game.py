@@ -127,7 +127,8 @@ class GameState:
                 + (f" {clues}" if clues else "")
                 + f", {plural(self.count, 'candidate')}"
                 + ("" if str(self.noise) == "exact" else f", noise {self.noise}")
-                + ("" if self.belief.uniform else ", a prior")
+                + (", a prior" if self.belief.prior or self.belief.weights is not None
+                   else "")
                 + ")")
 
     @classmethod

@@ -130,6 +130,13 @@ class CodeSpace:
         self._positional = rules.feedback == "positional"
         self._wide = self.common.shape[0] == 0
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle as the rules (and budget): unpickled, the process's shared space, or one
+        made alike (a state or space could not go to another process or a cache: its lock
+        cannot be pickled; the codes and table are rebuilt there, not carried)."""
+        shared = _SPACES.get((self.rules, rules_name(self.rules))) is self
+        return (_space_again, (self.rules, self._budget, self._disk_cache, shared))
+
     # ------------------------------------------------------------------ codes
     def __len__(self) -> int:
         return self.size
@@ -630,6 +637,13 @@ def get_space(rules: Rules | str) -> CodeSpace:
         if space is None:
             space = _SPACES[key] = CodeSpace(rules)
         return space
+
+
+def _space_again(rules: Rules, budget: int, disk_cache: bool, shared: bool) -> CodeSpace:
+    """The code space a pickled one stood for (`CodeSpace.__reduce__`)."""
+    if shared:
+        return get_space(rules)
+    return CodeSpace(rules, budget=budget, disk_cache=disk_cache)
 
 
 def as_rules(rules: Any) -> Rules:
