@@ -597,3 +597,34 @@ def test_a_state_says_a_prior_only_where_one_was_given():
     assert repr(GameState.start(CLASSIC, prior=np.arange(1, 1297))).endswith(", a prior)")
     assert ", a prior" not in repr(GameState.start(CLASSIC, noise="lies:1").after("1122",
                                                                                  "1B1W"))
+
+
+def test_a_tree_of_a_position_saved_replays_over_its_own_secrets(tmp_path):
+    """A tree built from a position was saved with no word of its clues: loaded again,
+    replay() said 'the tree covers 208 secrets, not 1296'. It keeps its clues (and noise)
+    now; under a prior, which it cannot hold, it asks for its secrets in a sentence.
+    926 is solve_optimal's total after 1122=1B1W in the README's example."""
+    from keypeg.bayes import BeliefStrategy
+    from keypeg.tree import DecisionTree
+
+    state = GameState.start(CLASSIC).after("1122", "1B1W")
+    trees = {"entropy": keypeg.find_strategy("entropy").tree(CLASSIC, state),
+             "optimal": solve_optimal(CLASSIC, state=state).tree,
+             "evaluated": keypeg.evaluate("knuth", CLASSIC, state=state)[0]}
+    noisy = GameState.start(CLASSIC, noise="symmetric:0.05").after("1122", "1B1W")
+    trees["belief"] = BeliefStrategy("entropy").tree(CLASSIC, noisy)
+    for name, tree in trees.items():
+        tree.save(tmp_path / f"{name}.json")
+        back = DecisionTree.load(tmp_path / f"{name}.json")
+        back.replay()
+        assert back.meta["clues"] == ["1122=1B1W"] and back.total == tree.total, name
+    assert trees["optimal"].total == 926 and trees["entropy"].secrets == 208
+    assert trees["belief"].secrets == 1295 and trees["belief"].meta["noise"] == "symmetric:0.05"
+    weights = np.ones(1296)
+    weights[5] = 0
+    prior = GameState.start(CLASSIC, prior=weights).after("1122", "1B1W")
+    keypeg.find_strategy("entropy").tree(CLASSIC, prior).save(tmp_path / "prior.json")
+    back = DecisionTree.load(tmp_path / "prior.json")
+    with pytest.raises(KeypegError, match="starts from a position under a prior"):
+        back.replay()
+    back.replay(secrets=prior.candidates)

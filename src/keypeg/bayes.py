@@ -148,4 +148,4 @@ class BeliefStrategy(Strategy):
         each node's guess is chosen under the belief its answers so far give."""
         space = as_space(rules, state)
         state = state or GameState.start(space)
-        return python_walk(self, space, state, follow_belief=True)
+        return python_walk(self, space, state, follow_belief=True).placed(state)

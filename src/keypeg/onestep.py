@@ -268,7 +268,9 @@ class OneStepStrategy(Strategy):
     def tree(self, rules: Rules | CodeSpace | str, state: GameState | None = None
              ) -> DecisionTree:
         self.check_answers(state)
-        space = as_space(rules, state)
+        return self._walked(as_space(rules, state), state).placed(state)
+
+    def _walked(self, space: CodeSpace, state: GameState | None) -> DecisionTree:
         state = state or GameState.start(space)
         guesses = [clue.guess.index for clue in state.history]
         if (state.count == space.size and table_bytes(space.rules) > table_budget()

@@ -105,7 +105,7 @@ class Strategy(ABC):
         self.check_answers(state)
         space = as_space(rules, state)
         state = state or GameState.start(space)
-        return python_walk(self, space, state)
+        return python_walk(self, space, state).placed(state)
 
 
 #: A strategy that plays on true answers, asked to play where answers may be wrong.

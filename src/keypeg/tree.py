@@ -20,7 +20,7 @@ import gzip
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from .feedback import Feedback
 from .limits import shorten
 from .rules import Rules, find_rules, rules_name
 from .space import CodeSpace, get_space
+
+if TYPE_CHECKING:
+    from .game import GameState
 
 FORMAT = "keypeg-tree"
 VERSION = 1
@@ -147,6 +150,37 @@ class DecisionTree:
         return child
 
     # --------------------------------------------------------------- replay
+    def placed(self, state: GameState | None) -> DecisionTree:
+        """Return this tree (changed in place) with the position it starts from in `meta`:
+        its clues, and the noise or prior the candidates came from, so that a tree saved and
+        loaded again replays over its own secrets (it had been saved with no word of its
+        clues, and `replay` had said "the tree covers 208 secrets, not 1296")."""
+        if state is not None and state.history:
+            self.meta["clues"] = [str(clue) for clue in state.history]
+            if str(state.noise) != "exact":
+                self.meta["noise"] = str(state.noise)
+            if state.belief.prior:
+                self.meta["prior"] = True
+        return self
+
+    def start_secrets(self, space: CodeSpace) -> np.ndarray:
+        """Return the secrets this tree covers when none are given: every code, or the
+        candidates after the clues in `meta` (`placed`); raises `KeypegError` for a
+        position under a prior, which the file does not hold."""
+        clues = self.meta.get("clues")
+        if not clues:
+            return space.all()
+        if self.meta.get("prior"):
+            raise KeypegError("this tree starts from a position under a prior, which it does "
+                              "not hold: give its secrets (secrets=state.candidates).")
+        from .game import GameState
+
+        state = GameState.start(space, noise=self.meta.get("noise"))
+        for clue in clues:
+            guess, _, feedback = str(clue).partition("=")
+            state = state.after(guess, feedback)
+        return state.candidates
+
     def replay(self, space: CodeSpace | None = None, secrets: np.ndarray | None = None) -> None:
         """Play the tree against every secret; raise `KeypegError` if one is not found in
         the recorded number of guesses or the recorded sizes are wrong."""
@@ -157,7 +191,8 @@ class DecisionTree:
         """Return the number of guesses the tree needs for each secret (every code by
         default), by playing it; raises `KeypegError` as `replay` does."""
         space = space or get_space(self.rules)
-        secrets = space.all() if secrets is None else np.asarray(secrets, dtype=np.int32)
+        secrets = (self.start_secrets(space) if secrets is None
+                   else np.asarray(secrets, dtype=np.int32))
         if secrets.size != self.secrets:
             raise KeypegError(f"the tree covers {self.secrets} secrets, not {secrets.size}.")
         child = self.children()

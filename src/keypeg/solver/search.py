@@ -1142,7 +1142,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         elif watch.code_of is not None and int(search.counters[slots.BEST_TOTAL]) == cost:
             watch.proven = int(search.counters[slots.BEST_GUESS]), cost
         watch.phase = "rebuilding the tree"
-        tree = _rebuild(search, S_in, depth, guesses_in, state)
+        tree = _rebuild(search, S_in, depth, guesses_in, state).placed(state)
         if view is not None:
             tree.guess = view.order[tree.guess].astype(np.int32)
         got = tree.total if weights is None else _weighted_sum(tree, weights)
