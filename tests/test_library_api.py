@@ -628,3 +628,22 @@ def test_a_tree_of_a_position_saved_replays_over_its_own_secrets(tmp_path):
     with pytest.raises(KeypegError, match="starts from a position under a prior"):
         back.replay()
     back.replay(secrets=prior.candidates)
+
+
+def test_the_sampled_evaluation_and_the_genetic_game_check_their_input():
+    """genetic.play on MM(8,8) with a symbol 9 in the secret ran about 70 s to 'did not
+    find the secret'; sampled_evaluation took no strategy name (AttributeError) and named
+    the CLI's --sample in a library call's error."""
+    from keypeg import genetic
+    from keypeg.sampling import sampled_evaluation
+
+    with pytest.raises(InvalidCodeError, match="8 whole numbers from 0 to 7, not"):
+        genetic.play("MM(8,8)", [9] * 8, 0)
+    with pytest.raises(InvalidCodeError, match="unknown symbol"):
+        genetic.play("classic", "abcd", 0)
+    assert genetic.play("classic", "1234", 0)[-1].tolist() == [0, 1, 2, 3]
+    assert len(genetic.play(CLASSIC, [0, 1, 2, 3], 0)) == len(genetic.play(CLASSIC, "1234", 0))
+    with pytest.raises(KeypegError, match="^n must be a whole number from 2"):
+        sampled_evaluation(CLASSIC, "maxsize", 1, 1)
+    row = sampled_evaluation("classic", "maxsize", 5, 1)
+    assert row["approximate"] is True and row["strategy"] == "maxsize"

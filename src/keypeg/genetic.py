@@ -28,13 +28,15 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ._kernels import genetic as kg
+from .codes import Code, check_symbols
 from .errors import KeypegError
-from .limits import check_seed
-from .rules import Rules
+from .limits import check_count, check_seed
+from .rules import Rules, rules_of
 from .space import CodeSpace
 from .strategy import Strategy
 
@@ -248,11 +250,21 @@ def win_key(rules: Rules) -> int:
     return p * (p + 1) if rules.feedback == "blackwhite" else 3 ** p - 1
 
 
-def play(rules: Rules, secret: np.ndarray, seed: int, *, max_guesses: int = 60,
+def play(rules: Rules | str, secret: Any, seed: int, *, max_guesses: int = 60,
          params: GaParams = GaParams()) -> list[np.ndarray]:
-    """Play the genetic algorithm against `secret` (a row of symbols) without any code
-    space; return its guesses (the last one is the secret)."""
-    secret = np.asarray(secret, dtype=np.int8)
+    """Play the genetic algorithm against `secret` (a row of symbol indices, a written code
+    or a `Code`) without any code space; return its guesses (the last one is the secret).
+    A secret that is no code of the rules is refused in a sentence (MM(8,8)'s secret with
+    a symbol 9 had been played for 70 s to "did not find the secret")."""
+    rules = rules_of(rules)
+    check_seed(seed, "seed")
+    check_count("max_guesses", max_guesses)
+    if isinstance(secret, (str, Code)):
+        symbols = Code.parse(secret, rules).symbols
+    else:
+        symbols = check_symbols(np.asarray(secret).tolist() if isinstance(secret, np.ndarray)
+                                else secret, rules)
+    secret = np.asarray(symbols, dtype=np.int8)
     guesses: list[np.ndarray] = []
     keys: list[int] = []
     win = win_key(rules)

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from .errors import KeypegError
-from .limits import MAX_GUESSES_PER_GAME, plural
-from .rules import Rules, rules_name
+from .limits import MAX_GUESSES_PER_GAME, check_seed, plural
+from .rules import Rules, rules_name, rules_of
 
 #: Most secrets one sampled evaluation may play.
 MAX_SAMPLE = 100_000
@@ -30,15 +30,23 @@ def draw_secrets(rules: Rules, n: int, seed: int) -> np.ndarray:
     return np.argsort(rng.random((n, rules.symbols)), axis=1)[:, : rules.pegs].astype(np.int8)
 
 
-def sampled_evaluation(rules: Rules, strategy: Any, n: int, seed: int,
-                       on_game: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play `strategy` (a `Strategy`) against `n` secrets drawn with `seed`; return the row
-    of `keypeg evaluate --json` with "approximate": true, the sample size and a 95 %
-    confidence interval for the mean (normal approximation)."""
+def sampled_evaluation(rules: Rules | str, strategy: Any, n: int, seed: int,
+                       on_game: Callable[[int], None] | None = None, *,
+                       option: str = "n") -> dict[str, Any]:
+    """Play `strategy` (a `Strategy` or a name `find_strategy` reads) against `n` secrets
+    drawn with `seed`; return the row of `keypeg evaluate --json` with "approximate": true,
+    the sample size and a 95 % confidence interval for the mean (normal approximation).
+    `option` names the sample size in its error (the CLI's --sample; n here)."""
     # (at least 2: one secret gave the interval 4.000 to 4.000, as if exact)
     if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_SAMPLE:
-        raise KeypegError(f"--sample must be a whole number from 2 to {MAX_SAMPLE:,}, not "
+        raise KeypegError(f"{option} must be a whole number from 2 to {MAX_SAMPLE:,}, not "
                           f"{n}.")
+    rules = rules_of(rules)
+    check_seed(seed, "seed")
+    if isinstance(strategy, str):  # (a name failed with AttributeError)
+        from .strategies import find_strategy
+
+        strategy = find_strategy(strategy)
     secrets = draw_secrets(rules, n, seed)
     counts = np.zeros(n, dtype=np.int64)
     firsts: set[str] = set()

@@ -547,7 +547,8 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
                 progress.update(task, completed=i, description=f"{s.label}: {i:,}/{n:,} games")
 
             rows.append(with_beyond_rows(
-                sampled_evaluation(rules, s, n, secrets_seed, on_game=step), rules))
+                sampled_evaluation(rules, s, n, secrets_seed, on_game=step,
+                                   option="--sample"), rules))
     if as_json:
         print(json.dumps(rows))
         return
