@@ -647,3 +647,21 @@ def test_the_sampled_evaluation_and_the_genetic_game_check_their_input():
         sampled_evaluation(CLASSIC, "maxsize", 1, 1)
     row = sampled_evaluation("classic", "maxsize", 5, 1)
     assert row["approximate"] is True and row["strategy"] == "maxsize"
+
+
+def test_states_and_strategies_take_what_a_developer_hands_them():
+    """next_guess('classic') and GameState(Rules) failed with AttributeError; from_clues
+    read '1122=1B1W 3456=0B2W' as one clue whose feedback was '1B1W 3456=0B2W'."""
+    with pytest.raises(KeypegError, match="next_guess takes a GameState, such as "
+                                          "GameState.start\\('classic'\\), not 'classic'"):
+        keypeg.find_strategy("maxsize").next_guess("classic")
+    for name in ("optimal", "entropy"):
+        with pytest.raises(KeypegError, match="not int"):
+            keypeg.find_strategy(name).next_guess(5)
+    with pytest.raises(KeypegError, match="not int"):
+        keypeg.BeliefStrategy().next_guess(5)
+    assert GameState(CLASSIC).count == GameState("classic").count == 1296
+    both = GameState.start(CLASSIC).after("1122", "1B1W").after("3456", "0B2W")
+    for text in ("1122=1B1W 3456=0B2W", "1122=1B1W, 3456=0B2W"):
+        assert GameState.from_clues(CLASSIC, text).count == both.count == 84
+    assert GameState.from_clues(CLASSIC, "1122 1B1W").count == 208

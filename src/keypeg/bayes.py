@@ -20,7 +20,7 @@ from .game import GameState
 from .limits import EXACT_HINT_WORK, HINT_SAMPLE
 from .rules import Rules
 from .space import CodeSpace
-from .strategy import Strategy, as_space, python_walk
+from .strategy import Strategy, as_space, check_state, python_walk
 from .tree import DecisionTree
 
 #: Past the exact budget, candidates below this share of the likeliest one's mass are not
@@ -135,6 +135,7 @@ class BeliefStrategy(Strategy):
         return belief_choices(state, [self.score])[0][self.score]
 
     def next_guess(self, state: GameState) -> Code:
+        check_state(state)
         if state.solved:
             raise KeypegError("the game is already solved.")
         if state.count == 1:

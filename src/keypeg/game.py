@@ -104,6 +104,7 @@ class GameState:
         weights: np.ndarray | None = None,
         belief: Belief | None = None,
     ) -> None:
+        space = as_space(space)  # (a Rules or a name, as GameState.start takes: Rules failed)
         self.space = space
         self.history: tuple[Clue, ...] = tuple(history)
         #: Values derived from the state and remembered (its candidates and history never
@@ -154,6 +155,10 @@ class GameState:
         Raises `InconsistentHistoryError` with a diagnosis when no code fits them all.
         """
         space = as_space(rules)
+        if isinstance(clues, str) and clues.count("=") > 1:
+            # several clues in one text, as a CLI takes them: '1122=1B1W 3456=0B2W' (the
+            # second was read as part of the first one's feedback)
+            clues = clues.replace(",", " ").replace(";", " ").split()
         if isinstance(clues, (str, Clue)):
             clues = [clues]  # one clue
         if not isinstance(clues, Iterable):

@@ -76,6 +76,7 @@ class Strategy(ABC):
     def next_guess(self, state: GameState) -> Code:
         """Return the code this strategy plays next in `state` (where answers may be
         wrong, see `next_guess_doubting`)."""
+        check_state(state)
         if state.solved:
             raise KeypegError("the game is already solved.")
         if not state.trusted:
@@ -106,6 +107,15 @@ class Strategy(ABC):
         space = as_space(rules, state)
         state = state or GameState.start(space)
         return python_walk(self, space, state).placed(state)
+
+
+def check_state(state: Any) -> None:
+    """Raise `KeypegError` in a sentence unless `state` is a `GameState` (next_guess on the
+    name of some rules failed with AttributeError)."""
+    if not isinstance(state, GameState):
+        raise KeypegError("next_guess takes a GameState, such as GameState.start('classic'), "
+                          f"not {shown(state) if isinstance(state, str) else type(state).__name__}"
+                          ".")
 
 
 #: A strategy that plays on true answers, asked to play where answers may be wrong.

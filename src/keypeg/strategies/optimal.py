@@ -24,7 +24,7 @@ from ..limits import (
 )
 from ..rules import Rules
 from ..space import CandidateView, CodeSpace
-from ..strategy import Strategy, as_space
+from ..strategy import Strategy, as_space, check_state
 from ..tree import DecisionTree
 
 
@@ -98,6 +98,7 @@ class OptimalStrategy(Strategy):
     def next_guess(self, state: GameState) -> Code:
         """Return the optimal guess; under a prior (trusted answers), the one with the
         fewest expected guesses over the posterior."""
+        check_state(state)
         if state.weights is None or state.solved:
             return super().next_guess(state)
         if not state.trusted:
