@@ -329,7 +329,7 @@ def render_evaluation(stats: dict[str, Any]) -> str:
         out.append("|---|---|---|---|---|---|---|---|")
         for row, po in zip(sec["all_probes"], sec["possible_only"], strict=True):
             out.append(f"| {row['strategy']} | {row['first_guess']} | {row['total']:,} | "
-                       f"{row['mean']:.3f} | {row['worst']} | {_hist(row['histogram'])} | "
+                       f"{row['mean']:.4f} | {row['worst']} | {_hist(row['histogram'])} | "
                        f"{po['total']:,} | {po['worst']} |")
         same = [r["total"] for r in sec["all_probes"]] == sec["tie_last_totals"]
         out.append("")
@@ -503,7 +503,7 @@ def render_labs(_: dict[str, Any]) -> str:
             continue
         by = {r["strategy"]: r for r in lab["rows"]}
         out.append(f"| {lab['rules']} | {lab['secrets']:,} | " + " | ".join(
-            f"{by[n]['total']:,} ({by[n]['mean']:.3f}, worst {by[n]['worst']})"
+            f"{by[n]['total']:,} ({by[n]['mean']:.4f}, worst {by[n]['worst']})"
             if n in by else "not known" for n in (*TABLE_STRATEGIES, "optimal")) + " |")
     if sampled:
         names = [r["strategy"] for r in sampled[0]["rows"]]
@@ -607,8 +607,8 @@ def render_genetic(stats: dict[str, Any]) -> str:
         known = ", ".join(f"{x['strategy']} {x['mean']:.4f}" for x in onestep.get(r["game"], [])
                           if x["strategy"] != "consistent") or "out of reach"
         game = "codebreaker-4..6" if r["game"] == "codebreaker-4" else r["game"]
-        out.append(f"| {game} | {r['secrets']:,} drawn | {r['mean']:.3f} | {lo:.3f} to "
-                   f"{hi:.3f} | {r['worst']} | {known} | {r['per_decision_ms']:.0f} ms |")
+        out.append(f"| {game} | {r['secrets']:,} drawn | {r['mean']:.4f} | {lo:.4f} to "
+                   f"{hi:.4f} | {r['worst']} | {known} | {r['per_decision_ms']:.0f} ms |")
     cb = next(r for r in sec["sampled"] if r["game"] == "codebreaker-4")
     fails = cb["beyond_rows"]
     classic = next(r for r in sec["sampled"] if r["game"] == "classic")

@@ -1089,6 +1089,10 @@ def test_evaluate_sample_seed_draws_the_secrets_apart_from_the_strategys_seed():
     (row,) = json.loads(result.stdout)
     want = sampled_evaluation(find_rules("mini"), find_strategy("genetic", seed=0), 30, 1)
     assert (row["label"], row["seed"]) == ("genetic (seed 0)", 1)
+    # (each seed in a field of its own: the strategy's had been only in the label; and the
+    # draws are with replacement, which only a docstring had said)
+    assert (row["sample_seed"], row["strategy_seed"], row["with_replacement"]) == (1, 0, True)
+    assert "with replacement" in row["note"]
     assert row["histogram"] == want["histogram"]
     # the table's worst case is the sample's, and says so
     table = run(["evaluate", "--rules", "mini", "-s", "maxsize", "--sample", "30"])

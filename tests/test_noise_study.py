@@ -45,10 +45,11 @@ def test_progress_goes_to_stderr_and_stdout_keeps_its_format(capsys, monkeypatch
     assert noise_study.main(["MM(2,3)", "2"]) == 0
     out, err = capsys.readouterr()
     lines = out.splitlines()
-    assert re.fullmatch(r"MM\(2,3\): 2 secrets, 10 rows, [0-9.]+ s", lines[0])
+    assert re.fullmatch(r"MM\(2,3\): 2 secrets, 10 rows \(the rules have no board: 10 "
+                        r"taken\), [0-9.]+ s", lines[0])
     assert len(lines) == 1 + 4 * 3
-    assert all(re.fullmatch(r"  eps \d\.\d\d  \S+ +solved +[0-9.]+%  mean [0-9.]+", line)
-               for line in lines[1:])
+    assert all(re.fullmatch(r"  eps [0-9.]+ +\S+ +solved +[0-9.]+%  mean of solved [0-9.]+",
+                            line) for line in lines[1:])
     progress = err.splitlines()
     assert progress[-1] == "noise study: 24 of 24 games played (100%)"
     assert all(line.startswith("noise study: ") for line in progress)
@@ -58,9 +59,9 @@ def test_eps_and_seed_choose_the_levels_and_the_secrets(capsys):
     """The study had no way to choose its noise levels or its seed (review)."""
     assert noise_study.main(["MM(2,3)", "3", "--eps", "0.2,0.3", "--seed=7"]) == 0
     lines = capsys.readouterr().out.splitlines()[1:]
-    assert [line.split()[1] for line in lines] == ["0.20"] * 3 + ["0.30"] * 3
+    assert [line.split()[1] for line in lines] == ["0.2"] * 3 + ["0.3"] * 3
     mine = noise_study.noise_study(Rules(pegs=2, colors=3), 3, eps_values=(0.2, 0.3), seed=7)
-    assert [f"{r['eps']:.2f} {r['player']} {r['solved']}" for r in mine["results"]] == [
+    assert [f"{r['eps']:g} {r['player']} {r['solved']}" for r in mine["results"]] == [
         " ".join(line.split()[1:3]) + f" {round(float(line.split()[4][:-1]) * 3 / 100)}"
         for line in lines]
 
@@ -80,3 +81,11 @@ def test_help_prints_the_usage():
     out = subprocess.run([sys.executable, "-m", "keypeg.noise_study", "--help"],
                          capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.startswith("usage: python -m keypeg.noise_study")
+
+
+def test_each_noise_level_is_printed_as_given(capsys):
+    """0.005 and 0.01 were both printed 'eps 0.01' (two decimals): six rows, two levels,
+    and nothing told which was which."""
+    assert noise_study.main(["MM(2,3)", "2", "--eps", "0.005,0.01"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert [line.split()[1] for line in lines] == ["0.005"] * 3 + ["0.01"] * 3

@@ -305,11 +305,14 @@ def test_a_value_computed_once_is_kept_for_the_cli_and_the_page(tmp_path, monkey
     asked = {"rules": "MM(2,4) [positional]"}
     assert page.get("/api/value", params=asked).status_code == 413
     first = json.loads(run(["value", *game, "--json"]).stdout)
-    assert first["certified"] and "cached" not in first
+    assert first["certified"] and "cached" not in first and first["source"] == "computed"
     again = run(["value", *game])
     assert "kept in the store" in again.stdout and first["value"] in again.stdout
     kept = json.loads(run(["value", *game, "--json"]).stdout)
     assert kept["cached"] is True and kept["value"] == first["value"]
+    assert kept["source"] == "kept"
+    shipped = json.loads(run(["value", "--pegs", "3", "--colors", "4", "--json"]).stdout)
+    assert shipped["source"] == "shipped" and shipped["value"] == "219/68"  # (README table)
     seen = page.get("/api/value", params=asked)
     assert seen.status_code == 200 and seen.json()["value"] == first["value"]
     # a whole value is written as one: 2 guesses, not "2/1 = 2.000000"

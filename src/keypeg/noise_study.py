@@ -246,11 +246,16 @@ def main(argv: list[str]) -> int:
         return 2
     result = noise_study(rules, games, eps_values=eps_values, seed=seed,
                          progress=_Progress(sys.stderr))
-    print(f"{result['rules']}: {games} secrets, {result['rows_allowed']} rows, "
+    rows = ("rows" if rules.max_guesses else "rows (the rules have no board: 10 "
+            "taken)")
+    print(f"{result['rules']}: {games} secrets, {result['rows_allowed']} {rows}, "
           f"{result['seconds']} s")
+    width = max(len(f"{r['eps']:g}") for r in result["results"])
     for r in result["results"]:
-        print(f"  eps {r['eps']:.2f}  {r['player']:<10} solved {r['solved'] / r['games']:6.1%}"
-              f"  mean {r['mean_guesses']:.3f}")
+        # (each level as given: 0.005 and 0.01 had both been printed 'eps 0.01'; the mean is
+        # over the games solved, as the README says)
+        print(f"  eps {r['eps']:<{width}g}  {r['player']:<10} solved "
+              f"{r['solved'] / r['games']:6.1%}  mean of solved {r['mean_guesses']:.3f}")
     return 0
 
 

@@ -90,6 +90,10 @@ def sampled_evaluation(rules: Rules | str, strategy: Any, n: int, seed: int,
             "first_guess": ", ".join(sorted(firsts)), "total": int(counts.sum()),
             "mean": round(mean, 4), "worst": int(counts.max()), "histogram": hist,
             "approximate": True, "secrets": n, "seed": int(seed),
+            # ("seed" is the secrets'; a strategy's own seed had been only in its label)
+            "sample_seed": int(seed), "strategy_seed": getattr(strategy, "seed", None),
+            "with_replacement": True,
             "ci95": [round(mean - half, 4), round(mean + half, 4)],
-            "note": f"sampled: {plural(n, 'secret')} drawn uniformly with seed {seed}; the "
-                    "mean's 95 % confidence interval by the normal approximation"}
+            "note": f"sampled: {plural(n, 'secret')} drawn uniformly, with replacement, with "
+                    f"seed {seed}; the mean's 95 % confidence interval by the normal "
+                    "approximation"}

@@ -528,9 +528,9 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
     check_seed(seed)
     check_seed(secrets_seed, "--sample-seed")
     if n > rules.size:  # (it had drawn 100,000 of mini's 256 secrets, and said approximate)
-        raise KeypegError(f"--sample {n:,} is more than the {rules.size:,} secrets of "
+        raise KeypegError(f"--sample {n:,} is more than the {rules.size:,} codes of "
                           f"{rules_name(rules)}; leave out --sample to play every secret "
-                          "exactly.")
+                          "exactly (a sample is drawn with replacement).")
     strategies = []
     for name in names:
         key = find_strategy(name).name

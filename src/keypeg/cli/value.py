@@ -58,10 +58,13 @@ def value_command(
         raise KeypegError(f"--save-trees needs the trees of a value solved now, and the value "
                           f"of {rules_name(rules)} is {'shipped' if data else 'kept'} without "
                           "them; add --recompute.")
+    # ("source" says where the value came from, and so whose time "seconds" is: a shipped
+    # or kept value's is the run that found it; "stored" and "cached" had said it alone)
     if data is not None:
-        data = {**data, "rules": rules_name(rules), "stored": True}
+        data = {**data, "rules": rules_name(rules), "stored": True, "source": "shipped"}
     elif kept is not None:  # computed before (here or by the web page): kept in the store
-        data = {**kept, "rules": rules_name(rules), "stored": False, "cached": True}
+        data = {**kept, "rules": rules_name(rules), "stored": False, "cached": True,
+                "source": "kept"}
     else:
         started = time.perf_counter()
         last = [started]
@@ -76,7 +79,7 @@ def value_command(
                     err_console.print(f"{shown_name(rules)}: {line}")
 
             solved = game_value(rules, time_limit=max_seconds, progress=report)
-            data = {**solved.to_dict(), "stored": False}
+            data = {**solved.to_dict(), "stored": False, "source": "computed"}
         if save_trees is not None:
             for i, ((_, column), row) in enumerate(
                     zip(solved.codebreaker, data["codebreaker"], strict=True), 1):
