@@ -1532,3 +1532,16 @@ def test_evaluate_and_optimal_print_the_mean_alike():
     assert f"{total / 1296:.4f}" in shown
     best = PUB["ledger"]["totals"]["4"]["6"]
     assert f"{best / 1296:.4f}" in run(["optimal"]).stdout
+
+
+def test_evaluate_json_says_its_version_and_whose_noise():
+    """A researcher's export: the JSON had named no keypeg version, and under --noise said
+    "noise" with no word that the answers played were true (the players assume it)."""
+    from keypeg import __version__
+
+    exact = json.loads(run(["evaluate", "--rules", "mini", "-s", "maxsize", "--json"]).stdout)
+    assert exact[0]["keypeg_version"] == __version__ and exact[0]["total"] == 919
+    noisy = json.loads(run(["evaluate", "--pegs", "3", "--colors", "4", "--noise",
+                            "symmetric:0.05", "-s", "entropy", "--json"]).stdout)
+    assert noisy[0]["note"] == "every answer true; the players assume the noise"
+    assert noisy[0]["label"] == "bayes-entropy" and noisy[0]["keypeg_version"] == __version__

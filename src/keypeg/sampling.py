@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from . import __version__
 from .errors import KeypegError
 from .limits import MAX_GUESSES_PER_GAME, check_seed, plural
 from .rules import Rules, rules_name, rules_of
@@ -92,7 +93,7 @@ def sampled_evaluation(rules: Rules | str, strategy: Any, n: int, seed: int,
             "approximate": True, "secrets": n, "seed": int(seed),
             # ("seed" is the secrets'; a strategy's own seed had been only in its label)
             "sample_seed": int(seed), "strategy_seed": getattr(strategy, "seed", None),
-            "with_replacement": True,
+            "with_replacement": True, "keypeg_version": __version__,
             "ci95": [round(mean - half, 4), round(mean + half, 4)],
             "note": f"sampled: {plural(n, 'secret')} drawn uniformly, with replacement, with "
                     f"seed {seed}; the mean's 95 % confidence interval by the normal "

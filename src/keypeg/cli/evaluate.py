@@ -49,8 +49,10 @@ def evaluation_rows(trees: list["DecisionTree"], names: list[str], rules: Rules
 def exact_json(rows: list[dict[str, Any]], rules: Rules, secrets: int) -> str:
     """Return exact evaluation rows as `--json` prints them, each saying its rules, how
     many secrets it played and that it is exact (the fields a sampled row has too)."""
+    from .. import __version__
+
     return json.dumps([{**row, "rules": rules_name(rules), "secrets": secrets,
-                        "approximate": False} for row in rows])
+                        "approximate": False, "keypeg_version": __version__} for row in rows])
 
 
 def with_beyond_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
@@ -490,7 +492,11 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
                                       "weighted_total": round(total, 4),
                                       "weighted_mean": round(mean, 4),
                                       "prior": prior or "uniform",
-                                      "noise": str(state.noise)}, rules))
+                                      "noise": str(state.noise),
+                                      # (the JSON had not said whose noise it is)
+                                      "note": "every answer true; the players assume the "
+                                              "noise" if noisy else "every answer true"},
+                                     rules))
     if as_json:
         print(exact_json(rows, rules, state.count))
         return
