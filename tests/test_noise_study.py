@@ -89,3 +89,13 @@ def test_each_noise_level_is_printed_as_given(capsys):
     assert noise_study.main(["MM(2,3)", "2", "--eps", "0.005,0.01"]) == 0
     lines = capsys.readouterr().out.splitlines()[1:]
     assert [line.split()[1] for line in lines] == ["0.005"] * 3 + ["0.01"] * 3
+
+
+def test_json_gives_the_rows_a_study_exports(capsys):
+    """A researcher had to parse the printed table: --json prints the rows."""
+    import json
+
+    assert noise_study.main(["MM(2,3)", "3", "--eps", "0.2", "--seed=7", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    mine = noise_study.noise_study(Rules(pegs=2, colors=3), 3, eps_values=(0.2,), seed=7)
+    assert data["results"] == mine["results"] and data["rules"] == "MM(2,3)"

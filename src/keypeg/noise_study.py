@@ -15,12 +15,13 @@ their misreports (so they get the same misreports while their true answers agree
 
 A game counts as solved when the secret is guessed within the board's rows. Choices are
 cached by position, so games that share a history share its work. Run it as
-``python -m keypeg.noise_study [RULES] [GAMES] [--eps E,E,...] [--seed N]`` (noise levels
-0, 0.01, 0.05 and 0.1, seed 2026 by default).
+``python -m keypeg.noise_study [RULES] [GAMES] [--eps E,E,...] [--seed N] [--json]`` (noise
+levels 0, 0.01, 0.05 and 0.1, seed 2026 by default; --json prints the rows as JSON).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Callable
@@ -142,7 +143,7 @@ def noise_study(rules: Rules, games: int = 1000, *, eps_values: tuple[float, ...
             "results": [asdict(r) for r in out]}
 
 
-USAGE = "python -m keypeg.noise_study [RULES] [GAMES] [--eps E,E,...] [--seed N]"
+USAGE = "python -m keypeg.noise_study [RULES] [GAMES] [--eps E,E,...] [--seed N] [--json]"
 #: Seconds between progress reports on stderr: on a terminal (one line, redrawn), else
 #: (a line each).
 PROGRESS_EVERY = (0.25, 5.0)
@@ -216,6 +217,7 @@ def _parser() -> SentenceParser:
     parser.add_argument("games", nargs="?", default="1000")
     parser.add_argument("--eps")
     parser.add_argument("--seed", default="2026")
+    parser.add_argument("--json", action="store_true")
     return parser
 
 
@@ -246,6 +248,9 @@ def main(argv: list[str]) -> int:
         return 2
     result = noise_study(rules, games, eps_values=eps_values, seed=seed,
                          progress=_Progress(sys.stderr))
+    if args.json:  # (a study's export: the tables alone had to be parsed)
+        print(json.dumps(result))
+        return 0
     rows = ("rows" if rules.max_guesses else "rows (the rules have no board: 10 "
             "taken)")
     print(f"{result['rules']}: {games} secrets, {result['rows_allowed']} {rows}, "
