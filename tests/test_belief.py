@@ -380,3 +380,17 @@ def test_a_noise_rate_past_usual_gets_a_caution():
     cb = get_space(find_rules("codebreaker-1"))
     assert "likelier than the true one" in noise_caution(parse_noise("per-peg:0.7"), cb)
     assert "likelier" not in (noise_caution(parse_noise("per-peg:0.6"), cb) or "")
+
+
+def test_the_library_warns_of_a_noise_rate_past_usual():
+    """GameState.start took symmetric:0.95 without a word (the CLI says a Note)."""
+    import warnings
+
+    from keypeg.errors import NoiseCaution
+
+    with pytest.warns(NoiseCaution, match="With symmetric:0.95 a wrong answer is likelier"):
+        GameState.start(find_rules("classic"), noise="symmetric:0.95")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        GameState.start(find_rules("classic"), noise="symmetric:0.05")
+        GameState.start(find_rules("classic"), noise="lies:2")

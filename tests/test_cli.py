@@ -1428,6 +1428,15 @@ def test_play_under_noise_words(tmp_path, monkeypatch):
     assert "Note: with symmetric:0.95 a wrong answer is likelier than the true one" in out
     out = run(["assist", "--noise", "symmetric:0.6"], input="quit\n").stdout
     assert "Note: with symmetric:0.6 an answer is more often wrong than right" in out
+    # (the command says it once, in its words: not the library's warning beside it)
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "keypeg", "assist", "--noise",
+                           "symmetric:0.95"], input="quit\n", capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.count("likelier than the true one") == 1, done.stdout
+    assert "NoiseCaution" not in done.stderr + done.stdout
 
 
 def test_evaluate_names_what_the_information_player_needs():

@@ -92,6 +92,11 @@ class InconsistentHistoryError(KeypegError):
         self.corrections = corrections or {}
 
 
+class NoiseCaution(UserWarning):
+    """Warned by `GameState.start` for a noise rate that makes answers more often wrong
+    than right (`belief.noise_caution`); the terminal sessions say it in their own words."""
+
+
 class SearchStopped(Exception):
     """Not an error of the caller's: raised inside the solver by `_Search.subtree` when its
     search is told to stop (its STOP slot set from another thread) while it re-solves a set

@@ -16,15 +16,21 @@ smallest set of clues that cannot all hold and the single clue that, if wrong, e
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .belief import Belief, Exact, Lies, NoiseModel
+from .belief import Belief, Exact, Lies, NoiseModel, noise_caution
 from .codes import Code
-from .errors import InconsistentHistoryError, InvalidCodeError, InvalidFeedbackError
+from .errors import (
+    InconsistentHistoryError,
+    InvalidCodeError,
+    InvalidFeedbackError,
+    NoiseCaution,
+)
 from .feedback import Feedback, score
 from .limits import CONFLICT_WORK, check_count, plural, shorten, some_of
 from .rules import Rules, rules_literal, rules_name, rules_of
@@ -142,6 +148,9 @@ class GameState:
         belief = Belief.start(space, prior, noise)
         if isinstance(belief.noise, Lies):
             belief.noise.check_rows(space.rules.max_guesses)
+        caution = noise_caution(belief.noise, space)
+        if caution:  # (symmetric:0.95 had been taken without a word, as the CLI once did)
+            warnings.warn(caution[0].upper() + caution[1:], NoiseCaution, stacklevel=2)
         return cls(space, belief=belief)
 
     @classmethod

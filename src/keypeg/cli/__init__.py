@@ -154,6 +154,13 @@ def _plain(message: str) -> str:
 def main() -> None:
     """Run the command line; a usage error is one sentence on stderr with exit code 2."""
     _numba_without_blas()
+    import warnings
+
+    from ..errors import NoiseCaution
+
+    # (play and assist say it in a line of their own; the library's warning would repeat it
+    # with a file name and line)
+    warnings.simplefilter("ignore", NoiseCaution)
     try:
         code = app(standalone_mode=False)
     except (click.exceptions.Exit, typer.Exit) as exc:
