@@ -75,29 +75,22 @@ class Strategy(ABC):
 
     def next_guess(self, state: GameState) -> Code:
         """Return the code this strategy plays next in `state` (where answers may be
-        wrong, see `next_guess_doubting`)."""
+        wrong, see `check_answers`; under a prior with true answers a strategy plays as it
+        always does: on the candidates, each as likely, as `evaluate` walks it)."""
         check_state(state)
         if state.solved:
             raise KeypegError("the game is already solved.")
-        if not state.trusted:
-            return self.next_guess_doubting(state)
+        self.check_answers(state)
         guesses = [c.guess.index for c in state.history]
         return state.space.code(self.choose(state.space, state.candidates, guesses))
 
     def check_answers(self, state: GameState | None) -> None:
         """Raise `KeypegError` for a state whose answers may be wrong (noise, lies) unless
-        this strategy `plays_doubting` (every `tree` checks: one-step trees had been walked
-        under symmetric:0.05 as if every answer were true)."""
+        this strategy `plays_doubting` (`next_guess`, every `tree` and `evaluate` check: a
+        one-step strategy had played the codes of non-zero chance as if every answer were
+        true, under noise nearly every code; `bayes.BeliefStrategy` plays there)."""
         if state is not None and not state.trusted and not self.plays_doubting:
             raise KeypegError(_DOUBTING.format(name=self.name))
-
-    def next_guess_doubting(self, state: GameState) -> Code:
-        """Return the guess where the answers may be wrong (noise, lies): a strategy that
-        plays on true answers refuses (`keypeg.bayes.BeliefStrategy` plays under the
-        belief). It had played the codes of non-zero chance as if every answer were true:
-        under noise, nearly every code. (Under a prior with true answers a strategy plays
-        as it always does: on the candidates, each as likely, as `evaluate` walks it.)"""
-        raise KeypegError(_DOUBTING.format(name=self.name))
 
     def tree(self, rules: Rules | CodeSpace | str, state: GameState | None = None
              ) -> DecisionTree:
