@@ -1304,7 +1304,7 @@ def test_a_review_as_a_demanding_user_found(tmp_path):
         message = flat(run(["tree", "verify", str(path)]))
         assert "no readable rules and root" not in message and why in message, message
         assert "__init__" not in message and ".)." not in message
-    assert "--sample 100,000 is more than the 256 secrets of mini; leave out --sample" in (
+    assert "--sample 100,000 is more than the 256 codes of mini; leave out --sample" in (
         flat(run(["evaluate", "--rules", "mini", "-s", "entropy", "--sample", "100000"])))
     assert run(["evaluate", "--rules", "mini", "-s", "entropy", "--sample", "256",
                 "--json"]).exit_code == 0
