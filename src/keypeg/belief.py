@@ -198,7 +198,7 @@ def noise_caution(model: NoiseModel, space: CodeSpace) -> str | None:
     percent is the usual rate; symmetric:0.95 had been taken without a word."""
     if model.hard or not model.may_err:
         return None
-    L = model.likelihood(space)
+    L = _likelihood(space, model)  # (cached: every GameState.start under noise asks)
     rows = [t for t in range(space.n_responses) if t != space.win and L[t].sum() > 0]
     if not rows:
         return None

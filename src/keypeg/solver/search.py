@@ -1093,7 +1093,7 @@ def _solve(watch: _Watch, rules: Rules | CodeSpace, state: GameState | None,
         budget = min(fits) - offset + 1 if fits else int(k.INF)
         # (the best total known is a tree's within the cap: MM(7,4)'s search within 5
         # guesses had shown "total 66,258-76,616", the parts tree's total, a tree of 7)
-        watch.upper = min(fits) if fits else None
+        watch.upper = min(fits, default=None)
         watch.kernel_scale = each or 1
         scaled = -(-budget // each) if each and budget < int(k.INF) else budget
         shared = None
