@@ -1424,9 +1424,15 @@ def test_play_under_noise_words(tmp_path, monkeypatch):
     assert "chance it is the secret" in out
     assert "Note:" not in out  # (10 % is high but not past a caution)
     # (a rate that makes answers more often wrong than right is taken, with a caution)
-    out = run(["play", "--noise", "symmetric:0.95", "--seed", "1"], input="quit\n").stdout
-    assert "Note: with symmetric:0.95 a wrong answer is likelier than the true one" in out
-    out = run(["assist", "--noise", "symmetric:0.6"], input="quit\n").stdout
+    import warnings
+
+    from keypeg.errors import NoiseCaution
+
+    with warnings.catch_warnings():  # (the commands say it in a Note, not the warning too)
+        warnings.simplefilter("error", NoiseCaution)
+        out = run(["play", "--noise", "symmetric:0.95", "--seed", "1"], input="quit\n").stdout
+        assert "Note: with symmetric:0.95 a wrong answer is likelier than the true one" in out
+        out = run(["assist", "--noise", "symmetric:0.6"], input="quit\n").stdout
     assert "Note: with symmetric:0.6 an answer is more often wrong than right" in out
     # (the command says it once, in its words: not the library's warning beside it)
     import subprocess

@@ -138,6 +138,11 @@ def test_diagnosis_agrees_with_the_naive_filter(pairs, lies):
     assert all(fits([j for j in err.conflict if j != i]) for i in err.conflict)
     want = tuple(i for i in everything if fits([j for j in everything if j != i]))
     assert err.suspects == want
+    for i in want:  # each suspect's corrections: its answers against the codes fitting the rest
+        rest = naive.naive_filter(MINI_CODES, [clues[j] for j in everything if j != i],
+                                  "blackwhite")
+        answers = sorted({naive.blackwhite(code, clues[i][0]) for code in rest})
+        assert err.corrections[i] == tuple(f"{b}B{w}W" for b, w in answers)
     assert len(str(err)) < 400  # (one sentence for a person; the fields hold the rest)
 
 

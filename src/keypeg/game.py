@@ -32,7 +32,7 @@ from .errors import (
     NoiseCaution,
 )
 from .feedback import Feedback, score
-from .limits import CONFLICT_WORK, check_count, plural, shorten, some_of
+from .limits import CONFLICT_CHECKS, CONFLICT_WORK, check_count, plural, shorten, some_of
 from .rules import Rules, rules_literal, rules_name, rules_of
 from .space import CodeSpace, as_space
 
@@ -364,12 +364,13 @@ def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryErro
         response = space.response_index(clue.feedback)
         hit = space.responses(clue.guess.index, everything) == response
         masks[:, i >> 6] |= hit.astype(np.uint64) << np.uint64(i & 63)
-    if words == 1:
-        distinct, inverse = np.unique(masks[:, 0], return_inverse=True)
-        distinct = distinct[:, None]
+    if words == 1 and h <= COUNTED_PATTERN_BITS:  # (counting beats sorting 16.8M codes)
+        seen = np.bincount(masks[:, 0].astype(np.intp), minlength=1 << h)
+        distinct = np.flatnonzero(seen).astype(np.uint64)[:, None]
+    elif words == 1:
+        distinct = np.unique(masks[:, 0])[:, None]
     else:
-        distinct, inverse = np.unique(masks, axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
+        distinct = np.unique(masks, axis=0)
     full = _bits(range(h), words)
     if _covered(distinct, full):
         return None
@@ -377,11 +378,12 @@ def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryErro
     suspects = []
     corrections: dict[int, tuple[str, ...]] = {}
     for i in range(h):
-        rest = ((distinct | _bits((i,), words)) == full).all(axis=1)
-        if not rest.any():
+        # (no code fits them all, so a code fitting all but clue i has exactly that pattern)
+        without = full & ~_bits((i,), words)
+        if not (distinct == without).all(axis=1).any():
             continue
         suspects.append(i)
-        others = everything[rest[inverse]]
+        others = everything[(masks == without).all(axis=1)]
         resp = np.unique(space.responses(clues[i].guess.index, others))
         corrections[i] = tuple(str(space.feedback(r)) for r in resp)
     return InconsistentHistoryError(
@@ -390,6 +392,11 @@ def diagnose(space: CodeSpace, clues: Sequence[Clue]) -> InconsistentHistoryErro
         suspects=tuple(suspects),
         corrections=corrections,
     )
+
+
+#: Up to this many clues, a diagnosis finds the distinct patterns by counting (an array of
+#: 2^h counts), not by sorting every code's pattern.
+COUNTED_PATTERN_BITS = 20
 
 
 def _bits(indices: Iterable[int], words: int) -> np.ndarray:
@@ -409,7 +416,7 @@ def _smallest_conflict(distinct: np.ndarray, h: int) -> tuple[int, ...]:
     """Return a smallest set of clue indices that no pattern in `distinct` covers, or a
     minimal one when the search for a smallest would cost more than `CONFLICT_WORK`."""
     words = distinct.shape[1]
-    checks = max(1, CONFLICT_WORK // max(1, distinct.size))
+    checks = max(1, min(CONFLICT_CHECKS, CONFLICT_WORK // max(1, distinct.size)))
     for k in range(1, h + 1):
         for subset in itertools.combinations(range(h), k):
             if not _covered(distinct, _bits(subset, words)):

@@ -110,6 +110,9 @@ MAX_GUESSES_PER_GAME = 60
 #: Subset checks spent looking for a smallest contradiction (times the distinct patterns)
 #: before settling for a minimal, not necessarily smallest, one.
 CONFLICT_WORK = 20_000_000
+#: ... and at most this many subset checks, whatever their size (each costs some 17 us of
+#: Python: 35 clues of MM(1,35), 35 patterns, had taken 571,000 checks and 10 s).
+CONFLICT_CHECKS = 20_000
 #: Sets at least this big are solved with the parts of each first guess on both cores.
 PARALLEL_MIN_CODES = 2000
 #: Sets at least this big whose root has many first guesses (a position) share them out
