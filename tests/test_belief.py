@@ -394,3 +394,5 @@ def test_the_library_warns_of_a_noise_rate_past_usual():
         warnings.simplefilter("error")
         GameState.start(find_rules("classic"), noise="symmetric:0.05")
         GameState.start(find_rules("classic"), noise="lies:2")
+        # (a caller that says it in its own words, as play, assist and the web API do)
+        GameState.start(find_rules("classic"), noise="symmetric:0.95", warn=False)

@@ -73,7 +73,8 @@ def test_a_game_to_the_end_never_leaks_the_secret(client, tmp_path):
     rules = find_rules("classic")
     stranger = TestClient(create_app(Store(tmp_path / "stranger.db")))  # knows no secret
     game = new_game(client, seed=11)
-    assert set(game) == {"id", "rules", "max_guesses", "info", "seeded", "prior", "noise"}
+    assert set(game) == {"id", "rules", "max_guesses", "info", "seeded", "prior", "noise",
+                         "caution"}
     assert game["seeded"] is True and len(game["id"]) >= 20
     assert (game["prior"], game["noise"]) == ("uniform", "exact")
     answers = [game]
@@ -947,3 +948,22 @@ def test_big_presets_play_with_hints_labelled_approximate(client, rules, size):
         out = client.post(f"/api/games/{game['id']}/guesses", json={"guess": guess}).json()
         if out["solved"]:
             break
+
+
+def test_a_noise_rate_past_the_usual_comes_with_a_caution(client):
+    """play and assist print a Note for symmetric:0.95; the API had taken it without a
+    word. The game, its view and the hints say it; usual rates and exact answers say null."""
+    game = client.post("/api/games", json={"rules": "classic", "seed": 3,
+                                           "noise": "symmetric:0.95"}).json()
+    assert game["caution"].startswith("With symmetric:0.95 a wrong answer is likelier than "
+                                      "the true one")
+    assert client.get(f"/api/games/{game['id']}").json()["caution"] == game["caution"]
+    assert client.get(f"/api/games/{game['id']}/hints").json()["caution"] == game["caution"]
+    body = client.post("/api/hints", json={"rules": "classic", "history": [],
+                                           "noise": "symmetric:0.6"}).json()
+    assert body["caution"].startswith("With symmetric:0.6 an answer is more often wrong")
+    for noise in ("symmetric:0.05", "lies:1", None):
+        made = client.post("/api/games", json={"rules": "classic", "noise": noise}).json()
+        assert made["caution"] is None, noise
+        assert client.post("/api/hints", json={"rules": "classic", "history": [],
+                                               "noise": noise}).json()["caution"] is None

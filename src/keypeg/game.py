@@ -140,15 +140,17 @@ class GameState:
 
     @classmethod
     def start(cls, rules: Rules | CodeSpace | str, *, prior: Any = None,
-              noise: str | NoiseModel | None = None) -> GameState:
+              noise: str | NoiseModel | None = None, warn: bool = True) -> GameState:
         """Return the state before any guess, with a `prior` over the secrets (None:
         uniform; "pin", "file:PATH", an array or a callable) and a `noise` model for the
-        answers (None or "exact": trusted; "symmetric:EPS", "per-peg:EPS", "lies:K")."""
+        answers (None or "exact": trusted; "symmetric:EPS", "per-peg:EPS", "lies:K").
+        A noise rate past the usual raises a `NoiseCaution` warning, unless `warn` is
+        False (for callers that say `belief.noise_caution` in their own words)."""
         space = as_space(rules)
         belief = Belief.start(space, prior, noise)
         if isinstance(belief.noise, Lies):
             belief.noise.check_rows(space.rules.max_guesses)
-        caution = noise_caution(belief.noise, space)
+        caution = noise_caution(belief.noise, space) if warn else None
         if caution:  # (symmetric:0.95 had been taken without a word, as the CLI once did)
             warnings.warn(caution[0].upper() + caution[1:], NoiseCaution, stacklevel=2)
         return cls(space, belief=belief)

@@ -2,7 +2,6 @@
 `keypeg assist` (you play on a real board and keypeg follows along). Loaded only when a
 session starts (the command definitions in `interactive` stay light for --help)."""
 
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,7 +10,7 @@ from rich.table import Table
 
 from ..belief import Lies, NoiseModel, draw_secret, misreport, noise_caution
 from ..codes import Code, allowed_text, example_code
-from ..errors import InconsistentHistoryError, KeypegError, NoiseCaution
+from ..errors import InconsistentHistoryError, KeypegError
 from ..feedback import answer_legend, example_answer, score
 from ..game import Clue, GameState
 from ..hints import Hint, cut, hint
@@ -200,14 +199,6 @@ def _confess(wrong: list[tuple[int, str, str]]) -> None:
                       f"was {true}.")
 
 
-def _start(space: CodeSpace, prior: str | None, noise: str | None) -> GameState:
-    """Start a game; the library's NoiseCaution is left out, since play and assist say it
-    in a Note of their own (and `keypeg` run as a library call would show it twice)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NoiseCaution)
-        return GameState.start(space, prior=prior, noise=noise)
-
-
 def play_game(rules: Rules, seed: int | None, prior: str | None = None,
               noise: str | None = None) -> None:
     """Play one game in the terminal: the computer picks a secret (from the prior, when
@@ -215,7 +206,7 @@ def play_game(rules: Rules, seed: int | None, prior: str | None = None,
     wrong, as the model says, and the hints take that into account."""
     check_seed(seed)
     space = load_space(rules)
-    state = _start(space, prior, noise)  # checks both first
+    state = GameState.start(space, prior=prior, noise=noise, warn=False)  # checks both
     secret = space.code(draw_secret(space, prior, seed))
     model = state.noise
     rng = np.random.default_rng(None if seed is None else seed + 1)
@@ -420,7 +411,7 @@ def assist_game(rules: Rules, prior: str | None = None, noise: str | None = None
     clue is, names the likeliest wrong one, and suggests a guess by information gain."""
     space = load_space(rules)
     clues: list[Clue] = []
-    start = _start(space, prior, noise)
+    start = GameState.start(space, prior=prior, noise=noise, warn=False)  # (a Note says it)
     state: GameState | None = start
     tolerant = not start.trusted
     warned = -1  # the clue count the board's last row was said at

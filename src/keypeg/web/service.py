@@ -27,6 +27,7 @@ from ..belief import (
     draw_secret,
     likelihood,
     misreport,
+    noise_caution,
     parse_noise,
     prior_weights,
 )
@@ -125,6 +126,14 @@ class WebBelief:
     @property
     def prior_text(self) -> str:
         return self.prior or "uniform"
+
+    def caution(self, rules: Rules) -> str | None:
+        """The sentence of warning for a noise rate past the usual (as `play` and `assist`
+        say it), or None."""
+        if self.noise is None:
+            return None
+        text = noise_caution(self.noise, get_space(rules))
+        return None if text is None else text[0].upper() + text[1:]
 
     @property
     def noise_text(self) -> str:
@@ -304,7 +313,8 @@ class Service:
                                noise_seed=noise_seed)
         return {"id": game_id, "rules": rules_name(rules), "max_guesses": rules.max_guesses,
                 "info": rules_info(rules), "seeded": seed is not None,
-                "prior": belief.prior_text, "noise": belief.noise_text}
+                "prior": belief.prior_text, "noise": belief.noise_text,
+                "caution": belief.caution(rules)}
 
     def _load(self, game_id: str) -> dict[str, Any] | None:
         """Return a game from the store: the store is the one source of truth, so several
@@ -347,9 +357,9 @@ class Service:
         elif belief.plain:
             state = GameState(get_space(rules), clues)
         else:
-            state = GameState.start(get_space(rules),
+            state = GameState.start(get_space(rules),  # (the answers say "caution")
                                     prior=self.prior_weights(rules, belief.prior),
-                                    noise=belief.noise)
+                                    noise=belief.noise, warn=False)
             for clue in clues:
                 state = state.after(clue.guess, clue.feedback)
         with self._lock:
@@ -366,7 +376,7 @@ class Service:
                "info": rules_info(rules), "history": game["history"], "over": game["over"],
                "solved": state.solved, "candidates": state.count,
                "seeded": game["seeded"], "prior": belief.prior_text,
-               "noise": belief.noise_text}
+               "noise": belief.noise_text, "caution": belief.caution(rules)}
         if game["over"]:
             out.update(_revealed(game, belief))
         return out
@@ -477,7 +487,7 @@ class Service:
                 self._hints.move_to_end(key)
                 return self._hints[key]
         state = self.state(rules, history, belief)
-        out = self._compute_hints(state)
+        out = {**self._compute_hints(state), "caution": belief.caution(rules)}
         with self._lock:
             self._hints[key] = out
             if key[0] != rules_text:  # also under the name the caller used
