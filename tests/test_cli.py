@@ -1560,3 +1560,23 @@ def test_evaluate_json_says_its_version_and_whose_noise():
                             "symmetric:0.05", "-s", "entropy", "--json"]).stdout)
     assert noisy[0]["note"] == "every answer true; the players assume the noise"
     assert noisy[0]["label"] == "bayes-entropy" and noisy[0]["keypeg_version"] == __version__
+
+
+def test_evaluate_json_gives_the_options_as_fields():
+    """A researcher's export: a strategy's options (tie rule, possible-only, entropy
+    spelling, first guess, seed) had been only in its label's words."""
+    rows = json.loads(run(["evaluate", "--rules", "mini", "-s", "entropy", "--tie", "last",
+                           "--possible-only", "--entropy", "plog2p", "--first", "1122",
+                           "--json"]).stdout)
+    assert rows[0]["options"] == {"entropy": "plog2p", "possible_only": True, "tie": "last",
+                                  "first": "1122"}
+    assert rows[0]["label"] == "entropy (plog2p, possible only, tie last, first 1122)"
+    plain = json.loads(run(["evaluate", "--rules", "mini", "-s", "maxsize", "-s", "random",
+                            "--seed", "4", "--json"]).stdout)
+    assert [r["options"] for r in plain] == [{}, {"seed": 4}]
+    sampled = json.loads(run(["evaluate", "--rules", "classic", "-s", "random", "--seed", "2",
+                              "--sample", "20", "--json"]).stdout)
+    assert sampled[0]["options"] == {"seed": 2}
+    noisy = json.loads(run(["evaluate", "--pegs", "3", "--colors", "3", "--noise",
+                            "symmetric:0.05", "-s", "entropy", "--json"]).stdout)
+    assert noisy[0]["options"] == {}

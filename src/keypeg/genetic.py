@@ -293,6 +293,10 @@ class GeneticStrategy(Strategy):
     def label(self) -> str:
         return f"genetic (seed {self.seed})"
 
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"seed": self.seed}
+
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
         if candidates.size == 1:
             return int(candidates[0])

@@ -207,6 +207,19 @@ class OneStepStrategy(Strategy):
             extras.append(f"first {self.first}")
         return self.name + (f" ({', '.join(extras)})" if extras else "")
 
+    @property
+    def options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.entropy != "exact":
+            out["entropy"] = self.entropy
+        if self.possible_only:
+            out["possible_only"] = True
+        if self.tie != "first":
+            out["tie"] = self.tie
+        if self.first is not None:
+            out["first"] = str(self.first)
+        return out
+
     # ------------------------------------------------------------------ kernel arguments
     def _kind(self) -> tuple[int, int]:
         if self.name == "entropy" and self.entropy != "exact":
@@ -337,6 +350,10 @@ class RandomStrategy(Strategy):
     def label(self) -> str:
         extras = [f"seed {self.seed}"] + ([f"first {self.first}"] if self.first else [])
         return f"random ({', '.join(extras)})"
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"seed": self.seed, **({"first": str(self.first)} if self.first else {})}
 
     def choose(self, space: CodeSpace, candidates: np.ndarray, guesses: Sequence[int]) -> int:
         if not guesses and self.first is not None:

@@ -87,7 +87,8 @@ def sampled_evaluation(rules: Rules | str, strategy: Any, n: int, seed: int,
     sd = float(counts.std(ddof=1))
     half = 1.96 * sd / math.sqrt(n)
     hist = np.bincount(counts)[1:].tolist()
-    return {"strategy": strategy.name, "label": strategy.label, "rules": rules_name(rules),
+    return {"strategy": strategy.name, "label": strategy.label,
+            "options": strategy.options, "rules": rules_name(rules),
             "first_guess": ", ".join(sorted(firsts)), "total": int(counts.sum()),
             "mean": round(mean, 4), "worst": int(counts.max()), "histogram": hist,
             "approximate": True, "secrets": n, "seed": int(seed),

@@ -66,6 +66,12 @@ class Strategy(ABC):
         """Return the name with any non-default options, for tables."""
         return self.name
 
+    @property
+    def options(self) -> dict[str, Any]:
+        """Return the options that `label` names, as fields (for JSON): the non-default
+        ones, and a seed always."""
+        return {}
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.label}>"
 

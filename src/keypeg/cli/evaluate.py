@@ -34,14 +34,16 @@ if TYPE_CHECKING:
 CHECKPOINT_WATCH_SECONDS = 5.0
 
 
-def evaluation_rows(trees: list["DecisionTree"], names: list[str], rules: Rules
+def evaluation_rows(trees: list["DecisionTree"], strategies: list[Any], rules: Rules
                     ) -> list[dict[str, object]]:
-    """Return the JSON rows of an evaluation."""
+    """Return the JSON rows of an evaluation: each strategy's name, label and options (as
+    fields: they had been only in the label), and its tree's summary."""
     rows = []
-    for name, tree in zip(names, trees, strict=True):
-        row: dict[str, object] = {"strategy": name, **tree.summary()}
-        row["strategy"] = name
+    for s, tree in zip(strategies, trees, strict=True):
+        row: dict[str, object] = {"strategy": s.name, **tree.summary()}
+        row["strategy"] = s.name
         row["label"] = tree.strategy
+        row["options"] = s.options
         rows.append(with_beyond_rows(row, rules))
     return rows
 
@@ -228,7 +230,7 @@ def evaluate_command(
                 else _recorded(strategies, rules))
     held = [r for r in recorded if r is not None]
     if recorded and len(held) == len(recorded):
-        _print_recorded(rules, names, held, save_tree, as_json)
+        _print_recorded(rules, strategies, held, save_tree, as_json)
         return
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -271,7 +273,7 @@ def evaluate_command(
         if path is not None:
             tree.save(path)
             err_console.print(escape(f"saved {tree.strategy} tree to {path}"))
-    rows = evaluation_rows(trees, [s.name for s in strategies], rules)
+    rows = evaluation_rows(trees, strategies, rules)
     notes = [uncapped_note(rules, s.name, tree.worst)
              for s, tree in zip(strategies, trees, strict=True)]
     for row, note in zip(rows, notes, strict=True):
@@ -370,15 +372,15 @@ def _ways_out(rules: Rules, names: list[str], recorded: list[dict[str, Any] | No
     return out + " Or estimate it from a sample of the secrets: --sample N --seed S."
 
 
-def _print_recorded(rules: Rules, names: list[str], recorded: list[dict[str, Any]],
+def _print_recorded(rules: Rules, strategies: list[Any], recorded: list[dict[str, Any]],
                     save_tree: Path | None, as_json: bool) -> None:
     """Print exact results keypeg recorded ahead of time (no tree ships with them)."""
     if save_tree is not None:
         raise KeypegError(f"the trees of {rules_name(rules)} are not kept, only their "
                           "results; walk them again with --checkpoint FILE to save them.")
     rows = []
-    for name, row in zip(names, recorded, strict=True):
-        rows.append({"strategy": name, "label": row["strategy"],
+    for s, row in zip(strategies, recorded, strict=True):
+        rows.append({"strategy": s.name, "label": row["strategy"], "options": s.options,
                      "first_guess": row["first_guess"], "total": row["total"],
                      "mean": row["mean"], "worst": row["worst"],
                      "histogram": row["histogram"],
@@ -489,6 +491,7 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
         total, mean = tree.weighted(weights, space, state.candidates)
         name = s.score if isinstance(s, BeliefStrategy) else s.name
         rows.append(with_beyond_rows({**tree.summary(), "strategy": name, "label": s.label,
+                                      "options": s.options,
                                       "weighted_total": round(total, 4),
                                       "weighted_mean": round(mean, 4),
                                       "prior": prior or "uniform",
