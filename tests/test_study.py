@@ -50,7 +50,8 @@ def naive_entropy_walk(pegs: int, colors: int) -> tuple[int, int, int]:
 def test_help_prints_the_usage_and_studies_nothing() -> None:
     run = study("--help")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("usage: python -m keypeg.study [-h] [--rules NAME]..."), \
+    assert run.stdout.startswith("usage: python -m keypeg.study [-h] [--rules NAME]... "
+                                 "[--json]"), \
         run.stdout
     assert "--rules NAME" in run.stdout and "entropy computed as" not in run.stdout
     assert run.stderr == ""
@@ -96,3 +97,23 @@ def test_the_table_writes_thousands_like_the_rest() -> None:
     text = format_study(s)
     assert "1,611 of 1,636 decisions of the exact tree are tied" in text, text
     assert text.endswith("26,429  1,010 of 1,636"), text
+
+
+def test_json_gives_each_study_as_data() -> None:
+    """A researcher's export: the study had printed only its tables. MM(2,3) against the
+    plain-Python walk."""
+    import json
+
+    from keypeg import __version__
+
+    run = study("--rules", "MM(2,3)", "--rules", "MM(2,2)", "--json")
+    assert run.returncode == 0, run.stderr
+    rows = json.loads(run.stdout)
+    assert [r["rules"] for r in rows] == ["MM(2,3)", "MM(2,2)"]
+    for row, (pegs, colors) in zip(rows, [(2, 3), (2, 2)], strict=True):
+        total, decisions, tied = naive_entropy_walk(pegs, colors)
+        assert (row["exact_total"], row["decisions"], row["tied"]) == (total, decisions, tied)
+        assert {s["spelling"] for s in row["spellings"]} == {
+            "nlog2n", "plog2p", "plnp", "plog2p-float32"}
+        assert row["keypeg_version"] == __version__
+    assert "computing" in run.stderr

@@ -10,6 +10,7 @@ between different part-size multisets.
 
     python -m keypeg.study                       # classic MM(4,6) and MM(4,7)
     python -m keypeg.study --rules mini --rules 'MM(3,3)'
+    python -m keypeg.study --rules mini --json   # a list of studies as JSON
 
 >>> s = entropy_study(find_rules("classic"))
 >>> s.exact_total, s.decisions, s.tied, s.tied_across_sizes
@@ -19,6 +20,7 @@ between different part-size multisets.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Callable
@@ -145,11 +147,11 @@ def format_study(study: EntropyStudy) -> str:
 
 #: The games `python -m keypeg.study` studies when no --rules is given.
 DEFAULT_RULES = ("classic", "MM(4,7)")
-USAGE = "python -m keypeg.study [-h] [--rules NAME]..."
+USAGE = "python -m keypeg.study [-h] [--rules NAME]... [--json]"
 
 
 #: What the study's command line takes (said when it is given something else).
-ALLOWED = "the study takes --rules NAME (any number of times) and --help"
+ALLOWED = "the study takes --rules NAME (any number of times), --json and --help"
 
 
 def _refuse(message: str) -> NoReturn:
@@ -168,6 +170,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="A preset name or MM(pegs,colours) with flags, as keypeg's "
                         f"--rules takes; repeat for more games (at most {EXACT_HINT_CODES:,} "
                         f"codes each; default: {' and '.join(DEFAULT_RULES)}).")
+    parser.add_argument("--json", action="store_true",
+                        help="Print the studies as one JSON list (with the keypeg version) "
+                        "instead of the tables.")
     return parser
 
 
@@ -192,14 +197,23 @@ def main(argv: list[str]) -> None:
                     f"decision of its exact entropy tree, which takes too long here; give "
                     f"rules of at most {EXACT_HINT_CODES:,} codes.")
         games.append(rules)
+    studies = []
     for rules in games:
         name = rules_name(rules)
 
         def say(what: str, name: str = name) -> None:
             print(f"{name}: computing {what} ...", file=sys.stderr, flush=True)
 
-        print(format_study(entropy_study(rules, on_step=say)), flush=True)
+        done = entropy_study(rules, on_step=say)
+        if args.json:  # (a study's export: the tables alone had to be parsed)
+            studies.append(done.to_dict())
+            continue
+        print(format_study(done), flush=True)
         print(flush=True)
+    if args.json:
+        from . import __version__
+
+        print(json.dumps([{**x, "keypeg_version": __version__} for x in studies]))
 
 
 if __name__ == "__main__":
