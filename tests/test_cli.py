@@ -1580,3 +1580,31 @@ def test_evaluate_json_gives_the_options_as_fields():
     noisy = json.loads(run(["evaluate", "--pegs", "3", "--colors", "3", "--noise",
                             "symmetric:0.05", "-s", "entropy", "--json"]).stdout)
     assert noisy[0]["options"] == {}
+
+
+def test_evaluate_csv_holds_what_the_json_holds():
+    """A researcher's export for a spreadsheet: --csv, a column per field, the histogram
+    as found_on_N; the published classic totals (seed 001) in it, as in the JSON."""
+    import csv
+    import io
+
+    out = run(["evaluate", "-s", "maxsize", "-s", "random", "--seed", "3", "--csv"]).stdout
+    rows = list(csv.DictReader(io.StringIO(out)))
+    data = json.loads(run(["evaluate", "-s", "maxsize", "-s", "random", "--seed", "3",
+                           "--json"]).stdout)
+    assert [r["strategy"] for r in rows] == ["maxsize", "random"]
+    assert int(rows[0]["total"]) == CLASSIC_TABLE["all_probes"]["maxsize"]["total"]
+    longest = max(len(d["histogram"]) for d in data)
+    for row, want in zip(rows, data, strict=True):
+        assert (int(row["total"]), float(row["mean"]), int(row["worst"])) == (
+            want["total"], want["mean"], want["worst"])
+        hist = [int(row[f"found_on_{i}"]) for i in range(1, longest + 1)]
+        assert hist == want["histogram"] + [0] * (longest - len(want["histogram"]))
+        assert row["approximate"] == "false" and row["rules"] == "classic"
+    assert (rows[0]["options.seed"], rows[1]["options.seed"]) == ("", "3")
+    sampled = list(csv.DictReader(io.StringIO(run(
+        ["evaluate", "-s", "entropy", "--sample", "40", "--seed", "1", "--csv"]).stdout)))
+    lo, hi = float(sampled[0]["ci95_low"]), float(sampled[0]["ci95_high"])
+    assert lo < float(sampled[0]["mean"]) < hi and sampled[0]["approximate"] == "true"
+    both = runner.invoke(app, ["evaluate", "-s", "maxsize", "--json", "--csv"])
+    assert both.exit_code == 2 and "give one" in both.output

@@ -48,13 +48,53 @@ def evaluation_rows(trees: list["DecisionTree"], strategies: list[Any], rules: R
     return rows
 
 
-def exact_json(rows: list[dict[str, Any]], rules: Rules, secrets: int) -> str:
+def exact_rows(rows: list[dict[str, Any]], rules: Rules, secrets: int) -> list[dict[str, Any]]:
     """Return exact evaluation rows as `--json` prints them, each saying its rules, how
     many secrets it played and that it is exact (the fields a sampled row has too)."""
     from .. import __version__
 
-    return json.dumps([{**row, "rules": rules_name(rules), "secrets": secrets,
-                        "approximate": False, "keypeg_version": __version__} for row in rows])
+    return [{**row, "rules": rules_name(rules), "secrets": secrets, "approximate": False,
+             "keypeg_version": __version__} for row in rows]
+
+
+def print_rows(rows: list[dict[str, Any]], fmt: str) -> None:
+    """Print an evaluation's rows as JSON (`--json`) or CSV (`--csv`): one line per row, a
+    nested field as `field.key` (`options.tie`), the 95 % interval as `ci95_low` and
+    `ci95_high`, the histogram as `found_on_1`, `found_on_2`, ... (secrets found on each
+    guess; 0 past a row's own longest game), true and false as JSON writes them, every row
+    with every column (empty where a row has no such field)."""
+    if fmt == "json":
+        print(json.dumps(rows))
+        return
+    import csv
+    import io
+
+    def flat(row: dict[str, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in row.items():
+            if key == "histogram":
+                out.update({f"found_on_{i}": n for i, n in enumerate(value, 1)})
+            elif key == "ci95":
+                out["ci95_low"], out["ci95_high"] = value
+            elif isinstance(value, dict):
+                out.update({f"{key}.{k}": v for k, v in value.items()})
+            else:
+                out[key] = value
+        return {k: json.dumps(v) if isinstance(v, bool) else v for k, v in out.items()}
+
+    flats = [flat(r) for r in rows]
+    columns: list[str] = []
+    for f in flats:
+        columns += [c for c in f if c not in columns]
+    longest = max((len(r.get("histogram", [])) for r in rows), default=0)
+    found = [f"found_on_{i}" for i in range(1, longest + 1)]
+    columns = [c for c in columns if not c.startswith("found_on_")] + found
+    text = io.StringIO()
+    writer = csv.DictWriter(text, columns, restval="", lineterminator="\n")
+    writer.writeheader()
+    for f in flats:
+        writer.writerow({**dict.fromkeys(found, 0), **f})
+    print(text.getvalue(), end="")
 
 
 def with_beyond_rows(row: dict[str, Any], rules: Rules) -> dict[str, Any]:
@@ -140,6 +180,8 @@ def evaluate_command(
                                   "with several strategies put {strategy} in the name.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the rows as CSV (a column per "
+                                         "field; found_on_N: the histogram).")] = False,
     cluster: Annotated[str | None, typer.Option(
         "--cluster", help="Walk the parts of each one-step strategy's first guess on a Ray "
                           "cluster: local, auto or an address. Needs keypeg\\[cluster].")] = None,
@@ -159,6 +201,9 @@ def evaluate_command(
     from ..tree import DecisionTree
 
     given = _given(strategy)
+    if as_json and as_csv:
+        raise KeypegError("--json and --csv are two ways to print the rows; give one.")
+    fmt = "json" if as_json else "csv" if as_csv else "table"
     if prior is not None or noise is not None:
         if checkpoint is not None:
             raise KeypegError("--checkpoint walks every secret alike; leave out --prior and "
@@ -171,7 +216,7 @@ def evaluate_command(
             raise KeypegError("--prior and --noise evaluate exactly over every secret the "
                               "prior allows; leave out --sample and --cluster, or --prior "
                               "and --noise.")
-        _evaluate_belief(rules, given, prior, noise, save_tree, as_json)
+        _evaluate_belief(rules, given, prior, noise, save_tree, fmt)
         return
     believers = [n for n in given if n in ("information", "bayes") or n.startswith("bayes-")]
     if believers:  # (it was "unknown strategy 'information'")
@@ -191,7 +236,7 @@ def evaluate_command(
         raise KeypegError("--sample plays drawn secrets one game at a time and keeps no "
                           "tree; leave out --save-tree, or --sample to walk every secret.")
     if sample is not None:
-        _evaluate_sampled(rules, names, sample, seed, as_json,
+        _evaluate_sampled(rules, names, sample, seed, fmt,
                           seed if sample_seed is None else sample_seed)
         return
     if save_tree is not None and len(names) > 1 and "{strategy}" not in str(save_tree):
@@ -230,7 +275,7 @@ def evaluate_command(
                 else _recorded(strategies, rules))
     held = [r for r in recorded if r is not None]
     if recorded and len(held) == len(recorded):
-        _print_recorded(rules, strategies, held, save_tree, as_json)
+        _print_recorded(rules, strategies, held, save_tree, fmt)
         return
     started = time.perf_counter()
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
@@ -281,8 +326,8 @@ def evaluate_command(
             row["cluster"] = info
         if note is not None:
             row["note"] = note
-    if as_json:
-        print(exact_json(rows, rules, trees[0].secrets))
+    if fmt != "table":
+        print_rows(exact_rows(rows, rules, trees[0].secrets), fmt)
         return
     _print_table(f"{trees[0].secrets:,} secrets, exact ({seconds:.2f} s)", rules,
                  [(tree.strategy, str(row["first_guess"]), tree.total, tree.mean, tree.worst,
@@ -373,7 +418,7 @@ def _ways_out(rules: Rules, names: list[str], recorded: list[dict[str, Any] | No
 
 
 def _print_recorded(rules: Rules, strategies: list[Any], recorded: list[dict[str, Any]],
-                    save_tree: Path | None, as_json: bool) -> None:
+                    save_tree: Path | None, fmt: str) -> None:
     """Print exact results keypeg recorded ahead of time (no tree ships with them)."""
     if save_tree is not None:
         raise KeypegError(f"the trees of {rules_name(rules)} are not kept, only their "
@@ -388,8 +433,8 @@ def _print_recorded(rules: Rules, strategies: list[Any], recorded: list[dict[str
                                   "cpu_seconds": row["cpu_seconds"], "runs": row["runs"],
                                   "replayed_total": row["replayed_total"]}})
         with_beyond_rows(rows[-1], rules)
-    if as_json:
-        print(exact_json(rows, rules, int(recorded[0]["secrets"])))
+    if fmt != "table":
+        print_rows(exact_rows(rows, rules, int(recorded[0]["secrets"])), fmt)
         return
     _print_table(f"{recorded[0]['secrets']:,} secrets, exact, as recorded", rules,
                  [(r["strategy"], r["first_guess"], r["total"], r["mean"], r["worst"],
@@ -450,7 +495,7 @@ def _expand(given: list[str], everything: list[str]) -> list[str]:
 
 
 def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: str | None,
-                     save_tree: Path | None, as_json: bool) -> None:
+                     save_tree: Path | None, fmt: str) -> None:
     """Evaluate under a prior (weighted totals) or with players that assume noise."""
     import numpy as np
 
@@ -500,8 +545,8 @@ def _evaluate_belief(rules: Rules, given: list[str], prior: str | None, noise: s
                                       "note": "every answer true; the players assume the "
                                               "noise" if noisy else "every answer true"},
                                      rules))
-    if as_json:
-        print(exact_json(rows, rules, state.count))
+    if fmt != "table":
+        print_rows(exact_rows(rows, rules, state.count), fmt)
         return
     table = Table(title=f"{shown_name(rules)}: {plural(state.count, 'secret')}, prior "
                   f"{prior or 'uniform'}, players assume noise {state.noise}; exact")
@@ -528,7 +573,7 @@ def optimal_tree_late(rules: Rules, seconds: float, then: str) -> TimeLimitError
 
 
 def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
-                      as_json: bool, secrets_seed: int) -> None:
+                      fmt: str, secrets_seed: int) -> None:
     """`evaluate --sample N`: each strategy (random and genetic with `seed`) against N
     secrets drawn with `secrets_seed`."""
     from ..sampling import sampled_evaluation
@@ -558,8 +603,8 @@ def _evaluate_sampled(rules: Rules, names: list[str], n: int, seed: int,
             rows.append(with_beyond_rows(
                 sampled_evaluation(rules, s, n, secrets_seed, on_game=step,
                                    option="--sample"), rules))
-    if as_json:
-        print(json.dumps(rows))
+    if fmt != "table":
+        print_rows(rows, fmt)
         return
     table = Table(title=f"{shown_name(rules)}: {rules.describe()}; {plural(n, 'secret')} drawn "
                   f"with seed {secrets_seed} (approximate)")
