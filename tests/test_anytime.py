@@ -370,13 +370,17 @@ def test_time_spent_compiling_is_not_blamed_on_the_search(monkeypatch, compiling
     assert ("takes longer to work out" in note) is not compiling, note
 
 
-def test_a_capped_search_reports_no_bound_from_a_tree_past_its_cap():
+def test_a_capped_search_reports_no_bound_from_a_tree_past_its_cap(monkeypatch):
     """Under a cap, the best total a search reports must be a tree's within it. Classic
     after 1234 within 5 guesses: the one-step trees (maxsize, parts, entropy) all need 6
     (5,803, 5,759, 5,722 in all: `keypeg evaluate --first 1234`), so no total is known
     until the search finds a tree; MM(7,4)'s search within 5 guesses had shown 'total
     66,258-76,616', the parts tree's total, a tree of 7."""
+    from keypeg.solver import search
+
     reports: list[dict] = []
+    # (reports come every 0.2 s; the search can finish in less, and then none had come)
+    monkeypatch.setattr(search, "PROGRESS_SECONDS", 0.001)
     got = solve_optimal(find_rules("classic"), max_guesses=5, first="1234",
                         progress=reports.append, workers=1)
     assert got.worst <= 5 and reports

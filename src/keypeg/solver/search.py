@@ -1312,6 +1312,10 @@ def kernels_compiling() -> bool:
     return not os.path.exists(index)
 
 
+#: Seconds between two progress reports of a search (`solve_optimal(progress=...)`).
+PROGRESS_SECONDS = 0.2
+
+
 class _Watch:
     """Runs a search in a thread (the kernels release the GIL) while the caller's thread
     reports progress and enforces the time limit: past it, every search is told to stop
@@ -1485,7 +1489,7 @@ class _Watch:
         worker = threading.Thread(target=target, daemon=True)
         worker.start()
         while worker.is_alive():
-            wait = 0.2  # (a report every 0.2 s; the stop at the limit, not up to 0.2 s past it)
+            wait = PROGRESS_SECONDS  # (the stop at the limit, not up to 0.2 s past it)
             if self.time_limit is not None:
                 wait = max(0.0, min(wait, self.started + self.time_limit - time.perf_counter()))
             worker.join(wait)
