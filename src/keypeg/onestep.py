@@ -196,15 +196,9 @@ class OneStepStrategy(Strategy):
 
     @property
     def label(self) -> str:
-        extras = []
-        if self.entropy != "exact":
-            extras.append(self.entropy)
-        if self.possible_only:
-            extras.append("possible only")
-        if self.tie != "first":
-            extras.append(f"tie {self.tie}")
-        if self.first is not None:
-            extras.append(f"first {self.first}")
+        words = {"entropy": "{}", "possible_only": "possible only", "tie": "tie {}",
+                 "first": "first {}"}
+        extras = [words[key].format(value) for key, value in self.options.items()]
         return self.name + (f" ({', '.join(extras)})" if extras else "")
 
     @property
@@ -348,8 +342,7 @@ class RandomStrategy(Strategy):
 
     @property
     def label(self) -> str:
-        extras = [f"seed {self.seed}"] + ([f"first {self.first}"] if self.first else [])
-        return f"random ({', '.join(extras)})"
+        return f"random ({', '.join(f'{k} {v}' for k, v in self.options.items())})"
 
     @property
     def options(self) -> dict[str, Any]:
