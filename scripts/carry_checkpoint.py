@@ -12,12 +12,17 @@ took (DB.cell-KEY.seconds.json, so the cell's time counts every run; DB.w-KEY.se
 for its W searched by caps, `new_cells.py --variants --checkpoint DB`) and a finished first
 search's tree (DB.cell-KEY.json.gz, the first proof). `load` puts them back beside DB,
 which must not exist yet. Then the same `new_cells.py --checkpoint DB ...` command resumes.
+
+A gzipped copy over `PIECE_BYTES` (hosts refuse a file over 100 MB) is written in pieces,
+NAME.gz.000, NAME.gz.001, ... (cut anywhere; joined in order they are NAME.gz again), and
+`load DIR/NAME.gz DB` joins them when NAME.gz itself is not there.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import shutil
 import sqlite3
 import sys
@@ -32,6 +37,8 @@ CELLS = Path(__file__).resolve().parent.parent / "cells"
 #: (`big_walks.py`: the seconds of a strategy's walk).
 SIDE_KINDS = (".cell-", ".w-", ".walk-")
 SIDE_ENDS = (".seconds.json", ".json.gz")
+#: The largest file `save` writes: a bigger gzipped copy goes in pieces of this size.
+PIECE_BYTES = 90_000_000
 
 
 def side_files(db: Path) -> list[Path]:
@@ -50,8 +57,17 @@ def save(db: Path, out_dir: Path) -> Path:
             con.execute("VACUUM INTO ?", (str(copy),))
         con.close()
         out = out_dir / (db.name + ".gz")
-        with open(copy, "rb") as src, gzip.open(out, "wb", compresslevel=9) as dst:
+        packed = Path(tmp) / out.name
+        with open(copy, "rb") as src, gzip.open(packed, "wb", compresslevel=9) as dst:
             shutil.copyfileobj(src, dst)
+        for stale in [out, *pieces(out)]:  # (an earlier save's, whole or in pieces)
+            stale.unlink(missing_ok=True)
+        if packed.stat().st_size <= PIECE_BYTES:
+            shutil.move(packed, out)
+        else:
+            with open(packed, "rb") as src:
+                for n, chunk in enumerate(iter(lambda: src.read(PIECE_BYTES), b"")):
+                    (out_dir / f"{out.name}.{n:03d}").write_bytes(chunk)
     for side in side_files(db):
         shutil.copyfile(side, out_dir / side.name)
     return out
@@ -69,9 +85,50 @@ def _check_checkpoint(path: Path) -> None:
         con.close()
 
 
+def pieces(packed: Path) -> list[Path]:
+    """The pieces `save` wrote of a big NAME.gz (NAME.gz.000, ...), in order."""
+    return sorted(p for p in packed.parent.glob(packed.name + ".*")
+                  if p.name[len(packed.name) + 1:].isdigit())
+
+
+class _Joined(io.RawIOBase):
+    """The pieces of a saved checkpoint read as one file, in order."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self._paths = list(paths)
+        self._file = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # noqa: ANN001 - io's signature
+        while True:
+            if self._file is None:
+                if not self._paths:
+                    return 0
+                self._file = open(self._paths.pop(0), "rb")  # noqa: SIM115 - closed below
+            n = self._file.readinto(buffer)
+            if n:
+                return n
+            self._file.close()
+            self._file = None
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
+
+
 def load(packed: Path, db: Path) -> None:
-    if not packed.is_file() or packed.suffix != ".gz":
-        raise SystemExit(f"no saved checkpoint at {packed}: give a NAME.gz that save wrote.")
+    split = [] if packed.is_file() else pieces(packed)
+    if packed.suffix != ".gz" or not (packed.is_file() or split):
+        raise SystemExit(f"no saved checkpoint at {packed}: give a NAME.gz that save wrote "
+                         "(or whose pieces NAME.gz.000, ... it wrote).")
+    expected = [packed.with_name(f"{packed.name}.{n:03d}") for n in range(len(split))]
+    if split != expected:
+        raise SystemExit(f"the pieces of {packed} are not NAME.gz.000 to "
+                         f"NAME.gz.{len(split) - 1:03d} without a gap: copy every piece "
+                         "save wrote.")
     if db.exists():
         raise SystemExit(f"{db} exists already: load into a new path (a checkpoint holds "
                          "work; nothing is overwritten).")
@@ -80,7 +137,9 @@ def load(packed: Path, db: Path) -> None:
     # which the next run took for a new store and started from scratch)
     part = db.with_name(db.name + ".loading")
     try:
-        with gzip.open(packed, "rb") as src, open(part, "wb") as dst:
+        source = (open(packed, "rb") if not split  # noqa: SIM115 - closed by the with
+                  else io.BufferedReader(_Joined(split)))
+        with source, gzip.open(source, "rb") as src, open(part, "wb") as dst:
             shutil.copyfileobj(src, dst)
         _check_checkpoint(part)
     except (OSError, EOFError, sqlite3.Error) as exc:
@@ -99,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     s = sub.add_parser("save", help="DB -> DIR/NAME.gz, with its side files")
     s.add_argument("db", type=Path)
     s.add_argument("dir", type=Path, nargs="?", default=CELLS)
-    lo = sub.add_parser("load", help="DIR/NAME.gz -> DB, with its side files")
+    lo = sub.add_parser("load", help="DIR/NAME.gz (or its pieces) -> DB, with its side files")
     lo.add_argument("packed", type=Path)
     lo.add_argument("db", type=Path)
     args = parser.parse_args(argv)

@@ -557,6 +557,46 @@ def test_a_checkpoint_carried_through_the_repository_resumes_every_part(tmp_path
         assert list(target.parent.iterdir()) == []
 
 
+def test_a_big_checkpoint_is_carried_in_pieces(tmp_path, monkeypatch, small_roots):
+    """A gzipped checkpoint over carry_checkpoint.PIECE_BYTES (hosts refuse files over
+    100 MB; MM(5,9) without repeats' was 66 MB and growing) is saved as NAME.gz.000, ...
+    and loaded from NAME.gz by joining them; a gap or a missing last piece is refused in
+    a sentence with nothing loaded; a later save that fits one file removes the pieces."""
+    carry = load_script("carry_checkpoint")
+    rules = Rules(pegs=4, colors=5)
+    db = tmp_path / "run" / "k.db"
+    db.parent.mkdir()
+    solve_optimal(rules, workers=1, checkpoint=Checkpoint(Store(db), "demo"))
+    cells = tmp_path / "cells"
+    whole = carry.save(db, cells).read_bytes()
+    size = len(whole) // 4 + 1  # (four pieces)
+    monkeypatch.setattr(carry, "PIECE_BYTES", size)
+    packed = carry.save(db, cells)
+    split = sorted(cells.glob("k.db.gz.*"))
+    assert not packed.exists() and len(split) == 4
+    assert all(p.stat().st_size <= size for p in split)
+    assert split[0].name == "k.db.gz.000"
+    moved = tmp_path / "elsewhere" / "m.db"
+    carry.load(packed, moved)
+    again = solve_optimal(rules, workers=1, checkpoint=Checkpoint(Store(moved), "demo"))
+    assert again.total == PUB["ledger"]["totals"]["4"]["5"]
+    assert again.stats["parts_resumed"] > 0 and again.stats["parts_solved"] == 0, again.stats
+    # a piece missing in the middle, then the last one: refused, nothing loaded
+    middle = split[1].read_bytes()
+    split[1].unlink()
+    with pytest.raises(SystemExit, match="without a gap"):
+        carry.load(packed, tmp_path / "gap" / "g.db")
+    assert not (tmp_path / "gap").exists()
+    split[1].write_bytes(middle)
+    split[-1].unlink()
+    with pytest.raises(SystemExit, match="is not a whole saved checkpoint"):
+        carry.load(packed, tmp_path / "cut" / "c.db")
+    assert list((tmp_path / "cut").iterdir()) == []
+    monkeypatch.setattr(carry, "PIECE_BYTES", 10**9)
+    assert carry.save(db, cells).read_bytes() == whole
+    assert list(cells.glob("k.db.gz.*")) == []
+
+
 def test_keypeg_split_codes_sets_the_parts_solved_a_guess_at_a_time(monkeypatch):
     """``KEYPEG_SPLIT_CODES`` lowers (or raises) the size of part a resumable search
     splits, for a run whose smaller parts still take hours; the default is
