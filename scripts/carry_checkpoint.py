@@ -58,7 +58,9 @@ def save(db: Path, out_dir: Path) -> Path:
         con.close()
         out = out_dir / (db.name + ".gz")
         packed = Path(tmp) / out.name
-        with open(copy, "rb") as src, gzip.open(packed, "wb", compresslevel=9) as dst:
+        # (mtime 0: the same checkpoint saved twice gives the same bytes)
+        with (open(copy, "rb") as src, open(packed, "wb") as raw,
+              gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as dst):
             shutil.copyfileobj(src, dst)
         for stale in [out, *pieces(out)]:  # (an earlier save's, whole or in pieces)
             stale.unlink(missing_ok=True)
