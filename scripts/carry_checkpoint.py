@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import io
 import shutil
 import sqlite3
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 CELLS = Path(__file__).resolve().parent.parent / "cells"
@@ -93,32 +93,17 @@ def pieces(packed: Path) -> list[Path]:
                   if p.name[len(packed.name) + 1:].isdigit())
 
 
-class _Joined(io.RawIOBase):
-    """The pieces of a saved checkpoint read as one file, in order."""
-
-    def __init__(self, paths: list[Path]) -> None:
-        self._paths = list(paths)
-        self._file = None
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:  # noqa: ANN001 - io's signature
-        while True:
-            if self._file is None:
-                if not self._paths:
-                    return 0
-                self._file = open(self._paths.pop(0), "rb")  # noqa: SIM115 - closed below
-            n = self._file.readinto(buffer)
-            if n:
-                return n
-            self._file.close()
-            self._file = None
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-        super().close()
+def _gunzip(files: list[Path], out: Path) -> None:
+    """Write the gzipped stream `files` hold, read one after the other, unpacked to `out`;
+    EOFError when it ends short."""
+    unpack = zlib.decompressobj(wbits=31)  # (31: a gzip header)
+    with open(out, "wb") as dst:
+        for path in files:
+            with open(path, "rb") as src:
+                while chunk := src.read(1 << 20):
+                    dst.write(unpack.decompress(chunk))
+    if not unpack.eof:
+        raise EOFError("the compressed data ends short")
 
 
 def load(packed: Path, db: Path) -> None:
@@ -139,12 +124,9 @@ def load(packed: Path, db: Path) -> None:
     # which the next run took for a new store and started from scratch)
     part = db.with_name(db.name + ".loading")
     try:
-        source = (open(packed, "rb") if not split  # noqa: SIM115 - closed by the with
-                  else io.BufferedReader(_Joined(split)))
-        with source, gzip.open(source, "rb") as src, open(part, "wb") as dst:
-            shutil.copyfileobj(src, dst)
+        _gunzip(split or [packed], part)
         _check_checkpoint(part)
-    except (OSError, EOFError, sqlite3.Error) as exc:
+    except (OSError, EOFError, zlib.error, sqlite3.Error) as exc:
         part.unlink(missing_ok=True)
         raise SystemExit(f"{packed} is not a whole saved checkpoint ({exc}); nothing was "
                          "loaded: copy it again from where save wrote it.") from None
