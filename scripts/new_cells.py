@@ -151,7 +151,8 @@ def main() -> None:
                        if args.checkpoint else None, label)
         try:
             first = solve_optimal(rules, time_limit=args.limit, checkpoint=checkpoint,
-                                  cluster=args.cluster, progress=spent.progress)
+                                  cluster=args.cluster, progress=spent.progress,
+                                  workers=None if args.cluster else _first_workers(rules))
         except LimitExceededError:
             spent.save(time.perf_counter() - started)
             missed[label] = {"label": label, "rules": spec, "seconds": args.limit}
@@ -280,6 +281,15 @@ def _second_recorded(checkpoint: str | None, rules: Rules, label: str) -> dict[s
             "progress": spent.progress}
 
 
+def _first_workers(rules: Rules) -> int | None:
+    """The workers of a cell's first search: two for a game of PARALLEL_MIN_CODES codes or
+    more, even where this process may use one core (`taskset -c 1`, beside another run),
+    so that it is the parallel root the second proof's serial search differs from; the
+    default below (`solve_optimal`'s own choice, which the second proof's two workers
+    differ from)."""
+    return 2 if rules.size >= PARALLEL_MIN_CODES else None
+
+
 def _second_search(rules: Rules, **options: Any) -> tuple[Any, str]:
     """Return the second proof's search of a cell (and what it was): the serial search
     where the first used the parallel root (a game of PARALLEL_MIN_CODES codes or more), the
@@ -314,7 +324,8 @@ def _variants(cell: dict[str, Any], limit: float, checkpoint: str | None = None)
             changed = True
             continue
         try:
-            first = solve_optimal(rules, time_limit=limit, **options)
+            first = solve_optimal(rules, time_limit=limit, workers=_first_workers(rules),
+                                  **options)
         except LimitExceededError:
             cell[key] = {"seconds": limit}
             print(f"{cell['label']} {key}: not within {limit:g} s", flush=True)
@@ -393,7 +404,8 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
         left = limit - (time.perf_counter() - started)
         try:
             forced = solve_optimal(rules, max_guesses=cap, first=cell["first_guess"],
-                                   time_limit=max(left, 1.0), **recorded(
+                                   time_limit=max(left, 1.0), workers=_first_workers(rules),
+                                   **recorded(
                                        "first", f"within {cap} guesses, {cell['first_guess']} "
                                                 "first"))
         except LimitExceededError:
@@ -417,6 +429,7 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
         left = limit - (time.perf_counter() - started)
         try:
             capped = solve_optimal(rules, max_guesses=cap, time_limit=max(left, 1.0),
+                                   workers=_first_workers(rules),
                                    **recorded("first", f"within {cap} guesses in full"))
         except LimitExceededError:
             return out_of_time(cap)

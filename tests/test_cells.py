@@ -305,6 +305,39 @@ def test_a_long_cells_second_search_resumes_from_a_record_of_its_own(tmp_path, c
     assert len(json.loads(seconds.read_text())) == 2
 
 
+def test_a_cells_first_search_is_the_parallel_root_on_one_core_too(tmp_path, monkeypatch):
+    """A cell's two proofs are two different searches even where the script may use one
+    core (`taskset -c 1`, beside another run): the first asks for two workers (the parallel
+    root) for a game of PARALLEL_MIN_CODES codes or more, the second for one (the serial
+    search); below that size the first is the default and the second has two workers. The
+    searches stubbed out (each runs out of time at once; the workers asked for do not depend on
+    the cores), the file written to tmp_path."""
+    import sys
+
+    from keypeg.errors import LimitExceededError
+
+    script = load_script("new_cells")
+    asked: list[tuple[str, object]] = []
+
+    def solve(rules, **options):
+        asked.append((str(rules), options.get("workers")))
+        raise LimitExceededError("out of time (test).")
+
+    monkeypatch.setattr(script, "solve_optimal", solve)
+    monkeypatch.setattr(script, "OUT", tmp_path / "cells.json")
+    for label in ("MM(4,9), no repeats", "MM(3,5), no repeats"):
+        monkeypatch.setattr(sys, "argv", ["new_cells.py", "--limit", "1", label])
+        script.main()
+    big, small = Rules(pegs=4, colors=9, repeats=False), Rules(pegs=3, colors=5, repeats=False)
+    assert big.size >= script.PARALLEL_MIN_CODES > small.size
+    for rules in (big, small):
+        with pytest.raises(LimitExceededError):
+            script._second_search(rules)
+    assert [w for _, w in asked] == [2, None, 1, 2]
+    assert {c["label"] for c in json.loads((tmp_path / "cells.json").read_text())[
+        "out_of_reach"]} >= {"MM(4,9), no repeats", "MM(3,5), no repeats"}
+
+
 def test_w_by_caps_out_of_time_keeps_the_caps_proven_empty(monkeypatch):
     """A W search past its time is noted with the largest cap proven to hold no tree: MM(4,6)
     has none within 4 guesses (proven by two searches; five are needed, Knuth); the search
