@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +122,8 @@ def main() -> None:
         for label in list(done):
             if args.labels and label not in args.labels:
                 continue
-            if _variants(done[label], args.limit, args.checkpoint):
+            if _variants(done[label], args.limit, args.checkpoint,
+                         lambda label=label: _write(done, missed, {label})):
                 changed.add(label)
                 _write(done, missed, changed)
         return
@@ -303,12 +305,18 @@ def _second_search(rules: Rules, **options: Any) -> tuple[Any, str]:
 VARIANTS = {"worst_first": {"objective": "worst"}, "possible_only": {"possible_only": True}}
 
 
-def _variants(cell: dict[str, Any], limit: float, checkpoint: str | None = None) -> bool:
+def _variants(cell: dict[str, Any], limit: float, checkpoint: str | None = None,
+              save: Callable[[], None] = lambda: None) -> bool:
     """Add the cell's missing variants (`VARIANTS`), each proven twice as the cell itself
     (its tree replayed over every secret, and a second search with the other root); one
     not found within `limit` seconds is noted with the time tried (and tried again only
     under a longer limit). With `checkpoint` (a SQLite path), W's searches by caps record
-    their parts there and resume (`_worst_by_caps`). Returns whether the cell changed."""
+    their parts there and resume (`_worst_by_caps`). Returns whether the cell changed.
+
+    A W tried before and searched on cap by cap calls `save` (which writes the cells) as
+    soon as a further cap is proven to hold no tree (two searches), its entry still the
+    earlier limit's, ``none_within`` raised: a run stopped in a later cap, which can take
+    days, keeps what it proved."""
     rules = rules_of(cell["rules"])
     changed = False
     for key, options in VARIANTS.items():
@@ -317,7 +325,13 @@ def _variants(cell: dict[str, Any], limit: float, checkpoint: str | None = None)
             continue
         started = time.perf_counter()
         if key == "worst_first" and cell["worst"] > _lowest_cap(rules):
-            found = _worst_by_caps(cell, rules, limit, checkpoint)
+            def proven(cap: int) -> None:
+                now = cell.get("worst_first")
+                if now is not None and "total" not in now and cap > now.get("none_within", 0):
+                    cell["worst_first"] = {**now, "none_within": cap}
+                    save()
+
+            found = _worst_by_caps(cell, rules, limit, checkpoint, proven)
             if "total" not in found:  # (the worst-case search would only start over)
                 print(f"{cell['label']} {key}: not within {limit:g} s", flush=True)
             cell[key] = found
@@ -351,7 +365,8 @@ def _lowest_cap(rules: Rules) -> int:
 
 
 def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
-                   checkpoint: str | None = None) -> dict[str, Any] | None:
+                   checkpoint: str | None = None,
+                   proven: Callable[[int], None] = lambda cap: None) -> dict[str, Any] | None:
     """W and its least total, cap by cap from the depth bound, where the worst-case search
     would spend most of its time proving what the cell already holds: the least total under
     any cap is at least the uncapped optimum (the cell's total), so a tree within a cap that
@@ -361,7 +376,8 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
     with the other root) and the next cap is tried, or its optimum under the cap is W's.
     Returns the variant's entry; when a search does not finish within `limit` seconds,
     ``{"seconds": limit}`` with, where caps were proven empty, the largest
-    (``none_within``: W is more).
+    (``none_within``: W is more). `proven` is called with each cap as soon as it is
+    proven empty.
 
     With `checkpoint` (a SQLite path; a long cell), the searches record their finished
     root parts there, so a killed run resumes: the first searches (the first guess forced,
@@ -439,6 +455,7 @@ def _worst_by_caps(cell: dict[str, Any], rules: Rules, limit: float,
             except KeypegError:
                 print(f"{label} worst_first: no tree within {cap} guesses (two searches)",
                       flush=True)
+                proven(cap)
                 continue
             raise AssertionError((label, cap, again.total)) from None
         second, _ = second_search(cap)

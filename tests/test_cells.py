@@ -190,11 +190,19 @@ def test_w_by_caps_equals_the_naive_search(pegs, colors, repeats):
 
 def test_w_by_caps_searches_a_cap_in_full_when_the_first_guess_falls_short():
     """MM(4,6): within 5 guesses no tree reaches the optimum's 5,625 (1123 first costs more),
-    so the cap is searched in full: 5,626, Koyama and Lai's (published)."""
+    so the cap is searched in full: 5,626, Koyama and Lai's (published). Run as
+    `--variants` runs it, W tried before under a shorter limit: the cells are saved as soon
+    as 4 guesses are proven too few (no tree within 3 was known), before the cap-5 search."""
     classic = published()["optimal"]["classic"]
-    cell = {"label": "MM(4,6)", "total": classic["total"], "worst": classic["worst"],
-            "first_guess": classic["first_guess"]}
-    got = load_script("new_cells")._worst_by_caps(cell, Rules(pegs=4, colors=6), 60.0)
+    cell = {"label": "MM(4,6)", "rules": {"pegs": 4, "colors": 6}, "total": classic["total"],
+            "worst": classic["worst"], "first_guess": classic["first_guess"],
+            "worst_first": {"seconds": 1.0, "none_within": 3},
+            "possible_only": {"total": 0, "worst": 0}}  # (W alone is searched)
+    saved: list = []
+    assert load_script("new_cells")._variants(
+        cell, 60.0, save=lambda: saved.append(dict(cell["worst_first"])))
+    assert saved == [{"seconds": 1.0, "none_within": 4}]
+    got = cell["worst_first"]
     assert (got["worst"], got["total"]) == (5, classic["max5_total"])
 
 
