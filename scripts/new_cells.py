@@ -286,9 +286,9 @@ def _second_recorded(checkpoint: str | None, rules: Rules, label: str) -> dict[s
 def _first_workers(rules: Rules) -> int | None:
     """The workers of a cell's first search: two for a game of PARALLEL_MIN_CODES codes or
     more, even where this process may use one core (`taskset -c 1`, beside another run),
-    so that it is the parallel root the second proof's serial search differs from; the
-    default below (`solve_optimal`'s own choice, which the second proof's two workers
-    differ from)."""
+    so that it is the parallel root the second proof's serial search differs from. Below
+    that size None: `solve_optimal`'s own choice, which the second proof's two workers
+    differ from."""
     return 2 if rules.size >= PARALLEL_MIN_CODES else None
 
 
